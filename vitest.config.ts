@@ -1,0 +1,14 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  test: {
+    include: ["app/**/*.test.ts", "db/**/*.test.ts", "jobs/**/*.test.ts", "server/**/*.test.ts", "tests/integration/**/*.test.ts"],
+    environment: "node",
+    globalSetup: ["tests/setup/global.ts"],
+    testTimeout: 30000,
+    hookTimeout: 60000,
+    pool: "forks",
+  },
+});
