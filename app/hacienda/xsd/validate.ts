@@ -1,0 +1,367 @@
+/**
+ * Validates a parsed document (see parse.ts) against a compiled schema set (see compile.ts).
+ * Every error is `{ path, message }` with a plain-Spanish message that names the field.
+ */
+import Decimal from "decimal.js";
+import type { CompiledSchemaSet, ComplexType, ElementDecl, Particle, SimpleType } from "./compile.ts";
+import type { XNode } from "./parse.ts";
+
+export const XSI = "http://www.w3.org/2001/XMLSchema-instance";
+export const DS = "http://www.w3.org/2000/09/xmldsig#";
+
+export interface SchemaError {
+  path: string;
+  message: string;
+}
+
+export interface ValidateOptions {
+  /**
+   * Accept a document whose root lacks its required ds:Signature (the unsigned document built
+   * before signing). Everything else is validated as usual.
+   */
+  unsigned?: boolean;
+}
+
+interface Ctx {
+  errors: SchemaError[];
+  set: CompiledSchemaSet;
+  unsigned: boolean;
+  max: number;
+}
+
+const DECIMAL_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+const INTEGER_RE = /^[+-]?\d+$/;
+const DATETIME_RE = /^(-?\d{4,})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))?$/;
+const DATE_RE = /^(-?\d{4,})-(\d{2})-(\d{2})(Z|[+-](\d{2}):(\d{2}))?$/;
+const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const NCNAME_RE = /^[A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*$/;
+
+function collapse(s: string): string {
+  return s.replace(/[\t\n\r ]+/g, " ").trim();
+}
+
+function daysIn(y: number, m: number): number {
+  return [31, (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+}
+
+function checkDateParts(y: string, mo: string, d: string): boolean {
+  const Y = Number(y);
+  const M = Number(mo);
+  const D = Number(d);
+  return M >= 1 && M <= 12 && D >= 1 && D <= daysIn(Y, M);
+}
+
+function digitCounts(v: string): { total: number; fraction: number } {
+  let s = v.replace(/^[+-]/, "");
+  let [ip, fp = ""] = s.split(".");
+  ip = ip.replace(/^0+/, "");
+  fp = fp.replace(/0+$/, "");
+  s = ip + fp;
+  return { total: Math.max(s.length, 1), fraction: fp.length };
+}
+
+function shortList(values: string[]): string {
+  return values.length <= 12 ? values.join(", ") : `${values.slice(0, 12).join(", ")}, …`;
+}
+
+/** Returns null when `raw` is a valid value of `t`, or a Spanish explanation. */
+export function checkSimpleValue(t: SimpleType, raw: string): string | null {
+  const isString = t.builtin === "string" || t.builtin === "anySimpleType";
+  const v = isString ? raw : t.builtin === "normalizedString" ? raw.replace(/[\t\n\r]/g, " ") : collapse(raw);
+  switch (t.builtin) {
+    case "decimal":
+      if (!DECIMAL_RE.test(v)) return `"${raw}" no es un número válido; use dígitos y punto decimal, sin comas ni espacios`;
+      break;
+    case "integer":
+    case "long":
+    case "int":
+    case "positiveInteger":
+    case "nonNegativeInteger":
+      if (!INTEGER_RE.test(v)) return `"${raw}" no es un número entero válido; use solo dígitos`;
+      if (t.builtin === "positiveInteger" && new Decimal(v).lte(0)) return `"${raw}" debe ser un entero mayor que cero`;
+      if (t.builtin === "nonNegativeInteger" && new Decimal(v).lt(0)) return `"${raw}" no puede ser negativo`;
+      if (t.builtin === "int" && (new Decimal(v).gt(2147483647) || new Decimal(v).lt(-2147483648))) return `"${raw}" está fuera de rango`;
+      if (t.builtin === "long" && (new Decimal(v).gt("9223372036854775807") || new Decimal(v).lt("-9223372036854775808")))
+        return `"${raw}" está fuera de rango`;
+      break;
+    case "boolean":
+      if (!/^(true|false|1|0)$/.test(v)) return `"${raw}" debe ser true o false`;
+      break;
+    case "dateTime": {
+      const m = DATETIME_RE.exec(v);
+      const ok =
+        m &&
+        checkDateParts(m[1], m[2], m[3]) &&
+        ((Number(m[4]) <= 23 && Number(m[5]) <= 59 && Number(m[6]) <= 59) || (m[4] === "24" && m[5] === "00" && m[6] === "00" && !/[1-9]/.test(m[7] ?? ""))) &&
+        (!m[9] || (Number(m[9]) <= 14 && Number(m[10]) <= 59));
+      if (!ok) return `"${raw}" no es una fecha y hora válida; use el formato AAAA-MM-DDThh:mm:ss-06:00`;
+      break;
+    }
+    case "date": {
+      const m = DATE_RE.exec(v);
+      if (!m || !checkDateParts(m[1], m[2], m[3])) return `"${raw}" no es una fecha válida; use el formato AAAA-MM-DD`;
+      break;
+    }
+    case "base64Binary":
+      if (!BASE64_RE.test(v.replace(/[\t\n\r ]/g, ""))) return `"${raw.slice(0, 40)}" no es un valor Base64 válido`;
+      break;
+    case "ID":
+    case "IDREF":
+    case "NCName":
+      if (!NCNAME_RE.test(v)) return `"${raw}" no es un identificador XML válido`;
+      break;
+    case "QName":
+    case "anyURI":
+    case "string":
+    case "normalizedString":
+    case "token":
+    case "anySimpleType":
+      break;
+  }
+  if (t.enumSet && !t.enumSet.has(v))
+    return `el valor "${raw}" no está permitido; use uno de los códigos del catálogo de Hacienda (${shortList(t.enumeration!)})`;
+  for (const step of t.patterns) {
+    if (!step.res.some((re) => re.test(v))) return `el valor "${raw}" no tiene el formato requerido (${step.source.join(" o ")})`;
+  }
+  if (t.length !== undefined || t.minLength !== undefined || t.maxLength !== undefined) {
+    const n = t.builtin === "base64Binary" ? Math.floor((v.replace(/[\s=]/g, "").length * 3) / 4) : [...v].length;
+    if (t.length !== undefined && n !== t.length) return `debe tener exactamente ${t.length} caracteres (tiene ${n})`;
+    if (t.minLength !== undefined && n < t.minLength) return `debe tener al menos ${t.minLength} caracteres (tiene ${n})`;
+    if (t.maxLength !== undefined && n > t.maxLength) return `admite como máximo ${t.maxLength} caracteres (tiene ${n}); acórtelo`;
+  }
+  if (t.totalDigits !== undefined || t.fractionDigits !== undefined) {
+    const { total, fraction } = digitCounts(v);
+    if (t.fractionDigits !== undefined && fraction > t.fractionDigits)
+      return `"${raw}" tiene ${fraction} decimales y se admiten como máximo ${t.fractionDigits}; redondee el valor`;
+    if (t.totalDigits !== undefined && total > t.totalDigits) return `"${raw}" tiene demasiados dígitos (máximo ${t.totalDigits} en total)`;
+  }
+  if (t.minInclusive || t.maxInclusive || t.minExclusive || t.maxExclusive) {
+    const d = new Decimal(v);
+    if (t.minInclusive && d.lt(t.minInclusive)) return `"${raw}" es menor que el mínimo permitido (${t.minInclusive.toFixed()})`;
+    if (t.maxInclusive && d.gt(t.maxInclusive)) return `"${raw}" es mayor que el máximo permitido (${t.maxInclusive.toFixed()})`;
+    if (t.minExclusive && d.lte(t.minExclusive)) return `"${raw}" debe ser mayor que ${t.minExclusive.toFixed()}`;
+    if (t.maxExclusive && d.gte(t.maxExclusive)) return `"${raw}" debe ser menor que ${t.maxExclusive.toFixed()}`;
+  }
+  return null;
+}
+
+function push(ctx: Ctx, path: string, message: string) {
+  if (ctx.errors.length < ctx.max) ctx.errors.push({ path, message });
+}
+
+function nullable(p: Particle): boolean {
+  if (p.min === 0) return true;
+  if (p.kind === "sequence" || p.kind === "all") return p.items.every(nullable);
+  if (p.kind === "choice") return p.items.some(nullable);
+  return false;
+}
+
+function canStart(p: Particle, n: XNode): boolean {
+  switch (p.kind) {
+    case "element":
+      return n.name === p.decl.name && n.ns === p.decl.ns;
+    case "any":
+      return p.nsOk(n.ns);
+    case "sequence":
+      for (const it of p.items) {
+        if (canStart(it, n)) return true;
+        if (!nullable(it)) return false;
+      }
+      return false;
+    case "choice":
+    case "all":
+      return p.items.some((it) => canStart(it, n));
+  }
+}
+
+function firstNames(p: Particle): string[] {
+  switch (p.kind) {
+    case "element":
+      return [p.decl.name];
+    case "any":
+      return ["(cualquier elemento)"];
+    case "sequence": {
+      const out: string[] = [];
+      for (const it of p.items) {
+        out.push(...firstNames(it));
+        if (!nullable(it)) break;
+      }
+      return out;
+    }
+    default:
+      return p.items.flatMap(firstNames);
+  }
+}
+
+interface Content {
+  kids: XNode[];
+  path: string;
+  failed: boolean;
+  isRoot: boolean;
+}
+
+function matchParticle(p: Particle, c: Content, i: number, ctx: Ctx): number {
+  if (p.kind === "element") {
+    let count = 0;
+    const d = p.decl;
+    while (count < p.max && i < c.kids.length && c.kids[i].name === d.name && c.kids[i].ns === d.ns) {
+      count++;
+      validateElement(c.kids[i], d, `${c.path}/${d.name}${p.max > 1 && count > 1 ? `[${count}]` : ""}`, ctx);
+      i++;
+    }
+    if (count < p.min && !c.failed) {
+      if (ctx.unsigned && c.isRoot && d.ns === DS && d.name === "Signature" && count === 0) return i;
+      c.failed = true;
+      const before = i < c.kids.length ? ` (antes de ${c.kids[i].name})` : "";
+      push(
+        ctx,
+        `${c.path}/${d.name}`,
+        count === 0
+          ? `El campo ${c.path}/${d.name} es obligatorio y falta${before}: agréguelo.`
+          : `El campo ${c.path}/${d.name} debe aparecer al menos ${p.min} veces (aparece ${count}): agregue los que faltan.`,
+      );
+    }
+    return i;
+  }
+  if (p.kind === "any") {
+    let count = 0;
+    while (count < p.max && i < c.kids.length && p.nsOk(c.kids[i].ns)) {
+      const n = c.kids[i];
+      const decl = p.process === "skip" ? undefined : ctx.set.elements.get(`{${n.ns}}${n.name}`);
+      if (decl) validateElement(n, decl, `${c.path}/${n.name}`, ctx);
+      else if (p.process === "strict" && !c.failed) {
+        c.failed = true;
+        push(ctx, `${c.path}/${n.name}`, `El campo ${c.path}/${n.name} no está definido en ningún esquema conocido: elimínelo.`);
+      }
+      count++;
+      i++;
+    }
+    if (count < p.min && !c.failed) {
+      c.failed = true;
+      push(ctx, c.path, `El campo ${c.path} debe contener al menos ${p.min} elemento(s): agréguelos.`);
+    }
+    return i;
+  }
+  let count = 0;
+  while (count < p.max && i < c.kids.length && canStart(p, c.kids[i])) {
+    const j = matchOnce(p, c, i, ctx);
+    if (j === i) break;
+    i = j;
+    count++;
+  }
+  if (count < p.min && !(count === 0 ? nullable({ ...p, min: 1 }) : true) && !c.failed) {
+    c.failed = true;
+    const names = firstNames(p);
+    push(ctx, `${c.path}/${names[0]}`, `El campo ${c.path}/${names.join(" o ")} es obligatorio y falta: agréguelo.`);
+  }
+  return i;
+}
+
+function matchOnce(p: Particle & { items: Particle[] }, c: Content, i: number, ctx: Ctx): number {
+  if (p.kind === "sequence") {
+    for (const it of p.items) i = matchParticle(it, c, i, ctx);
+    return i;
+  }
+  if (p.kind === "choice") {
+    const it = i < c.kids.length ? p.items.find((x) => canStart(x, c.kids[i])) : undefined;
+    if (it) return matchParticle(it, c, i, ctx);
+    if (!p.items.some(nullable) && !c.failed) {
+      c.failed = true;
+      push(ctx, c.path, `El campo ${c.path} debe contener uno de: ${p.items.flatMap(firstNames).join(", ")}.`);
+    }
+    return i;
+  }
+  // xs:all
+  const seen = new Set<Particle>();
+  while (i < c.kids.length) {
+    const it = p.items.find((x) => !seen.has(x) && canStart(x, c.kids[i]));
+    if (!it) break;
+    seen.add(it);
+    i = matchParticle(it, c, i, ctx);
+  }
+  for (const it of p.items) {
+    if (!seen.has(it) && !nullable(it) && !c.failed) {
+      c.failed = true;
+      const n = firstNames(it)[0];
+      push(ctx, `${c.path}/${n}`, `El campo ${c.path}/${n} es obligatorio y falta: agréguelo.`);
+    }
+  }
+  return i;
+}
+
+function validateAttributes(n: XNode, t: SimpleType | ComplexType, path: string, ctx: Ctx) {
+  const decls = t.kind === "complex" ? t.attributes : [];
+  for (const [key, value] of n.attrs) {
+    if (key.startsWith(`{${XSI}}`)) continue;
+    let ns = "";
+    let local = key;
+    if (key[0] === "{") {
+      const e = key.indexOf("}");
+      ns = key.slice(1, e);
+      local = key.slice(e + 1);
+    }
+    const d = decls.find((a) => a.name === local && a.ns === ns);
+    if (!d) {
+      if (t.kind === "complex" && t.anyAttribute) continue;
+      push(ctx, `${path}/@${local}`, `El atributo ${local} de ${path} no está permitido: elimínelo.`);
+      continue;
+    }
+    const err = checkSimpleValue(d.type, value);
+    if (err) push(ctx, `${path}/@${local}`, `El atributo ${local} de ${path}: ${err}.`);
+  }
+  for (const d of decls) {
+    if (d.required && !n.attrs.has(d.ns ? `{${d.ns}}${d.name}` : d.name))
+      push(ctx, `${path}/@${d.name}`, `El atributo ${d.name} de ${path} es obligatorio y falta: agréguelo.`);
+  }
+}
+
+function validateElement(n: XNode, decl: ElementDecl, path: string, ctx: Ctx, isRoot = false) {
+  const t = decl.type;
+  validateAttributes(n, t, path, ctx);
+  const nil = n.attrs.get(`{${XSI}}nil`);
+  if (nil === "true" || nil === "1") {
+    if (!decl.nillable) push(ctx, path, `El campo ${path} no puede ser nulo (xsi:nil): indique un valor.`);
+    else if (n.children.length || n.text.length) push(ctx, path, `El campo ${path} está marcado como nulo y no puede tener contenido.`);
+    return;
+  }
+  const simple = t.kind === "simple" ? t : t.simpleContent;
+  if (simple) {
+    if (n.children.length) {
+      push(ctx, path, `El campo ${path} debe contener solo un valor, no otros campos: elimine ${n.children[0].name}.`);
+      return;
+    }
+    const err = checkSimpleValue(simple, n.text);
+    if (err) push(ctx, path, `El campo ${path}: ${err}.`);
+    return;
+  }
+  if (!t.mixed && n.text.length && /[^ \t\r\n]/.test(n.text)) {
+    push(ctx, path, `El campo ${path} no admite texto directo, solo otros campos: elimine el texto "${n.text.trim().slice(0, 30)}".`);
+  }
+  const c: Content = { kids: n.children, path, failed: false, isRoot };
+  let i = 0;
+  if (t.content) i = matchParticle(t.content, c, 0, ctx);
+  if (i < n.children.length && !c.failed) {
+    const k = n.children[i];
+    push(
+      ctx,
+      `${path}/${k.name}`,
+      `El campo ${path}/${k.name} no se esperaba en esta posición: revise que corresponda a este comprobante y que siga el orden del esquema de Hacienda.`,
+    );
+  }
+}
+
+/** Validates a parsed document tree. Returns [] when valid. */
+export function validateTree(root: XNode, set: CompiledSchemaSet, opts: ValidateOptions = {}): SchemaError[] {
+  const ctx: Ctx = { errors: [], set, unsigned: !!opts.unsigned, max: 50 };
+  const decl = set.elements.get(`{${root.ns}}${root.name}`);
+  if (!decl) {
+    return [
+      {
+        path: root.name,
+        message: `El documento <${root.name}> (espacio de nombres "${root.ns}") no corresponde a ningún esquema cargado: revise el tipo de comprobante y su xmlns.`,
+      },
+    ];
+  }
+  validateElement(root, decl, root.name, ctx, true);
+  return ctx.errors;
+}
