@@ -1,0 +1,146 @@
+import { execFileSync } from "node:child_process";
+import { generateKeyPairSync, createPublicKey } from "node:crypto";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { generateTestKeyPair, makeTestCa, makeTestCredential, makeTestP12, subjectSerialNumberFor, type TestCa, type TestKeyPair } from "./cert.ts";
+import { HaciendaError } from "./errors.ts";
+import { cedulaFromSerialNumber, loadP12 } from "./p12.ts";
+
+const now = new Date("2026-06-15T12:00:00Z");
+const notBefore = new Date("2026-01-01T00:00:00Z");
+const notAfter = new Date("2028-01-01T00:00:00Z");
+
+let ca: TestCa;
+let keyPair: TestKeyPair;
+let dir: string;
+
+function openssl(args: string[]): string {
+  // A missing openssl must fail the test, never skip it.
+  return execFileSync("openssl", args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+function expectCode(fn: () => unknown, code: string, message?: RegExp) {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(HaciendaError);
+    expect((e as HaciendaError).code).toBe(code);
+    if (message) expect((e as HaciendaError).message).toMatch(message);
+    return;
+  }
+  throw new Error(`expected HaciendaError ${code}`);
+}
+
+beforeAll(() => {
+  ca = makeTestCa();
+  keyPair = generateTestKeyPair();
+  dir = mkdtempSync(join(tmpdir(), "colibri-p12-"));
+});
+
+describe("cedula from certificate serialNumber", () => {
+  it("strips the province's leading zero for personas físicas and keeps 10 digits for jurídicas", () => {
+    expect(cedulaFromSerialNumber("CPF-01-1212-0468")).toBe("112120468");
+    expect(cedulaFromSerialNumber("CPF-05-0389-0553")).toBe("503890553");
+    expect(cedulaFromSerialNumber("CPJ-3-101-123456")).toBe("3101123456");
+    expect(subjectSerialNumberFor("112120468", "01")).toBe("CPF-01-1212-0468");
+    expect(subjectSerialNumberFor("3101123456", "02")).toBe("CPJ-3-101-123456");
+  });
+});
+
+describe("loadP12", () => {
+  it("loads a test llave criptográfica (jurídica) with all certificate facts", () => {
+    const p12 = makeTestP12({ cedula: "3101123456", idType: "02", name: "FERRETERÍA ÑANDÚ S.A.", pin: "4321", notBefore, notAfter, keyPair, ca });
+    const key = loadP12(p12, "4321", { now });
+    expect(key.cedula).toBe("3101123456");
+    expect(key.subjectSerialNumber).toBe("CPJ-3-101-123456");
+    expect(key.subject).toBe("CN=FERRETERÍA ÑANDÚ S.A.,OU=CPJ,O=PERSONA JURIDICA,C=CR,SERIALNUMBER=CPJ-3-101-123456");
+    expect(key.issuer).toBe("CN=CA PERSONA JURIDICA - PRUEBAS COLIBRI,OU=DGT,O=MINISTERIO DE HACIENDA - PRUEBAS,C=CR");
+    expect(key.notBefore.toISOString()).toBe(notBefore.toISOString());
+    expect(key.notAfter.toISOString()).toBe(notAfter.toISOString());
+    expect(key.daysLeft).toBe(564);
+    expect(key.keyBits).toBe(2048);
+    expect(BigInt(`0x${key.serialNumber}`).toString()).toBe(key.serialDecimal);
+    // The private key is the one we generated.
+    expect(createPublicKey(key.privateKey).export({ type: "spki", format: "der" })).toEqual(
+      (keyPair.publicKey as import("node:crypto").KeyObject).export({ type: "spki", format: "der" }),
+    );
+    expect(key.certificatePem).toContain("BEGIN CERTIFICATE");
+    expect(Buffer.from(key.certificateBase64, "base64")).toEqual(key.certificateDer);
+  });
+
+  it("loads a persona física certificate and a forge 3DES (legacy) container", () => {
+    const p12 = makeTestP12({ cedula: "112120468", idType: "01", name: "NEHEMÍAS PÉREZ", pin: "", notBefore, notAfter, keyPair, ca, algorithm: "3des" });
+    const key = loadP12(p12, "", { now });
+    expect(key.cedula).toBe("112120468");
+    expect(key.subject).toContain("O=PERSONA FISICA");
+  });
+
+  it("reads a .p12 written by `openssl pkcs12 -export` with OpenSSL 3 defaults (PBES2, AES-256-CBC)", () => {
+    const cred = makeTestCredential({ cedula: "3101123456", idType: "02", name: "EMPRESA OPENSSL", pin: "x", notBefore, notAfter, keyPair, ca });
+    const keyPem = join(dir, "k.pem");
+    const certPem = join(dir, "c.pem");
+    writeFileSync(keyPem, typeof keyPair.privateKey === "string" ? keyPair.privateKey : String(keyPair.privateKey.export({ type: "pkcs8", format: "pem" })));
+    writeFileSync(certPem, cred.certificatePem);
+    const out = join(dir, "default.p12");
+    openssl(["pkcs12", "-export", "-inkey", keyPem, "-in", certPem, "-out", out, "-passout", "pass:s3creto"]);
+    const infoErr = execFileSync("sh", ["-c", `openssl pkcs12 -info -noout -in '${out}' -passin pass:s3creto 2>&1`], { encoding: "utf8" });
+    const version = openssl(["version"]);
+    if (/^OpenSSL 3/.test(version)) expect(infoErr).toMatch(/PBES2.*AES-256-CBC/);
+    const key = loadP12(readFileSync(out), "s3creto", { now });
+    expect(key.cedula).toBe("3101123456");
+    expectCode(() => loadP12(readFileSync(out), "otro", { now }), "P12_WRONG_PIN", /^El PIN de la llave criptográfica es incorrecto\.$/);
+
+    // -legacy (RC2/3DES, SHA-1 MAC) where this openssl supports the flag; OpenSSL 1.x writes that by default.
+    const help = execFileSync("sh", ["-c", "openssl pkcs12 -help 2>&1"], { encoding: "utf8" });
+    const legacy = join(dir, "legacy.p12");
+    if (help.includes("-legacy")) {
+      openssl(["pkcs12", "-export", "-legacy", "-inkey", keyPem, "-in", certPem, "-out", legacy, "-passout", "pass:s3creto"]);
+      const legacyInfo = execFileSync("sh", ["-c", `openssl pkcs12 -info -noout -legacy -in '${legacy}' -passin pass:s3creto 2>&1`], { encoding: "utf8" });
+      expect(legacyInfo).toMatch(/pbeWithSHA1And|RC2|3DES/i);
+    } else {
+      expect(version).not.toMatch(/^OpenSSL 3/);
+      openssl(["pkcs12", "-export", "-inkey", keyPem, "-in", certPem, "-out", legacy, "-passout", "pass:s3creto"]);
+    }
+    expect(loadP12(readFileSync(legacy), "s3creto", { now }).cedula).toBe("3101123456");
+  });
+
+  it("says the PIN is wrong", () => {
+    const p12 = makeTestP12({ cedula: "3101123456", idType: "02", name: "X", pin: "1234", notBefore, notAfter, keyPair, ca });
+    expectCode(() => loadP12(p12, "12345", { now }), "P12_WRONG_PIN", /^El PIN de la llave criptográfica es incorrecto\.$/);
+  });
+
+  it("refuses files that are not PKCS#12", () => {
+    expectCode(() => loadP12(new Uint8Array(), "1", { now }), "P12_NOT_PKCS12", /vacío/);
+    expectCode(() => loadP12(Buffer.from("hola, esto no es una llave"), "1", { now }), "P12_NOT_PKCS12", /no es una llave criptográfica/);
+    expectCode(() => loadP12(Buffer.from(ca.certificatePem), "1", { now }), "P12_NOT_PKCS12");
+    // A DER certificate is valid ASN.1 but not a PFX.
+    const der = Buffer.from(ca.certificatePem.replace(/-----[^-]+-----|\s/g, ""), "base64");
+    expectCode(() => loadP12(der, "1", { now }), "P12_NOT_PKCS12");
+  });
+
+  it("refuses a container without a private key", () => {
+    const p12 = makeTestP12({ cedula: "3101123456", idType: "02", name: "X", pin: "1", notBefore, notAfter, keyPair, ca, omitKey: true });
+    expectCode(() => loadP12(p12, "1", { now }), "P12_NO_PRIVATE_KEY", /no contiene la llave privada/);
+  });
+
+  it("refuses expired and not-yet-valid certificates, saying the date", () => {
+    const p12 = makeTestP12({ cedula: "3101123456", idType: "02", name: "X", pin: "1", notBefore, notAfter, keyPair, ca });
+    expectCode(() => loadP12(p12, "1", { now: new Date("2028-01-02T00:00:00Z") }), "P12_EXPIRED", /venció el 2028-01-01/);
+    expectCode(() => loadP12(p12, "1", { now: new Date("2025-12-31T00:00:00Z") }), "P12_NOT_YET_VALID", /2026-01-01/);
+  });
+
+  it("refuses non-RSA keys and RSA keys under 2048 bits", () => {
+    const ecKey = join(dir, "ec.pem");
+    const ecCert = join(dir, "ec.crt");
+    openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", ecKey, "-out", ecCert, "-days", "30", "-subj", "/CN=EC/C=CR"]);
+    const ecP12 = join(dir, "ec.p12");
+    openssl(["pkcs12", "-export", "-inkey", ecKey, "-in", ecCert, "-out", ecP12, "-passout", "pass:1"]);
+    expectCode(() => loadP12(readFileSync(ecP12), "1", { now: new Date() }), "P12_NOT_RSA", /RSA/);
+
+    const weak = generateKeyPairSync("rsa", { modulusLength: 1024 });
+    const p12 = makeTestP12({ cedula: "3101123456", idType: "02", name: "X", pin: "1", notBefore, notAfter, keyPair: weak, ca });
+    expectCode(() => loadP12(p12, "1", { now }), "P12_WEAK_KEY", /1024 bits/);
+  });
+});

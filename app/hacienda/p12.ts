@@ -1,0 +1,233 @@
+/**
+ * Loads the taxpayer's "llave criptográfica" (PKCS#12 / .p12) once into a reusable SigningKey.
+ *
+ * node-forge decrypts the container (it reads both OpenSSL 3 defaults — PBES2/PBKDF2/AES-256-CBC
+ * with an HMAC-SHA256 MAC — and the legacy RC2/3DES/SHA-1 files Hacienda's ATV issued for years);
+ * the key then becomes a node:crypto KeyObject so that signing uses OpenSSL, not JavaScript RSA.
+ * Everything the XAdES signature needs from the certificate (DER, SHA-256 digest, RFC 4514 issuer
+ * name, decimal serial) is computed here, so signing never touches the .p12 again.
+ */
+import { createHash, createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from "node:crypto";
+import forge from "node-forge";
+import { HaciendaError } from "./errors.ts";
+
+export interface SigningKey {
+  privateKey: KeyObject;
+  certificateDer: Buffer;
+  certificatePem: string;
+  /** Subject in RFC 4514 form (most specific first), e.g. "CN=JUAN PEREZ,OU=CPF,O=PERSONA FISICA,C=CR,SERIALNUMBER=CPF-01-1234-0567"; for display. */
+  subject: string;
+  /** Taxpayer id from the subject's serialNumber (CPF-0X-XXXX-XXXX ⇒ 9 digits, CPJ-3-101-XXXXXX ⇒ 10 digits). */
+  cedula: string;
+  /** The subject serialNumber attribute as written in the certificate, e.g. "CPJ-3-101-123456". */
+  subjectSerialNumber: string;
+  /** Issuer in strict RFC 4514 form, as written into xades:IssuerSerial/ds:X509IssuerName. */
+  issuer: string;
+  /** Certificate serial number, upper-case hex as X.509 tools print it. */
+  serialNumber: string;
+  /** Certificate serial number in decimal, as XAdES IssuerSerial/X509SerialNumber requires. */
+  serialDecimal: string;
+  notBefore: Date;
+  notAfter: Date;
+  /** Whole days from `now` (given to loadP12) to notAfter. */
+  daysLeft: number;
+  /** base64(SHA-256(certificate DER)), for xades:CertDigest. */
+  certDigestSha256: string;
+  /** base64(certificate DER) without line breaks, for ds:X509Certificate. */
+  certificateBase64: string;
+  /** RSA modulus length in bits. */
+  keyBits: number;
+}
+
+const DAY_MS = 86_400_000;
+
+const SHORT_NAMES: Record<string, string> = {
+  "2.5.4.3": "CN",
+  "2.5.4.7": "L",
+  "2.5.4.8": "ST",
+  "2.5.4.10": "O",
+  "2.5.4.11": "OU",
+  "2.5.4.6": "C",
+  "2.5.4.9": "STREET",
+  "0.9.2342.19200300.100.1.25": "DC",
+  "0.9.2342.19200300.100.1.1": "UID",
+};
+
+/** Names OpenSSL prints for types RFC 4514 leaves out; only for display strings. */
+const READABLE_NAMES: Record<string, string> = {
+  "2.5.4.5": "SERIALNUMBER",
+  "2.5.4.4": "SURNAME",
+  "2.5.4.42": "GIVENNAME",
+  "1.2.840.113549.1.9.1": "EMAILADDRESS",
+};
+
+function escapeRfc4514(value: string): string {
+  let v = value.replace(/[\\"+,;<>=]/g, (c) => `\\${c}`);
+  v = v.replace(/\0/g, "\\00");
+  if (v.startsWith(" ") || v.startsWith("#")) v = `\\${v}`;
+  if (v.endsWith(" ") && v.length > 1) v = `${v.slice(0, -1)}\\ `;
+  return v;
+}
+
+/**
+ * RFC 4514 string of a forge DN (most specific RDN first, as XAdES X509IssuerName expects).
+ * Attribute types RFC 4514 does not name (serialNumber, givenName, surname…) are written as
+ * dotted OID = #hex(BER value), which is the RFC's rule and what Java's X500Principal prints.
+ */
+export function dnToRfc4514(attributes: forge.pki.CertificateField[], { readable = false } = {}): string {
+  return [...attributes]
+    .reverse()
+    .map((a) => {
+      const oid = a.type ?? "";
+      const short = SHORT_NAMES[oid] ?? (readable ? READABLE_NAMES[oid] : undefined);
+      if (short) return `${short}=${escapeRfc4514(String(a.value))}`;
+      const tag = (a as { valueTagClass?: number }).valueTagClass ?? forge.asn1.Type.UTF8;
+      const raw = tag === forge.asn1.Type.UTF8 ? forge.util.encodeUtf8(String(a.value)) : String(a.value);
+      const der = forge.asn1.toDer(forge.asn1.create(forge.asn1.Class.UNIVERSAL, tag, false, raw)).getBytes();
+      return `${oid}=#${forge.util.bytesToHex(der)}`;
+    })
+    .join(",");
+}
+
+/** Extracts the cédula digits from a Hacienda/BCCR subject serialNumber. */
+export function cedulaFromSerialNumber(serial: string): string {
+  const digits = serial.replace(/^[A-Za-z]+-?/, "").replace(/\D/g, "");
+  // CPF-0P-TTTT-AAAA carries the province with a leading zero; documents use the 9-digit form.
+  if (/^CPF/i.test(serial) && digits.length === 10 && digits.startsWith("0")) return digits.slice(1);
+  return digits;
+}
+
+function fail(code: ConstructorParameters<typeof HaciendaError>[0], message: string, cause?: unknown): never {
+  throw new HaciendaError(code, message, cause === undefined ? undefined : { cause });
+}
+
+const dateEs = (d: Date) => d.toISOString().slice(0, 10);
+
+/** Loads a .p12 file. `now` decides validity and daysLeft (injected clock). */
+export function loadP12(bytes: Uint8Array, pin: string, { now }: { now: Date }): SigningKey {
+  if (!bytes || bytes.byteLength === 0) {
+    fail("P12_NOT_PKCS12", "El archivo de la llave criptográfica está vacío. Suba el archivo .p12 que descargó de Hacienda (ATV / TRIBU-CR).");
+  }
+  let asn1: forge.asn1.Asn1;
+  try {
+    asn1 = forge.asn1.fromDer(forge.util.createBuffer(Buffer.from(bytes).toString("binary")));
+  } catch (cause) {
+    fail(
+      "P12_NOT_PKCS12",
+      "El archivo no es una llave criptográfica (.p12). Suba el archivo .p12 que descargó de Hacienda (ATV / TRIBU-CR), no el certificado .cer ni otro archivo.",
+      cause,
+    );
+  }
+  let p12: forge.pkcs12.Pkcs12Pfx;
+  try {
+    p12 = forge.pkcs12.pkcs12FromAsn1(asn1, false, pin);
+  } catch (cause) {
+    const msg = cause instanceof Error ? cause.message : String(cause);
+    if (/MAC could not be verified|Invalid password|padding|decrypt/i.test(msg)) {
+      fail("P12_WRONG_PIN", "El PIN de la llave criptográfica es incorrecto.", cause);
+    }
+    fail(
+      "P12_NOT_PKCS12",
+      "El archivo no es una llave criptográfica (.p12) válida. Suba el archivo .p12 que descargó de Hacienda (ATV / TRIBU-CR).",
+      cause,
+    );
+  }
+
+  // Private key: forge only builds RSA keys; anything else leaves the decrypted ASN.1 in bag.asn1.
+  const keyBags = [
+    ...(p12.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag })[forge.pki.oids.pkcs8ShroudedKeyBag] ?? []),
+    ...(p12.getBags({ bagType: forge.pki.oids.keyBag })[forge.pki.oids.keyBag] ?? []),
+  ];
+  if (keyBags.length === 0) {
+    fail(
+      "P12_NO_PRIVATE_KEY",
+      "El archivo .p12 no contiene la llave privada, solo certificados. Descargue de nuevo la llave criptográfica en Hacienda y súbala completa.",
+    );
+  }
+  const bag = keyBags[0]!;
+  let privateKey: KeyObject;
+  if (bag.key) {
+    privateKey = createPrivateKey(forge.pki.privateKeyToPem(bag.key as forge.pki.rsa.PrivateKey));
+  } else if (bag.asn1) {
+    try {
+      const der = Buffer.from(forge.asn1.toDer(bag.asn1).getBytes(), "binary");
+      privateKey = createPrivateKey({ key: der, format: "der", type: "pkcs8" });
+    } catch (cause) {
+      fail("P12_NO_PRIVATE_KEY", "No se pudo leer la llave privada del archivo .p12. Descargue de nuevo la llave criptográfica en Hacienda.", cause);
+    }
+  } else {
+    fail("P12_NO_PRIVATE_KEY", "No se pudo leer la llave privada del archivo .p12. Descargue de nuevo la llave criptográfica en Hacienda.");
+  }
+  if (privateKey.asymmetricKeyType !== "rsa") {
+    fail(
+      "P12_NOT_RSA",
+      `La llave del archivo es de tipo ${String(privateKey.asymmetricKeyType).toUpperCase()}, y Hacienda exige llaves RSA de 2048 o 4096 bits. Use la llave criptográfica emitida por Hacienda o una firma digital RSA.`,
+    );
+  }
+  const keyBits = privateKey.asymmetricKeyDetails?.modulusLength ?? 0;
+  if (keyBits < 2048) {
+    fail(
+      "P12_WEAK_KEY",
+      `La llave RSA es de ${keyBits} bits y Hacienda exige al menos 2048. Genere una nueva llave criptográfica en Hacienda y súbala.`,
+    );
+  }
+
+  // Certificate: the one whose public key matches the private key (a .p12 may carry the CA chain too).
+  const spki = createPublicKey(privateKey).export({ type: "spki", format: "der" });
+  const certBags = p12.getBags({ bagType: forge.pki.oids.certBag })[forge.pki.oids.certBag] ?? [];
+  let match: { der: Buffer; x509: X509Certificate; forgeCert: forge.pki.Certificate } | undefined;
+  for (const cb of certBags) {
+    if (!cb.cert) continue;
+    const der = Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(cb.cert)).getBytes(), "binary");
+    const x509 = new X509Certificate(der);
+    if (Buffer.compare(x509.publicKey.export({ type: "spki", format: "der" }), spki) === 0) {
+      match = { der, x509, forgeCert: cb.cert };
+      break;
+    }
+  }
+  if (!match) {
+    if (certBags.length === 0) {
+      fail("P12_NO_CERTIFICATE", "El archivo .p12 no contiene el certificado de la llave. Descargue de nuevo la llave criptográfica en Hacienda.");
+    }
+    fail(
+      "P12_KEY_CERT_MISMATCH",
+      "El certificado del archivo .p12 no corresponde a su llave privada. Descargue de nuevo la llave criptográfica en Hacienda.",
+    );
+  }
+
+  const notBefore = new Date(match.x509.validFrom);
+  const notAfter = new Date(match.x509.validTo);
+  if (now.getTime() < notBefore.getTime()) {
+    fail(
+      "P12_NOT_YET_VALID",
+      `El certificado de la llave criptográfica todavía no es válido: rige a partir del ${dateEs(notBefore)}. Revise la fecha del equipo o espere a esa fecha.`,
+    );
+  }
+  if (now.getTime() > notAfter.getTime()) {
+    fail(
+      "P12_EXPIRED",
+      `El certificado de la llave criptográfica venció el ${dateEs(notAfter)}. Genere una nueva llave criptográfica en Hacienda y súbala en la configuración de la empresa.`,
+    );
+  }
+
+  const subjectAttrs = match.forgeCert.subject.attributes;
+  const subjectSerialNumber = String(subjectAttrs.find((a) => a.type === "2.5.4.5")?.value ?? "");
+  const serialHex = match.x509.serialNumber.toUpperCase();
+  return {
+    privateKey,
+    certificateDer: match.der,
+    certificatePem: match.x509.toString(),
+    subject: dnToRfc4514(subjectAttrs, { readable: true }),
+    cedula: cedulaFromSerialNumber(subjectSerialNumber),
+    subjectSerialNumber,
+    issuer: dnToRfc4514(match.forgeCert.issuer.attributes),
+    serialNumber: serialHex,
+    serialDecimal: BigInt(`0x${serialHex}`).toString(10),
+    notBefore,
+    notAfter,
+    daysLeft: Math.floor((notAfter.getTime() - now.getTime()) / DAY_MS),
+    certDigestSha256: createHash("sha256").update(match.der).digest("base64"),
+    certificateBase64: match.der.toString("base64"),
+    keyBits,
+  };
+}
