@@ -1,0 +1,54 @@
+import { Form, useNavigation, useRouteLoaderData, type FormProps } from "react-router";
+
+/** The CSRF field every unsafe form carries (checked by the root middleware). */
+export function CsrfInput() {
+  const data = useRouteLoaderData("root") as { csrf?: string } | undefined;
+  return <input type="hidden" name="_csrf" value={data?.csrf ?? ""} />;
+}
+
+/** A POST form that works without JavaScript and carries the CSRF token. */
+export function AppForm({ children, method = "post", ...props }: FormProps) {
+  return (
+    <Form method={method} {...props}>
+      {method !== "get" && <CsrfInput />}
+      {children}
+    </Form>
+  );
+}
+
+export function Field({
+  label,
+  name,
+  error,
+  children,
+  className = "",
+}: {
+  label: string;
+  name: string;
+  error?: string | string[];
+  children: React.ReactNode;
+  className?: string;
+}) {
+  const message = Array.isArray(error) ? error[0] : error;
+  return (
+    <div className={className}>
+      <label htmlFor={name}>{label}</label>
+      <div className="mt-1">{children}</div>
+      {message ? (
+        <p className="field-error" id={`${name}-error`}>
+          {message}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function SubmitButton({ children, className = "btn btn-primary", ...props }: React.ButtonHTMLAttributes<HTMLButtonElement>) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  return (
+    <button type="submit" className={className} {...props} disabled={props.disabled || busy}>
+      {children}
+    </button>
+  );
+}

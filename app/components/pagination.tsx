@@ -1,0 +1,62 @@
+import { Form, Link, useLocation } from "react-router";
+import { PAGE_SIZES, pageWindow } from "../domain/pagination.ts";
+
+function hrefWith(search: string, changes: Record<string, string | number>) {
+  const params = new URLSearchParams(search);
+  for (const [k, v] of Object.entries(changes)) params.set(k, String(v));
+  return `?${params.toString()}`;
+}
+
+export function Pagination({ page, lastPage }: { page: number; lastPage: number }) {
+  const { search } = useLocation();
+  if (lastPage <= 1) return null;
+  return (
+    <nav className="mt-4 flex flex-wrap items-center gap-1" aria-label="Paginación">
+      {page > 1 && (
+        <Link className="btn btn-outline btn-sm" to={hrefWith(search, { page: page - 1 })} aria-label="Anterior">
+          ‹
+        </Link>
+      )}
+      {pageWindow(page, lastPage).map((p, i) =>
+        p === null ? (
+          <span key={`gap-${i}`} className="px-1">
+            …
+          </span>
+        ) : (
+          <Link key={p} className={`btn btn-sm ${p === page ? "btn-primary" : "btn-outline"}`} to={hrefWith(search, { page: p })} aria-current={p === page ? "page" : undefined}>
+            {p}
+          </Link>
+        ),
+      )}
+      {page < lastPage && (
+        <Link className="btn btn-outline btn-sm" to={hrefWith(search, { page: page + 1 })} aria-label="Siguiente">
+          ›
+        </Link>
+      )}
+    </nav>
+  );
+}
+
+/** Search box and page-size selector; a plain GET form (works without JavaScript). */
+export function ListControls({ search, perPage, extra }: { search: string; perPage: number; extra?: Record<string, string> }) {
+  return (
+    <Form method="get" className="mb-4 flex flex-wrap items-end gap-2" role="search">
+      {extra && Object.entries(extra).map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />)}
+      <label className="flex items-center gap-2">
+        <span>Mostrar</span>
+        <select name="perPage" defaultValue={perPage} className="input w-20">
+          {PAGE_SIZES.map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </select>
+      </label>
+      <input type="search" name="search" defaultValue={search} placeholder="Buscar" className="input w-56" aria-label="Buscar" />
+      <input type="hidden" name="page" value="1" />
+      <button type="submit" className="btn btn-outline">
+        Buscar
+      </button>
+    </Form>
+  );
+}

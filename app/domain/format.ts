@@ -1,0 +1,79 @@
+// Display formats of spec part 1 §1 and §9: money with dot thousands and comma decimals,
+// 2 decimals, symbol in front without space; dates always in Costa Rica time.
+
+export const CR_TIME_ZONE = "America/Costa_Rica";
+
+/** Formats a decimal string or number as "$1.234,50" / "₡1.234,50" (half-up to 2 decimals). */
+export function formatMoney(amount: string | number, symbol = "₡"): string {
+  const s = typeof amount === "number" ? amount.toFixed(5) : String(amount).trim();
+  const m = /^(-)?(\d*)(?:\.(\d*))?$/.exec(s);
+  if (!m) return `${symbol}0,00`;
+  const negative = m[1] === "-";
+  let intPart = m[2] || "0";
+  const frac = (m[3] ?? "").padEnd(3, "0");
+  let cents = Number(frac.slice(0, 2));
+  if (Number(frac[2]) >= 5) cents += 1;
+  if (cents === 100) {
+    cents = 0;
+    intPart = addOne(intPart);
+  }
+  intPart = intPart.replace(/^0+(?=\d)/, "");
+  const grouped = intPart.replace(/\B(?=(\d{3})+(?!\d))/g, ".");
+  const zero = grouped === "0" && cents === 0;
+  return `${negative && !zero ? "-" : ""}${symbol}${grouped},${String(cents).padStart(2, "0")}`;
+}
+
+function addOne(digits: string): string {
+  const arr = digits.split("");
+  let i = arr.length - 1;
+  while (i >= 0) {
+    if (arr[i] === "9") {
+      arr[i] = "0";
+      i--;
+    } else {
+      arr[i] = String(Number(arr[i]) + 1);
+      return arr.join("");
+    }
+  }
+  return "1" + arr.join("");
+}
+
+function parts(date: Date) {
+  const fmt = new Intl.DateTimeFormat("en-US", {
+    timeZone: CR_TIME_ZONE,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hour12: true,
+  });
+  const p: Record<string, string> = {};
+  for (const { type, value } of fmt.formatToParts(date)) p[type] = value;
+  return p;
+}
+
+/** DD/MM/YYYY in Costa Rica time. */
+export function formatDate(date: Date | string): string {
+  const p = parts(new Date(date));
+  return `${p.day}/${p.month}/${p.year}`;
+}
+
+/** DD/MM/YYYY hh:mm A in Costa Rica time. */
+export function formatDateTime(date: Date | string): string {
+  const p = parts(new Date(date));
+  const hour = p.hour === "00" ? "12" : p.hour;
+  return `${p.day}/${p.month}/${p.year} ${hour}:${p.minute} ${p.dayPeriod.toUpperCase()}`;
+}
+
+/** The calendar date (YYYY-MM-DD) and year/month of an instant in Costa Rica. */
+export function crCalendar(date: Date): { year: number; month: number; day: number } {
+  const p = parts(date);
+  return { year: Number(p.year), month: Number(p.month), day: Number(p.day) };
+}
+
+/** Names and e-mails are shown truncated at 25 characters (spec part 1 §9). */
+export function truncate(text: string | null | undefined, max = 25): string {
+  const s = text ?? "";
+  return s.length > max ? s.slice(0, max) + "…" : s;
+}

@@ -1,0 +1,73 @@
+// Navigation entries of the signed-in shell; the same access rules decide what is shown.
+import { decideAccess, type AccessState } from "./access.ts";
+
+export interface NavItem {
+  label: string;
+  to: string;
+  adminOnly?: boolean;
+}
+
+export interface NavGroup {
+  label: string;
+  items: NavItem[];
+}
+
+export const NAV: NavGroup[] = [
+  { label: "General", items: [{ label: "Inicio", to: "/dashboard" }] },
+  {
+    label: "Ventas",
+    items: [
+      { label: "Cotizaciones", to: "/quotations" },
+      { label: "Facturas", to: "/invoices" },
+      { label: "Tiquetes", to: "/tickets" },
+      { label: "Notas", to: "/notes" },
+      { label: "Recurrentes", to: "/recurrings" },
+      { label: "Pagos", to: "/payments" },
+    ],
+  },
+  {
+    label: "Compras",
+    items: [
+      { label: "Facturas de compra", to: "/simples" },
+      { label: "Gastos", to: "/expenses" },
+      { label: "Documentos recibidos", to: "/message-receptors" },
+    ],
+  },
+  {
+    label: "Catálogos",
+    items: [
+      { label: "Clientes", to: "/clients" },
+      { label: "Proveedores", to: "/providers" },
+      { label: "Estudiantes", to: "/students" },
+      { label: "Artículos", to: "/items" },
+    ],
+  },
+  {
+    label: "Reportes",
+    items: [
+      { label: "Facturas", to: "/report-invoices" },
+      { label: "Tiquetes", to: "/report-tickets" },
+      { label: "Notas", to: "/report-notes" },
+      { label: "Gastos", to: "/report-expenses" },
+      { label: "Artículos", to: "/report-items" },
+      { label: "Compras", to: "/report-purchases" },
+      { label: "Documentos recibidos", to: "/report-document-receptions" },
+    ],
+  },
+  {
+    label: "Administración",
+    items: [
+      { label: "Compañías", to: "/companies" },
+      { label: "Usuarios", to: "/users", adminOnly: true },
+      { label: "Anuncio", to: "/advertisement", adminOnly: true },
+    ],
+  },
+];
+
+/** The navigation a user sees: entries the access rules allow, admin entries for admins only. */
+export function navigationFor(state: AccessState): NavGroup[] {
+  return NAV.map((g) => ({
+    label: g.label,
+    items: g.items.filter((i) => (!i.adminOnly || state.isAdmin) && decideAccess(i.to, state).kind === "allow"),
+  })).filter((g) => g.items.length > 0);
+}

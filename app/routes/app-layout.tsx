@@ -1,0 +1,87 @@
+import { asc, eq, isNull, and } from "drizzle-orm";
+import { NavLink, Outlet } from "react-router";
+import type { Route } from "./+types/app-layout";
+import { companies, companyUsers } from "../../db/schema/index.ts";
+import { AppForm } from "../components/form.tsx";
+import { navigationFor } from "../domain/navigation.ts";
+import { requestContext } from "../server/context.ts";
+import { db } from "../server/db.server.ts";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { user, company, title } = context.get(requestContext);
+  if (!user || !company) throw new Response("Unauthorized", { status: 401 });
+  const myCompanies = await db()
+    .select({ id: companies.id, name: companies.name })
+    .from(companyUsers)
+    .innerJoin(companies, eq(companies.id, companyUsers.companyId))
+    .where(and(eq(companyUsers.userId, user.id), isNull(companies.deletedAt)))
+    .orderBy(asc(companies.name))
+    .limit(200);
+  const nav = navigationFor({ signedIn: true, hasCompany: true, isAdmin: user.isAdmin, companyActive: company.active, permission: company.permission });
+  return { user: { name: user.name, email: user.email, isAdmin: user.isAdmin }, company, companies: myCompanies, nav, title: title ?? "" };
+}
+
+export default function AppLayout({ loaderData }: Route.ComponentProps) {
+  const { user, company, companies, nav, title } = loaderData;
+  return (
+    <div className="min-h-screen lg:flex">
+      <input type="checkbox" id="nav-toggle" className="peer hidden" />
+      <aside className="hidden w-60 shrink-0 bg-white shadow-sm peer-checked:block lg:block">
+        <div className="px-5 py-4 text-xl font-bold text-primary">Colibrí</div>
+        <nav aria-label="Principal" className="pb-6">
+          {nav.map((g) => (
+            <div key={g.label} className="mt-3">
+              <div className="px-5 text-xs font-semibold uppercase text-slate-400">{g.label}</div>
+              <ul>
+                {g.items.map((i) => (
+                  <li key={i.to}>
+                    <NavLink to={i.to} prefetch="none" className={({ isActive }) => `block px-5 py-1.5 text-sm no-underline ${isActive ? "bg-primary/10 font-semibold text-primary-dark" : "text-slate-700 hover:bg-slate-50"}`}>
+                      {i.label}
+                    </NavLink>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </nav>
+      </aside>
+      <div className="min-w-0 flex-1">
+        <header className="flex flex-wrap items-center gap-3 bg-white px-4 py-3 shadow-sm">
+          <label htmlFor="nav-toggle" className="btn btn-outline btn-sm lg:hidden" aria-label="Menú">
+            ☰
+          </label>
+          <AppForm action="/select-company" className="flex items-center gap-2" data-company-switcher>
+            <label htmlFor="company-switch" className="sr-only">
+              Compañía
+            </label>
+            <select id="company-switch" name="company_id" defaultValue={company.id} className="input w-56">
+              {companies.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+            <button type="submit" className="btn btn-outline btn-sm">
+              Cambiar
+            </button>
+          </AppForm>
+          {!company.active && <span className="chip chip-off">Compañía inactiva</span>}
+          <div className="ml-auto flex items-center gap-3 text-sm">
+            <span className="hidden sm:inline" data-user-name>
+              {user.name}
+            </span>
+            <AppForm action="/logout">
+              <button type="submit" className="btn btn-outline btn-sm">
+                Cerrar sesión
+              </button>
+            </AppForm>
+          </div>
+        </header>
+        <main className="p-4 lg:p-6">
+          <h1 className="mb-4">{title}</h1>
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

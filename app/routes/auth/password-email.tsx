@@ -1,0 +1,43 @@
+import { data, Link } from "react-router";
+import type { Route } from "./+types/password-email";
+import { AuthCard } from "../../components/auth-card.tsx";
+import { AppForm, Field } from "../../components/form.tsx";
+import { forgotPasswordSchema } from "../../domain/auth-schemas.ts";
+import { parseForm } from "../../domain/forms.ts";
+import { requestPasswordReset, RESET_SEND_FAILED, RESET_SENT } from "../../server/auth.server.ts";
+import { db } from "../../server/db.server.ts";
+import { redirectWithToast } from "../../server/flash.server.ts";
+
+export const handle = { hydrate: false };
+
+export async function action({ request }: Route.ActionArgs) {
+  const parsed = parseForm(forgotPasswordSchema, await request.formData());
+  if (!parsed.ok) return data({ errors: parsed.errors, values: parsed.values, message: null }, { status: 400 });
+  const result = await requestPasswordReset(db(), parsed.data.email, new Date());
+  if (!result.ok) return data({ errors: {}, values: { email: parsed.data.email }, message: RESET_SEND_FAILED }, { status: 502 });
+  return redirectWithToast("/login", { type: "success", text: RESET_SENT });
+}
+
+export default function PasswordEmail({ actionData }: Route.ComponentProps) {
+  const errors: Record<string, string> = actionData?.errors ?? {};
+  return (
+    <AuthCard title="Recuperar contraseña">
+      {actionData?.message && (
+        <p className="mb-4 rounded-md bg-danger/10 p-3 text-sm text-danger" role="alert">
+          {actionData.message}
+        </p>
+      )}
+      <AppForm className="space-y-4">
+        <Field label="Correo" name="email" error={errors.email}>
+          <input id="email" name="email" type="email" className="input" required minLength={4} defaultValue={actionData?.values?.email} aria-invalid={!!errors.email || undefined} />
+        </Field>
+        <button type="submit" className="btn btn-primary w-full">
+          Enviar enlace
+        </button>
+      </AppForm>
+      <p className="mt-4 text-center text-sm">
+        <Link to="/login">Volver a iniciar sesión</Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,21 @@
+import { eq } from "drizzle-orm";
+import { redirect } from "react-router";
+import type { Route } from "./+types/select-company";
+import { users } from "../../../db/schema/index.ts";
+import { companyOfUser } from "../../../db/queries/companies.ts";
+import { requestContext } from "../../server/context.ts";
+import { db } from "../../server/db.server.ts";
+import { redirectWithToast } from "../../server/flash.server.ts";
+import { setSessionCompany } from "../../server/session.server.ts";
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user, sessionId } = context.get(requestContext);
+  const companyId = Number((await request.formData()).get("company_id"));
+  const company = Number.isInteger(companyId) ? await companyOfUser(db(), { userId: user!.id, companyId }) : undefined;
+  if (!company) return redirectWithToast("/companies", { type: "error", text: "Ocurrio un error" });
+  await setSessionCompany(db(), sessionId!, company.id);
+  await db().update(users).set({ defaultCompanyId: company.id }).where(eq(users.id, user!.id));
+  return redirectWithToast("/dashboard", { type: "success", text: `La compañia ${company.name} esta activa` });
+}
+
+export const loader = () => redirect("/companies");

@@ -1,0 +1,98 @@
+import { eq } from "drizzle-orm";
+import type { Route } from "./+types/dashboard";
+import { advertisements } from "../../../db/schema/index.ts";
+import { dailySums, expensesOfMonth } from "../../../db/queries/dashboard.ts";
+import { Bars, Sparkline } from "../../components/charts.tsx";
+import { AppForm } from "../../components/form.tsx";
+import { dashboardFigures } from "../../domain/dashboard.ts";
+import { crCalendar, formatMoney } from "../../domain/format.ts";
+import { requestContext } from "../../server/context.ts";
+import { db } from "../../server/db.server.ts";
+
+/** Midnight in Costa Rica (UTC−6, no daylight saving) of the first day of a month. */
+const crMonthStart = (year: number, month: number) => new Date(Date.UTC(year, month - 1, 1, 6));
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { user, company } = context.get(requestContext);
+  const today = crCalendar(new Date());
+  const since = crMonthStart(today.year, today.month - 6);
+  const [sums, expenses, [ad]] = await Promise.all([
+    dailySums(db(), { companyId: company!.id, since }),
+    expensesOfMonth(db(), { companyId: company!.id, from: crMonthStart(today.year, today.month) }),
+    db().select().from(advertisements).where(eq(advertisements.active, true)).limit(1),
+  ]);
+  const showAd = ad && ad.code !== user!.advertisementCode ? { title: ad.title, html: ad.contentHtml, code: ad.code } : null;
+  return { figures: dashboardFigures(sums, today), expenses, ad: showAd };
+}
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const { figures: f, expenses, ad } = loaderData;
+  const cards = [
+    { label: "Facturas", value: f.invoices, series: f.series.invoices, color: "#28C76F" },
+    { label: "Tiquetes", value: f.tickets, series: f.series.tickets, color: "#00CFE8" },
+    { label: "Ingresos", value: f.incomes, series: f.series.incomes, color: "#7367F0" },
+    { label: "Gastos", value: f.expenses, series: f.series.expenses, color: "#EA5455" },
+  ];
+  return (
+    <div className="space-y-4">
+      {ad && (
+        <div className="confirm-panel" data-advertisement style={{ position: "fixed", inset: 0, zIndex: 50, display: "flex", alignItems: "center", justifyContent: "center", background: "rgb(15 23 42 / 0.45)" }}>
+          <div className="card max-w-lg" role="dialog" aria-modal="true" aria-label={ad.title}>
+            <h2 className="text-lg font-semibold">{ad.title}</h2>
+            <div className="prose mt-2 text-sm" dangerouslySetInnerHTML={{ __html: ad.html }} />
+            <AppForm action="/advertisement-seen" className="mt-4 text-right">
+              <input type="hidden" name="code" value={ad.code} />
+              <button type="submit" className="btn btn-primary">
+                Cerrar
+              </button>
+            </AppForm>
+          </div>
+        </div>
+      )}
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        {cards.map((c) => (
+          <div key={c.label} className="card" data-stat={c.label}>
+            <div className="text-sm text-slate-500">{c.label}</div>
+            <div className="text-xl font-semibold" data-amount>
+              {formatMoney(c.value, "₡")}
+            </div>
+            <Sparkline values={c.series} color={c.color} />
+          </div>
+        ))}
+      </div>
+      <div className="grid gap-4 lg:grid-cols-3">
+        <div className="card lg:col-span-2">
+          <h2 className="font-semibold">Ventas por mes</h2>
+          <div className="mt-2 flex gap-6 text-sm">
+            <div>
+              Mes actual: <strong>{formatMoney(f.salesThisMonth, "₡")}</strong>
+            </div>
+            <div>
+              Mes anterior: <strong>{formatMoney(f.salesLastMonth, "₡")}</strong>
+            </div>
+          </div>
+          <Sparkline values={f.dailySales.map((d) => d.thisMonth)} />
+        </div>
+        <div className="card">
+          <h2 className="font-semibold">Gastos mes actual</h2>
+          {expenses.length === 0 ? (
+            <p className="mt-2 text-sm text-slate-500">Este mes no has registrado gastos.</p>
+          ) : (
+            <ul className="mt-2 space-y-1 text-sm">
+              {expenses.map((e) => (
+                <li key={e.name} className="flex justify-between">
+                  <span>{e.name}</span>
+                  <span>{formatMoney(e.total, "₡")}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+      <div className="card">
+        <h2 className="font-semibold">Ingresos vs Gastos</h2>
+        <Bars data={f.months.map((m) => ({ label: m.label, a: m.incomes, b: m.expenses }))} />
+      </div>
+    </div>
+  );
+}

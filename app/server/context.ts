@@ -1,0 +1,38 @@
+import { createContext } from "react-router";
+
+export interface Toast {
+  type: "success" | "error" | "warning" | "info";
+  text: string;
+}
+
+export interface CurrentCompany {
+  id: number;
+  name: string;
+  active: boolean;
+  permission: number;
+  currencySymbol: string;
+}
+
+export interface CurrentUser {
+  id: number;
+  name: string;
+  email: string;
+  isAdmin: boolean;
+  isSuperAdmin: boolean;
+  advertisementCode: number | null;
+}
+
+export interface RequestState {
+  ip: string;
+  /** The CSRF token forms must echo in `_csrf`. */
+  csrf: string;
+  toasts: Toast[];
+  sessionId?: string;
+  user?: CurrentUser;
+  company?: CurrentCompany;
+  /** Route rule that matched (title for the page head). */
+  title?: string;
+}
+
+/** Filled by the root middleware; read by loaders and actions. */
+export const requestContext = createContext<RequestState>();

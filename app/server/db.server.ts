@@ -1,0 +1,5 @@
+import { getDatabase } from "../../db/client.ts";
+
+export function db() {
+  return getDatabase().db;
+}

@@ -1,0 +1,61 @@
+// The root middleware: session, CSRF, toasts and the access rules of spec part 1 §2.2.
+import { data, redirect, type MiddlewareFunction } from "react-router";
+import { decideAccess } from "../domain/access.ts";
+import { requestContext, type RequestState } from "./context.ts";
+import { checkCsrf, csrfFor, CSRF_MESSAGE } from "./csrf.server.ts";
+import { db } from "./db.server.ts";
+import { clearToastCookie, readToasts, toastCookie } from "./flash.server.ts";
+import { clearSessionCookie, lookupSession, sessionIdFrom } from "./session.server.ts";
+
+const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export const rootMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const url = new URL(request.url);
+  const pathname = url.pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/") || "/";
+  const csrf = csrfFor(request);
+  const setCookies: string[] = [];
+  if (csrf.setCookie) setCookies.push(csrf.setCookie);
+
+  const toasts = readToasts(request);
+  const state: RequestState = { ip: request.headers.get("x-colibri-client-ip") ?? "unknown", csrf: csrf.token, toasts: toasts ?? [] };
+
+  const lookup = await lookupSession(db(), sessionIdFrom(request), new Date());
+  if (lookup.state === "active") {
+    state.sessionId = lookup.sessionId;
+    state.user = lookup.user;
+    state.company = lookup.company;
+  }
+  context.set(requestContext, state);
+
+  const finish = (response: Response) => {
+    for (const c of setCookies) response.headers.append("Set-Cookie", c);
+    return response;
+  };
+
+  if (lookup.state === "closed") {
+    // The older browser of a replaced session, or an expired one: tell the user, then sign-in.
+    setCookies.push(clearSessionCookie(), toastCookie([{ type: "warning", text: lookup.message }]));
+    return finish(redirect("/login"));
+  }
+
+  const decision = decideAccess(pathname, {
+    signedIn: !!state.user,
+    hasCompany: !!state.company,
+    isAdmin: !!state.user?.isAdmin,
+    companyActive: state.company?.active ?? false,
+    permission: state.company?.permission ?? 0,
+  });
+  if (decision.kind === "redirect") return finish(redirect(decision.to));
+  state.title = decision.route.title;
+
+  if (UNSAFE.has(request.method) && !(await checkCsrf(request, csrf.token))) {
+    throw data(CSRF_MESSAGE, { status: 403, headers: setCookies.map((c) => ["Set-Cookie", c] as [string, string]) });
+  }
+
+  const response = await next();
+  // Toasts shown: clear them once a page or its data has been served.
+  if (toasts && request.method === "GET" && !(response.status >= 300 && response.status < 400)) {
+    response.headers.append("Set-Cookie", clearToastCookie());
+  }
+  return finish(response);
+};

@@ -1,0 +1,84 @@
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { sql, type SQL } from "drizzle-orm";
+import postgres from "postgres";
+import { fileURLToPath } from "node:url";
+import * as schema from "./schema/index.ts";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** Either the database or an open transaction: query functions accept both. */
+export type DbOrTx = Db | Tx;
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  close(): Promise<void>;
+  /** The PGlite instance, when embedded (for snapshots in tests). */
+  pglite?: PGlite;
+}
+
+export const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
+
+export interface OpenOptions {
+  databaseUrl?: string;
+  /** Folder for the embedded database; omit for an in-memory database. */
+  dataDir?: string;
+  /** A dumped PGlite data dir (tests load a migrated snapshot). */
+  loadDataDir?: Blob | File;
+  maxConnections?: number;
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if (opts.databaseUrl) {
+    const client = postgres(opts.databaseUrl, {
+      max: opts.maxConnections ?? 10,
+      onnotice: () => {},
+      connection: { TimeZone: "UTC" },
+    });
+    const db = drizzlePostgres(client, { schema }) as unknown as Db;
+    return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
+  }
+  const pglite = new PGlite({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir });
+  await pglite.waitReady;
+  const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+  return { db, kind: "pglite", pglite, close: () => pglite.close() };
+}
+
+export async function migrateDatabase(database: Database): Promise<void> {
+  if (database.kind === "postgres") {
+    await migratePostgres(database.db as never, { migrationsFolder });
+  } else {
+    await migratePglite(database.db as never, { migrationsFolder });
+  }
+}
+
+/** Rows of a raw query on either driver (PGlite returns {rows}, postgres.js an array). */
+export async function rows<T = Record<string, unknown>>(db: DbOrTx, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown;
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
+export { sql };
+
+// One database per process. The web server (server/start.ts) opens it and the application
+// bundle reads it from here; a global is used because the server and the built app bundle
+// are separate module graphs that must share the same connection (PGlite is single-process).
+const KEY = Symbol.for("colibri.database");
+type GlobalWithDb = typeof globalThis & { [KEY]?: Database };
+
+export function setDatabase(database: Database | undefined) {
+  (globalThis as GlobalWithDb)[KEY] = database;
+}
+
+export function getDatabase(): Database {
+  const database = (globalThis as GlobalWithDb)[KEY];
+  if (!database) throw new Error("The database is not open (server/start.ts opens it).");
+  return database;
+}

@@ -1,0 +1,31 @@
+import { sql } from "drizzle-orm";
+import { rows, type DbOrTx } from "../client.ts";
+import type { DailySum } from "../../app/domain/dashboard.ts";
+
+/**
+ * Daily sums in colones (amount × exchange rate) for the last seven months, by Costa Rica day,
+ * for the company. Rejected documents and quotations do not count.
+ */
+export async function dailySums(db: DbOrTx, { companyId, since }: { companyId: number; since: Date }): Promise<DailySum[]> {
+  return rows<DailySum>(
+    db,
+    sql`select kind, day, sum(total)::text as total from (
+          select kind, to_char(issued_at at time zone 'America/Costa_Rica', 'YYYY-MM-DD') as day,
+                 total_comprobante * exchange_rate as total
+            from documents
+           where company_id = ${companyId} and issued_at >= ${since} and kind in ('fe','te','nc') and status <> 'rechazado'
+          union all
+          select 'expense', to_char(spent_at at time zone 'America/Costa_Rica', 'YYYY-MM-DD'), total * exchange_rate
+            from expenses where company_id = ${companyId} and spent_at >= ${since}
+        ) s group by kind, day`,
+  );
+}
+
+export async function expensesOfMonth(db: DbOrTx, { companyId, from }: { companyId: number; from: Date }) {
+  return rows<{ name: string; total: string }>(
+    db,
+    sql`select name, sum(total * exchange_rate)::text as total from expenses
+         where company_id = ${companyId} and spent_at >= ${from}
+         group by name order by sum(total * exchange_rate) desc limit 10`,
+  );
+}

@@ -1,0 +1,5 @@
+export * from "./auth.ts";
+export * from "./companies.ts";
+export * from "./reference.ts";
+export * from "./jobs.ts";
+export * from "./documents.ts";
