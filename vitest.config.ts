@@ -7,6 +7,7 @@ export default defineConfig({
     include: ["app/**/*.test.ts", "db/**/*.test.ts", "jobs/**/*.test.ts", "server/**/*.test.ts", "tests/integration/**/*.test.ts"],
     environment: "node",
     globalSetup: ["tests/setup/global.ts"],
+    setupFiles: ["tests/setup/env.ts"],
     testTimeout: 30000,
     hookTimeout: 60000,
     pool: "forks",
