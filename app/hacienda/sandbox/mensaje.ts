@@ -80,8 +80,9 @@ export function readComprobante(xml: string): ComprobanteFacts {
   return facts;
 }
 
+/** Escapes element text the way C14N prints it (so the signer's canonical fast path applies). */
 export function escapeXml(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\r/g, "&#xD;");
 }
 
 /** Hacienda-style DetalleMensaje: the sandbox sentence, then `codigo, mensaje, fila, columna` rows. */
