@@ -6,6 +6,7 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql, type SQL } from "drizzle-orm";
 import postgres from "postgres";
+import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as schema from "./schema/index.ts";
 
@@ -44,6 +45,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const db = drizzlePostgres(client, { schema }) as unknown as Db;
     return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
   }
+  if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
   const pglite = new PGlite({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir });
   await pglite.waitReady;
   const db = drizzlePglite(pglite, { schema }) as unknown as Db;

@@ -1,0 +1,104 @@
+// Prepares a fresh database (a PGlite folder, or a new PostgreSQL database when DATABASE_URL is set),
+// starts an in-process SMTP server that keeps every message, and starts the real app server.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { SMTPServer } from "smtp-server";
+import { migrateDatabase, openDatabase } from "../../db/client.ts";
+import { seedDemo, seedReferenceData } from "../../db/seed/index.ts";
+import { DEMO_PASSWORD, seedE2E } from "./fixtures.ts";
+
+function dbUrl(url: string, name: string) {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export default async function globalSetup() {
+  const port = Number(process.env.E2E_PORT || 3210);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "colibri-e2e-"));
+  const mailDir = path.join(work, "mail");
+  fs.mkdirSync(mailDir);
+
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        const to = session.envelope.rcptTo.map((r) => r.address).join(",");
+        fs.writeFileSync(path.join(mailDir, `${Date.now()}_${encodeURIComponent(to)}.eml`), Buffer.concat(chunks));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  const smtpPort = (smtp.server.address() as { port: number }).port;
+
+  let databaseUrl: string | undefined;
+  let dropDb = async () => {};
+  if (process.env.DATABASE_URL) {
+    const name = `colibri_e2e_${process.pid}`;
+    const admin = postgres(dbUrl(process.env.DATABASE_URL, "postgres"), { max: 1, onnotice: () => {} });
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.unsafe(`create database ${name}`);
+    databaseUrl = dbUrl(process.env.DATABASE_URL, name);
+    dropDb = async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    };
+  }
+  const dataDir = path.join(work, "data");
+  const database = await openDatabase({ databaseUrl, dataDir: databaseUrl ? undefined : path.join(dataDir, "pglite") });
+  await migrateDatabase(database);
+  await seedReferenceData(database.db);
+  await seedDemo(database.db, { password: DEMO_PASSWORD });
+  await seedE2E(database.db);
+  await database.close();
+
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    APP_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    APP_SECRET: "e2e-secret",
+    NODE_ENV: "production",
+    COOKIE_SECURE: "false",
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
+  delete (env as Record<string, string | undefined>).DATABASE_URL;
+  if (databaseUrl) (env as Record<string, string>).DATABASE_URL = databaseUrl;
+  const server: ChildProcess = spawn("npx", ["tsx", "server/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  server.stdout!.on("data", (d) => (log += d));
+  server.stderr!.on("data", (d) => (log += d));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`The app server exited:\n${log}`);
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/login`);
+      if (r.ok) break;
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() > deadline) throw new Error(`The app server did not start in 60 s:\n${log}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  process.env.E2E_MAIL_DIR = mailDir;
+  process.env.E2E_BASE_URL = `http://127.0.0.1:${port}`;
+
+  return async () => {
+    server.kill("SIGTERM");
+    await new Promise((r) => server.once("exit", r));
+    await new Promise<void>((r) => smtp.close(() => r()));
+    await dropDb();
+    if (process.env.E2E_KEEP !== "1") fs.rmSync(work, { recursive: true, force: true });
+    if (process.env.E2E_SHOW_SERVER_LOG === "1") console.log(log);
+  };
+}
