@@ -14,7 +14,7 @@
 import { createHash, verify as cryptoVerify, X509Certificate } from "node:crypto";
 import { SignedXml } from "xml-crypto";
 import { cedulaFromSerialNumber } from "./p12.ts";
-import { childElements, descendants, firstChild, parseXmlSafely, type XmlDocument, type XmlElement } from "./safe-xml.ts";
+import { childElements, descendants, firstChild, parseXmlSafely, type SafeXml, type XmlDocument, type XmlElement } from "./safe-xml.ts";
 import { NS_DS, TYPE_SIGNED_PROPERTIES } from "./sign.ts";
 
 export const ALG_XPATH = "http://www.w3.org/TR/1999/REC-xpath-19991116";
@@ -139,7 +139,11 @@ function findById(doc: XmlDocument, id: string): XmlElement[] {
 
 /** Verifies the document's signature. Throws HaciendaError only when the XML itself is refused. */
 export function verifyXml(xml: string | Uint8Array): VerifyResult {
-  const { doc, root } = parseXmlSafely(xml);
+  return verifyParsedXml(parseXmlSafely(xml));
+}
+
+/** Same as verifyXml over a document already admitted by parseXmlSafely (read-only use). */
+export function verifyParsedXml({ doc, root }: SafeXml): VerifyResult {
   const result: VerifyResult = {
     valid: false,
     errors: [],
