@@ -4,6 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHaciendaClient, sandboxEnvironment, type HaciendaClient } from "../client.ts";
+import { buildXml } from "../build.ts";
+import { buildClave, buildConsecutivo } from "../clave.ts";
+import { exampleDocument } from "../examples.ts";
+import type { Comprobante } from "../model.ts";
 import { signXml } from "../sign.ts";
 import { testSchemaSet } from "../testing/schemas.ts";
 import { TEST_NOW, testSigner, unsignedDoc44, type TestSigner } from "../testing/fixtures/documents.ts";
@@ -99,5 +103,42 @@ describe("sandbox with the real validator, verifier and signer", () => {
     const st = await sendAndPoll(clave, xml);
     const altered = st.respuesta!.xml.replace("<Mensaje>1</Mensaje>", "<Mensaje>3</Mensaje>");
     expect(verifyXml(altered).valid).toBe(false);
+  });
+});
+
+describe("end to end: build → sign → send → poll → aceptado", () => {
+  it("issues five invoices built by build.ts and gets a verified MensajeHacienda for each", async () => {
+    for (let n = 1; n <= 5; n++) {
+      const doc = exampleDocument("fe") as Comprobante;
+      const consecutivo = buildConsecutivo({ branch: 1, terminal: 1, docType: "01", sequence: 500 + n });
+      const clave = buildClave({
+        issuedAt: doc.issuedAt,
+        issuerId: doc.issuer.id.number,
+        issuerIdType: doc.issuer.id.type as never,
+        consecutivo,
+        situacion: 1,
+        securityCode: String(10_000_000 + n),
+      });
+      const built = { ...doc, clave, consecutivo };
+      const unsigned = buildXml(built);
+      expect(validateSchema(unsigned, testSchemaSet(), { unsigned: true })).toEqual([]);
+      const signed = signXml(unsigned, signer.key, { now: doc.issuedAt });
+      expect(verifyXml(signed).valid).toBe(true);
+      await client.submit(creds, {
+        clave,
+        fecha: doc.issuedAt,
+        emisor: { tipoIdentificacion: doc.issuer.id.type, numeroIdentificacion: doc.issuer.id.number },
+        comprobanteXml: signed,
+      });
+      let st = await client.status(creds, clave);
+      expect(st.estado).toBe("procesando");
+      st = await client.status(creds, clave);
+      expect(st.estado).toBe("aceptado");
+      expect(st.respuesta?.verification?.valid).toBe(true);
+      expect(st.respuesta?.clave).toBe(clave);
+      expect(st.respuesta?.detalleMensaje).toMatch(/aceptado en el ambiente de pruebas/);
+      expect(validateSchema(st.respuesta!.xml, testSchemaSet())).toEqual([]);
+    }
+    expect(sandbox.state.doubleRegistrations()).toEqual([]);
   });
 });

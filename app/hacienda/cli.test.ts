@@ -1,0 +1,138 @@
+/** Spawns the CLI (`tsx app/hacienda/cli.ts`) like a user would. */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startRealSandbox } from "./sandbox/real.ts";
+import { DEFAULT_SANDBOX_USER, type Sandbox } from "./sandbox/server.ts";
+import { testSchemaSet } from "./testing/schemas.ts";
+
+const repo = resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "..");
+const tsx = join(repo, "node_modules", ".bin", "tsx");
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], { input, env = {} }: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(tsx, ["app/hacienda/cli.ts", ...args], {
+      cwd: repo,
+      env: { ...process.env, HACIENDA_ENV: "", HACIENDA_USER: "", HACIENDA_PASSWORD: "", ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolvePromise({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(input ?? "");
+  });
+}
+
+let dir: string;
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "colibri-cli-"));
+  sandbox = await startRealSandbox({ processingDelayMs: 0, schemaSet: testSchemaSet() });
+});
+afterAll(async () => {
+  await sandbox?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("hacienda CLI", () => {
+  it("example → build → cert → sign → validate → verify, then send and status against the sandbox", async () => {
+    const example = await cli(["example", "fe"]);
+    expect(example.code).toBe(0);
+    const model = JSON.parse(example.stdout);
+    expect(model.kind).toBe("fe");
+    writeFileSync(join(dir, "fe.json"), example.stdout);
+
+    const built = await cli(["build", join(dir, "fe.json")]);
+    expect(built.code).toBe(0);
+    expect(built.stdout).toMatch(/^<\?xml[^>]*\?><FacturaElectronica xmlns=/);
+    expect(built.stdout).toContain(`<Clave>${model.clave}</Clave>`);
+
+    const unsignedValid = await cli(["validate"], { input: built.stdout });
+    expect(unsignedValid.stdout).toContain("Documento válido (sin firma)");
+    expect(unsignedValid.code).toBe(0);
+
+    const cert = await cli(["cert", "--cedula", model.issuer.id.number, "--pin", "4321", "--out", join(dir, "llave.p12")]);
+    expect(cert.code).toBe(0);
+    expect(readFileSync(join(dir, "llave.p12")).length).toBeGreaterThan(1000);
+
+    const signed = await cli(["sign", "--p12", join(dir, "llave.p12"), "--pin", "4321"], { input: built.stdout });
+    expect(signed.code).toBe(0);
+    expect(signed.stdout).toContain("<ds:Signature");
+    writeFileSync(join(dir, "firmado.xml"), signed.stdout);
+
+    const valid = await cli(["validate"], { input: signed.stdout });
+    expect(valid.code).toBe(0);
+
+    const verified = await cli(["verify"], { input: signed.stdout });
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toContain("Firma válida");
+
+    const tampered = await cli(["verify"], { input: signed.stdout.replace("<TotalComprobante>", "<TotalComprobante>1") });
+    expect(tampered.code).toBe(1);
+    expect(tampered.stderr).toContain("Firma NO válida");
+
+    const env = {
+      HACIENDA_ENV: "sandbox",
+      HACIENDA_BASE_URL: sandbox.url,
+      HACIENDA_USER: DEFAULT_SANDBOX_USER.username,
+      HACIENDA_PASSWORD: DEFAULT_SANDBOX_USER.password,
+    };
+    const sent = await cli(["send", "--file", join(dir, "firmado.xml")], { env });
+    expect(sent.stderr).toBe("");
+    expect(sent.code).toBe(0);
+    expect(JSON.parse(sent.stdout)).toMatchObject({ clave: model.clave, enviado: true, yaRecibido: false, http: 202 });
+
+    const again = await cli(["send", "--file", join(dir, "firmado.xml")], { env });
+    expect(JSON.parse(again.stdout)).toMatchObject({ enviado: true, yaRecibido: true });
+
+    const status = await cli(["status", model.clave], { env });
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ clave: model.clave, estado: "aceptado", mensaje: "1", firmaRespuestaValida: true });
+    expect(sandbox.state.registrations.get(model.clave)).toBe(1);
+  }, 120_000);
+
+  it("reports errors on stderr with a non-zero exit", async () => {
+    const bad = await cli(["send", "--file", "/nonexistent.xml"], {
+      env: { HACIENDA_ENV: "sandbox", HACIENDA_BASE_URL: sandbox.url, HACIENDA_USER: "x", HACIENDA_PASSWORD: "y" },
+    });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/^Error/);
+
+    writeFileSync(join(dir, "x.xml"), `<?xml version="1.0"?><FacturaElectronica xmlns="https://cdn.comprobanteselectronicos.go.cr/xml-schemas/v4.4/facturaElectronica"><Clave>50621112600310112345600100001010000000042120261121</Clave><FechaEmision>2026-11-21T09:30:00-06:00</FechaEmision><Emisor><Identificacion><Tipo>02</Tipo><Numero>3101123456</Numero></Identificacion></Emisor></FacturaElectronica>`);
+    const wrongPassword = await cli(["send", "--file", join(dir, "x.xml")], {
+      env: { HACIENDA_ENV: "sandbox", HACIENDA_BASE_URL: sandbox.url, HACIENDA_USER: DEFAULT_SANDBOX_USER.username, HACIENDA_PASSWORD: "mala" },
+    });
+    expect(wrongPassword.code).toBe(1);
+    expect(wrongPassword.stderr).toContain("[CREDENCIALES_INVALIDAS]");
+
+    const usage = await cli(["nada"]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("Comando desconocido");
+
+    const claveOk = await cli(["clave", "build", "--fecha", "2026-11-05T10:00:00-06:00", "--cedula", "3101123456", "--tipo-id", "02", "--tipo", "fe", "--numero", "42", "--codigo", "12345678"]);
+    expect(JSON.parse(claveOk.stdout)).toEqual({ clave: "50605112600310112345600100001010000000042112345678", consecutivo: "00100001010000000042" });
+    const parsed = await cli(["clave", "parse", "50605112600310112345600100001010000000042112345678"]);
+    expect(parsed.code).toBe(0);
+    expect(JSON.parse(parsed.stdout)).toMatchObject({ day: 5, month: 11 });
+    const badClave = await cli(["clave", "parse", "123"]);
+    expect(badClave.code).toBe(1);
+    expect(badClave.stderr).toMatch(/clave/i);
+
+    const faults = await cli(["faults", "--url", sandbox.url, "--5xx", "0.25", "--delay-ms", "3"]);
+    expect(faults.code).toBe(0);
+    expect(sandbox.faults()).toMatchObject({ error5xxShare: 0.25, delayMs: 3 });
+    sandbox.setFaults({ error5xxShare: 0, delayMs: 0 });
+  }, 120_000);
+});
