@@ -1,5 +1,5 @@
 // Sign-in, sign-out and password recovery use-cases.
-import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { companies, companyUsers, passwordResetTokens, sessions, users } from "../../db/schema/index.ts";
 import { env } from "./env.server.ts";
@@ -106,6 +106,6 @@ export function escapeHtml(s: string) {
 }
 
 export async function purgeResetTokens(db: Db, now: Date) {
-  const rows = await db.delete(passwordResetTokens).where(sql`${passwordResetTokens.expiresAt} < ${now} or ${passwordResetTokens.usedAt} is not null`).returning({ id: passwordResetTokens.id });
+  const rows = await db.delete(passwordResetTokens).where(or(lt(passwordResetTokens.expiresAt, now), isNotNull(passwordResetTokens.usedAt))).returning({ id: passwordResetTokens.id });
   return rows.length;
 }

@@ -13,10 +13,10 @@ export async function dailySums(db: DbOrTx, { companyId, since }: { companyId: n
           select kind, to_char(issued_at at time zone 'America/Costa_Rica', 'YYYY-MM-DD') as day,
                  total_comprobante * exchange_rate as total
             from documents
-           where company_id = ${companyId} and issued_at >= ${since} and kind in ('fe','te','nc') and status <> 'rechazado'
+           where company_id = ${companyId} and issued_at >= ${since.toISOString()}::timestamptz and kind in ('fe','te','nc') and status <> 'rechazado'
           union all
           select 'expense', to_char(spent_at at time zone 'America/Costa_Rica', 'YYYY-MM-DD'), total * exchange_rate
-            from expenses where company_id = ${companyId} and spent_at >= ${since}
+            from expenses where company_id = ${companyId} and spent_at >= ${since.toISOString()}::timestamptz
         ) s group by kind, day`,
   );
 }
@@ -25,7 +25,7 @@ export async function expensesOfMonth(db: DbOrTx, { companyId, from }: { company
   return rows<{ name: string; total: string }>(
     db,
     sql`select name, sum(total * exchange_rate)::text as total from expenses
-         where company_id = ${companyId} and spent_at >= ${from}
+         where company_id = ${companyId} and spent_at >= ${from.toISOString()}::timestamptz
          group by name order by sum(total * exchange_rate) desc limit 10`,
   );
 }

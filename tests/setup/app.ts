@@ -123,10 +123,12 @@ export async function call(
       try {
         return toResponse(await fn({ request, context, params: opts.params ?? {} }));
       } catch (thrown) {
+        if (thrown instanceof Error) throw thrown;
         return toResponse(thrown);
       }
     })) as Response;
   } catch (thrown) {
+    if (thrown instanceof Error) throw thrown;
     response = toResponse(thrown);
   }
   absorb(browser, response.headers.getSetCookie());
