@@ -79,6 +79,13 @@ describe("hacienda CLI", () => {
     expect(verified.code).toBe(0);
     expect(verified.stdout).toContain("Firma válida");
 
+    const parsed = await cli(["parse"], { input: signed.stdout });
+    expect(parsed.code).toBe(0);
+    const summary = JSON.parse(parsed.stdout);
+    expect(summary).toMatchObject({ kind: "FE", version: "4.4", clave: model.clave });
+    expect(summary.signature.valid).toBe(true);
+    expect(summary.issuer.id).toBe(model.issuer.id.number);
+
     const tampered = await cli(["verify"], { input: signed.stdout.replace("<TotalComprobante>", "<TotalComprobante>1") });
     expect(tampered.code).toBe(1);
     expect(tampered.stderr).toContain("Firma NO válida");

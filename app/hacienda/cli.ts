@@ -108,8 +108,9 @@ export async function connectionFrom(values: Record<string, string | boolean | u
 async function makeClient(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv) {
   const { createHaciendaClient } = await import("./client.ts");
   const { verifyXml } = await import("./verify.ts");
+  const { parseReceived } = await import("./parse.ts");
   const conn = await connectionFrom(values, env);
-  const client = createHaciendaClient({ ...conn.config, verify: verifyXml, maxRetries: 4, backoffBaseMs: 250 });
+  const client = createHaciendaClient({ ...conn.config, verify: verifyXml, parse: parseReceived, maxRetries: 4, backoffBaseMs: 250 });
   return { client, credentials: conn.credentials };
 }
 

@@ -8,6 +8,7 @@ import { buildXml } from "../build.ts";
 import { buildClave, buildConsecutivo } from "../clave.ts";
 import { exampleDocument } from "../examples.ts";
 import type { Comprobante } from "../model.ts";
+import { parseReceived, type ReceivedSummary } from "../parse.ts";
 import { signXml } from "../sign.ts";
 import { testSchemaSet } from "../testing/schemas.ts";
 import { TEST_NOW, testSigner, unsignedDoc44, type TestSigner } from "../testing/fixtures/documents.ts";
@@ -29,6 +30,7 @@ beforeAll(async () => {
   client = createHaciendaClient({
     ...sandboxEnvironment(sandbox.url),
     verify: verifyXml,
+    parse: parseReceived,
     backoffBaseMs: 5,
     rateLimitPerSecond: 0,
   });
@@ -138,6 +140,10 @@ describe("end to end: build → sign → send → poll → aceptado", () => {
       expect(st.respuesta?.clave).toBe(clave);
       expect(st.respuesta?.detalleMensaje).toMatch(/aceptado en el ambiente de pruebas/);
       expect(validateSchema(st.respuesta!.xml, testSchemaSet())).toEqual([]);
+      const summary = st.respuesta?.summary as ReceivedSummary;
+      expect(summary.kind).toBe("MH");
+      expect(summary.message?.mensaje).toBe("1");
+      expect(summary.signature.valid).toBe(true);
     }
     expect(sandbox.state.doubleRegistrations()).toEqual([]);
   });
