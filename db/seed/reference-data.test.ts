@@ -77,7 +77,7 @@ describe("reference data: table invariants", () => {
     });
   }
   it("Hacienda code tables: id is the numeric code, code is 2 digits", () => {
-    const { identificationTypes, currencies, countries, ...hacienda } = codeTables;
+    const { identificationTypes, currencies: _currencies, countries: _countries, ...hacienda } = codeTables;
     for (const [name, rows] of Object.entries({ identificationTypes, ...hacienda })) {
       for (const r of rows as readonly { id: number; code: string }[]) {
         expect(r.code, name).toMatch(/^\d{2}$/);

@@ -1,0 +1,11 @@
+# One image, two commands: the web server (default) and the jobs process (`npm run jobs`).
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund --omit=dev
+COPY . .
+RUN npx react-router build
+EXPOSE 3000
+VOLUME ["/app/data"]
+CMD ["npm", "run", "serve"]
