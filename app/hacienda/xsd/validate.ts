@@ -27,6 +27,7 @@ interface Ctx {
   set: CompiledSchemaSet;
   unsigned: boolean;
   max: number;
+  ids: Set<string>;
 }
 
 const DECIMAL_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
@@ -308,6 +309,10 @@ function validateAttributes(n: XNode, t: SimpleType | ComplexType, path: string,
     }
     const err = checkSimpleValue(d.type, value);
     if (err) push(ctx, `${path}/@${local}`, `El atributo ${local} de ${path}: ${err}.`);
+    else if (d.type.builtin === "ID") {
+      if (ctx.ids.has(value)) push(ctx, `${path}/@${local}`, `El atributo ${local}="${value}" de ${path} está repetido en el documento: cada Id debe ser único.`);
+      ctx.ids.add(value);
+    }
   }
   for (const d of decls) {
     if (d.required && !n.attrs.has(d.ns ? `{${d.ns}}${d.name}` : d.name))
@@ -352,7 +357,7 @@ function validateElement(n: XNode, decl: ElementDecl, path: string, ctx: Ctx, is
 
 /** Validates a parsed document tree. Returns [] when valid. */
 export function validateTree(root: XNode, set: CompiledSchemaSet, opts: ValidateOptions = {}): SchemaError[] {
-  const ctx: Ctx = { errors: [], set, unsigned: !!opts.unsigned, max: 50 };
+  const ctx: Ctx = { errors: [], set, unsigned: !!opts.unsigned, max: 50, ids: new Set() };
   const decl = set.elements.get(`{${root.ns}}${root.name}`);
   if (!decl) {
     return [
