@@ -118,7 +118,7 @@ export function makeTestCredential(opts: MakeTestP12Options): TestCredential {
   cert.validity.notBefore = opts.notBefore;
   cert.validity.notAfter = opts.notAfter;
   cert.setSubject([
-    { type: "2.5.4.5", value: subjectSerialNumberFor(opts.cedula, opts.idType), valueTagClass: forge.asn1.Type.PRINTABLESTRING } as forge.pki.CertificateField,
+    { type: "2.5.4.5", value: subjectSerialNumberFor(opts.cedula, opts.idType), valueTagClass: forge.asn1.Type.PRINTABLESTRING } as unknown as forge.pki.CertificateField,
     { shortName: "C", value: "CR" },
     { shortName: "O", value: juridica ? "PERSONA JURIDICA" : "PERSONA FISICA" },
     { shortName: "OU", value: juridica ? "CPJ" : "CPF" },

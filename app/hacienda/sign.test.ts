@@ -13,7 +13,7 @@ beforeAll(() => {
   signer = testSigner();
 });
 
-const parse = (xml: string) => new DOMParser().parseFromString(xml, "text/xml");
+const parse = (xml: string) => new DOMParser().parseFromString(xml, "text/xml") as unknown as Document;
 const one = (doc: Document | Element, local: string, ns: string) => {
   const list = (doc as Element).getElementsByTagNameNS(ns, local);
   expect(list.length).toBe(1);
@@ -129,7 +129,7 @@ describe("signXml", () => {
       expect(rsaVerify("sha256", Buffer.from(siCanon), signer.key.certificatePem, sv)).toBe(true);
 
       // Document: C14N of the root without the signature is the unsigned root, byte for byte.
-      const clone = doc.documentElement!.cloneNode(true) as Element;
+      const clone = doc.documentElement!.cloneNode(true) as unknown as Element;
       clone.removeChild(clone.getElementsByTagNameNS(NS_DS, "Signature")[0]!);
       const docCanon = c14n.process(clone as never, {}).toString();
       expect(docCanon).toBe(unsigned.slice(unsigned.indexOf("\n") + 1));
@@ -140,7 +140,7 @@ describe("signXml", () => {
 
   it("falls back to a real canonicalizer for arbitrary input (parsed and reserialized, comments, prefixes)", () => {
     // xmldom's serializer writes empty elements as <X/>: not canonical, so the fallback must run.
-    const reserialized = new XMLSerializer().serializeToString(parse(unsignedDoc44({ kind: "FE" }).replace("<CondicionVenta>01</CondicionVenta>", "<CondicionVenta>01</CondicionVenta><Otros></Otros>")));
+    const reserialized = new XMLSerializer().serializeToString(new DOMParser().parseFromString(unsignedDoc44({ kind: "FE" }).replace("<CondicionVenta>01</CondicionVenta>", "<CondicionVenta>01</CondicionVenta><Otros></Otros>"), "text/xml"));
     expect(reserialized).toContain("<Otros/>");
     expect(scanCanonical(reserialized)).toBeNull();
     const odd = `<?xml version="1.0"?>\n<!-- hi --><p:Root xmlns:p="urn:p" xmlns="urn:d" z='2' a="1"><x/><p:y q="1"   p="&#65;">t&#66;&gt;<!-- c --></p:y>\r\n</p:Root>`;

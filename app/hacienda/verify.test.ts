@@ -173,7 +173,7 @@ function signLikeHacienda(unsigned: string, s: TestSigner, xpath = "not(ancestor
   const exc = new ExclusiveCanonicalization();
   const sha = (s: string) => createHash("sha256").update(s).digest("base64");
   const doc = new DOMParser().parseFromString(xml, "text/xml");
-  const root = doc.documentElement!.cloneNode(true) as Element;
+  const root = doc.documentElement!.cloneNode(true) as unknown as Element;
   for (const sig of Array.from(root.getElementsByTagNameNS(NS_DS, "Signature"))) sig.parentNode!.removeChild(sig);
   const byId = (id: string) => Array.from(doc.getElementsByTagName("*")).find((e) => e.getAttribute("Id") === id)!;
   xml = xml
