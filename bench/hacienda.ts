@@ -1,0 +1,112 @@
+/**
+ * Hacienda engine throughput on one core (single process, synchronous loops):
+ * build + schema-validate + sign (1-line and 50-line invoice), verify, parse (which verifies
+ * too), peak RSS, and a bare RSA-2048 SHA-256 crypto.sign in the same run for scale.
+ * Budgets (not asserted): ≥ 500/s for 1 line, ≥ 300/s for 50 lines.
+ *
+ *   tsx bench/hacienda.ts            (BENCH_SECONDS=2 per measurement by default)
+ */
+import { generateKeyPairSync, sign as rsaSign } from "node:crypto";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildXml } from "../app/hacienda/build.ts";
+import { makeTestP12 } from "../app/hacienda/cert.ts";
+import { exampleInvoice } from "../app/hacienda/examples.ts";
+import { loadP12 } from "../app/hacienda/p12.ts";
+import { parseReceived } from "../app/hacienda/parse.ts";
+import { signXml } from "../app/hacienda/sign.ts";
+import { verifyXml } from "../app/hacienda/verify.ts";
+import { validateSchema } from "../app/hacienda/xsd/index.ts";
+import { loadSchemaSet } from "../app/hacienda/xsd/load.server.ts";
+
+const repoRoot = resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
+
+/** Runs `fn` repeatedly for about `seconds` (after a short warm-up); returns operations per second. */
+function throughput(fn: () => void, seconds: number): number {
+  const warmUntil = performance.now() + Math.min(300, seconds * 200);
+  while (performance.now() < warmUntil) fn();
+  let n = 0;
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  let now = start;
+  while (now < end) {
+    for (let i = 0; i < 5; i++) fn();
+    n += 5;
+    now = performance.now();
+  }
+  return n / ((now - start) / 1000);
+}
+
+const round = (x: number) => Math.round(x * 10) / 10;
+
+export async function benchHacienda(): Promise<Record<string, number | string>> {
+  const seconds = Number(process.env.BENCH_SECONDS ?? 2);
+  const xsdDir = process.env.HACIENDA_XSD_DIR
+    ? resolve(process.env.HACIENDA_XSD_DIR)
+    : resolve(repoRoot, "..", "shared", "hacienda", "xsd", "v4.4-2026");
+  const set = loadSchemaSet(xsdDir);
+  const now = new Date("2026-11-21T15:30:00Z");
+  const pin = "bench";
+  const key = loadP12(
+    makeTestP12({
+      cedula: "3101123456",
+      idType: "02",
+      name: "SOLUCIONES COLIBRI S.A.",
+      pin,
+      notBefore: new Date("2026-01-01T00:00:00Z"),
+      notAfter: new Date("2028-01-01T00:00:00Z"),
+    }),
+    pin,
+    { now },
+  );
+
+  const one = exampleInvoice(1);
+  const fifty = exampleInvoice(50);
+  const pipeline = (doc: typeof one) => () => {
+    const xml = buildXml(doc);
+    const errors = validateSchema(xml, set, { unsigned: true });
+    if (errors.length) throw new Error(`benchmark document is invalid: ${errors[0].path}: ${errors[0].message}`);
+    signXml(xml, key, { now });
+  };
+  const signedOne = signXml(buildXml(one), key, { now });
+  const signedFifty = signXml(buildXml(fifty), key, { now });
+  if (!verifyXml(signedOne).valid || !verifyXml(signedFifty).valid) throw new Error("benchmark signature does not verify");
+
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const payload = Buffer.from("<ds:SignedInfo>".padEnd(900, "x"));
+
+  const results: Record<string, number | string> = {};
+  results.issue_1_line_per_s = round(throughput(pipeline(one), seconds));
+  results.issue_50_lines_per_s = round(throughput(pipeline(fifty), seconds));
+  results.verify_1_line_per_s = round(throughput(() => verifyXml(signedOne), seconds));
+  results.verify_50_lines_per_s = round(throughput(() => verifyXml(signedFifty), seconds));
+  results.parse_1_line_per_s = round(throughput(() => parseReceived(signedOne), seconds));
+  results.parse_50_lines_per_s = round(throughput(() => parseReceived(signedFifty), seconds));
+  results.rsa2048_sha256_sign_per_s = round(throughput(() => rsaSign("sha256", payload, privateKey), seconds));
+  const ratio = (a: number) => Math.round((a / (results.rsa2048_sha256_sign_per_s as number)) * 1000) / 1000;
+  results.issue_1_line_vs_bare_rsa = ratio(results.issue_1_line_per_s as number);
+  results.issue_50_lines_vs_bare_rsa = ratio(results.issue_50_lines_per_s as number);
+  // Where the 50-line time goes (each step alone).
+  const unsignedFifty = buildXml(fifty);
+  results.step_build_50_lines_per_s = round(throughput(() => buildXml(fifty), seconds / 2));
+  results.step_validate_50_lines_per_s = round(throughput(() => validateSchema(unsignedFifty, set, { unsigned: true }), seconds / 2));
+  results.step_sign_50_lines_per_s = round(throughput(() => signXml(unsignedFifty, key, { now }), seconds / 2));
+  results.budget_1_line = (results.issue_1_line_per_s as number) >= 500 ? "ok (≥ 500/s)" : "BELOW 500/s";
+  results.budget_50_lines = (results.issue_50_lines_per_s as number) >= 300 ? "ok (≥ 300/s)" : "BELOW 300/s";
+  results.peak_rss_mb = round(process.resourceUsage().maxRSS / 1024);
+  results.node = process.version;
+  return results;
+}
+
+const isMain = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  benchHacienda().then(
+    (r) => {
+      for (const [k, v] of Object.entries(r)) console.log(`${k.padEnd(30)} ${v}`);
+    },
+    (err) => {
+      console.error(err);
+      process.exitCode = 1;
+    },
+  );
+}
