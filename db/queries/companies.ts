@@ -1,6 +1,19 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, exists, ilike, inArray, isNull, ne, notInArray, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../client.ts";
-import { companies, companyUsers } from "../schema/index.ts";
+import {
+  cantons,
+  companies,
+  companyUsers,
+  countries,
+  currencies,
+  districts,
+  documents,
+  generalConfigurations,
+  identificationTypes,
+  provinces,
+  users,
+} from "../schema/index.ts";
 
 /** The company if the user is linked to it (tenant check used by every company-scoped screen). */
 export async function companyOfUser(db: DbOrTx, { userId, companyId }: { userId: number; companyId: number }) {
@@ -10,4 +23,169 @@ export async function companyOfUser(db: DbOrTx, { userId, companyId }: { userId:
     .innerJoin(companyUsers, and(eq(companyUsers.companyId, companies.id), eq(companyUsers.userId, userId)))
     .where(and(eq(companies.id, companyId), isNull(companies.deletedAt)));
   return row;
+}
+
+// ---- Company lists and the companies an account may manage (spec part 1 §2.3 Companies) ----------
+
+/** Midnight of 1 January in Costa Rica (UTC−6, no daylight saving) of the year of `now`. */
+export function crYearStart(now: Date): Date {
+  const year = Number(new Intl.DateTimeFormat("en-US", { timeZone: "America/Costa_Rica", year: "numeric" }).format(now));
+  return new Date(Date.UTC(year, 0, 1, 6));
+}
+
+const creator = alias(users, "creator");
+
+const docsThisYear = (since: Date) =>
+  sql<number>`(select count(*)::int from ${documents} d where d.company_id = ${companies.id} and d.issued_at >= ${since.toISOString()}::timestamptz)`;
+
+export interface CompanyListRow {
+  id: number;
+  name: string;
+  email: string;
+  identification: string;
+  phone: string;
+  active: boolean;
+  administrator: string | null;
+  documentsThisYear: number;
+}
+
+/**
+ * A page of companies: those linked to `userId`, or every company when `all` (the super-admin).
+ * Archived companies never appear.
+ */
+export async function companiesPage(
+  db: DbOrTx,
+  opts: { userId: number; all: boolean; search: string; page: number; perPage: number; now: Date },
+): Promise<{ rows: CompanyListRow[]; total: number }> {
+  const term = opts.search ? `%${opts.search.replace(/[\\%_]/g, (c) => "\\" + c)}%` : null;
+  const where = and(
+    isNull(companies.deletedAt),
+    opts.all ? undefined : inArray(companies.id, db.select({ id: companyUsers.companyId }).from(companyUsers).where(eq(companyUsers.userId, opts.userId))),
+    term ? or(ilike(companies.name, term), ilike(companies.email, term), ilike(companies.identification, term), ilike(companies.phone, term)) : undefined,
+  );
+  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(companies).where(where);
+  const rows = await db
+    .select({
+      id: companies.id,
+      name: companies.name,
+      email: companies.email,
+      identification: companies.identification,
+      phone: companies.phone,
+      active: companies.active,
+      administrator: creator.name,
+      documentsThisYear: docsThisYear(crYearStart(opts.now)),
+    })
+    .from(companies)
+    .leftJoin(creator, eq(creator.id, companies.userId))
+    .where(where)
+    .orderBy(asc(companies.name), asc(companies.id))
+    .limit(opts.perPage)
+    .offset((opts.page - 1) * opts.perPage);
+  return { rows: rows.map((r) => ({ ...r, documentsThisYear: Number(r.documentsThisYear) })), total: Number(total) };
+}
+
+/** The company if the account may manage it: linked to it, or the super-admin. Never archived ones. */
+export async function manageableCompany(db: DbOrTx, opts: { userId: number; isSuperAdmin: boolean; companyId: number }) {
+  if (!Number.isInteger(opts.companyId) || opts.companyId <= 0) return undefined;
+  const [row] = await db
+    .select()
+    .from(companies)
+    .where(
+      and(
+        eq(companies.id, opts.companyId),
+        isNull(companies.deletedAt),
+        opts.isSuperAdmin
+          ? undefined
+          : exists(db.select({ one: sql`1` }).from(companyUsers).where(and(eq(companyUsers.companyId, companies.id), eq(companyUsers.userId, opts.userId)))),
+      ),
+    );
+  return row;
+}
+
+/** A company with its general configuration, for the edit form. */
+export async function companyWithConfiguration(db: DbOrTx, companyId: number) {
+  const [row] = await db
+    .select({ company: companies, config: generalConfigurations })
+    .from(companies)
+    .leftJoin(generalConfigurations, eq(generalConfigurations.companyId, companies.id))
+    .where(and(eq(companies.id, companyId), isNull(companies.deletedAt)));
+  return row;
+}
+
+export async function countDocuments(db: DbOrTx, companyId: number): Promise<number> {
+  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(documents).where(eq(documents.companyId, companyId));
+  return Number(n);
+}
+
+/** Another non-archived company with this identification (identification is unique among them). */
+export async function companyByIdentification(db: DbOrTx, identification: string, exceptId?: number) {
+  const [row] = await db
+    .select({ id: companies.id })
+    .from(companies)
+    .where(and(eq(companies.identification, identification), isNull(companies.deletedAt), exceptId ? ne(companies.id, exceptId) : undefined));
+  return row;
+}
+
+/** Companies the viewer may hand out (linked to the viewer, or all for the super-admin) not yet linked to `userId`. */
+export async function assignableCompanies(db: DbOrTx, opts: { viewerId: number; isSuperAdmin: boolean; userId: number }) {
+  return db
+    .select({ id: companies.id, name: companies.name, identification: companies.identification })
+    .from(companies)
+    .where(
+      and(
+        isNull(companies.deletedAt),
+        opts.isSuperAdmin ? undefined : inArray(companies.id, db.select({ id: companyUsers.companyId }).from(companyUsers).where(eq(companyUsers.userId, opts.viewerId))),
+        notInArray(companies.id, db.select({ id: companyUsers.companyId }).from(companyUsers).where(eq(companyUsers.userId, opts.userId))),
+      ),
+    )
+    .orderBy(asc(companies.name))
+    .limit(500);
+}
+
+/**
+ * Companies of a user, limited to those the viewer may see (the viewer's own companies, or all for
+ * the super-admin), so a user's other tenants are never revealed.
+ */
+export async function companiesOfUserPage(
+  db: DbOrTx,
+  opts: { userId: number; viewerId: number; isSuperAdmin: boolean; page: number; perPage: number; now: Date },
+): Promise<{ rows: Omit<CompanyListRow, "administrator" | "active">[]; total: number }> {
+  const where = and(
+    isNull(companies.deletedAt),
+    inArray(companies.id, db.select({ id: companyUsers.companyId }).from(companyUsers).where(eq(companyUsers.userId, opts.userId))),
+    opts.isSuperAdmin ? undefined : inArray(companies.id, db.select({ id: companyUsers.companyId }).from(companyUsers).where(eq(companyUsers.userId, opts.viewerId))),
+  );
+  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(companies).where(where);
+  const rows = await db
+    .select({
+      id: companies.id,
+      name: companies.name,
+      email: companies.email,
+      identification: companies.identification,
+      phone: companies.phone,
+      documentsThisYear: docsThisYear(crYearStart(opts.now)),
+    })
+    .from(companies)
+    .where(where)
+    .orderBy(asc(companies.name), asc(companies.id))
+    .limit(opts.perPage)
+    .offset((opts.page - 1) * opts.perPage);
+  return { rows: rows.map((r) => ({ ...r, documentsThisYear: Number(r.documentsThisYear) })), total: Number(total) };
+}
+
+/** Reference lists for the company form: identification types 01–04, countries, provinces, cantons, districts, currencies. */
+export async function companyFormLists(db: DbOrTx, opts: { province: number; canton: number }) {
+  const [types, countryRows, provinceRows, cantonRows, districtRows, currencyRows] = await Promise.all([
+    db.select({ id: identificationTypes.id, code: identificationTypes.code, name: identificationTypes.name }).from(identificationTypes).where(eq(identificationTypes.forCompanies, true)).orderBy(asc(identificationTypes.id)),
+    db.select({ id: countries.id, name: countries.name }).from(countries).orderBy(asc(countries.name)),
+    db.select({ number: provinces.number, name: provinces.name }).from(provinces).orderBy(asc(provinces.number)),
+    db.select({ number: cantons.number, name: cantons.name }).from(cantons).where(eq(cantons.provinceNumber, opts.province)).orderBy(asc(cantons.number)),
+    db
+      .select({ number: districts.number, name: districts.name })
+      .from(districts)
+      .where(and(eq(districts.provinceNumber, opts.province), eq(districts.cantonNumber, opts.canton)))
+      .orderBy(asc(districts.number)),
+    db.select({ id: currencies.id, name: currencies.name, symbol: currencies.symbol }).from(currencies).where(inArray(currencies.id, [1, 2])).orderBy(asc(currencies.id)),
+  ]);
+  return { identificationTypes: types.filter((t) => ["01", "02", "03", "04"].includes(t.code)), countries: countryRows, provinces: provinceRows, cantons: cantonRows, districts: districtRows, currencies: currencyRows };
 }

@@ -1,0 +1,191 @@
+// Company use-cases (spec part 1 §2.3 Companies, §4, §5, §6): create, update, activate/deactivate,
+// archive (docs/decisions/004-deleting-a-company.md). Only admins change companies, and only the
+// companies they are linked to unless they are the super-admin.
+import { and, asc, eq, isNull, ne } from "drizzle-orm";
+import { data } from "react-router";
+import type { Db } from "../../db/client.ts";
+import { companyByIdentification, companyFormLists as queryFormLists, countDocuments, manageableCompany } from "../../db/queries/companies.ts";
+import { companies, companyUsers, generalConfigurations, sessions, users } from "../../db/schema/index.ts";
+import { checkLogo, COMPANY_MESSAGES, type CompanyInput } from "../domain/company-schemas.ts";
+import type { FieldErrors } from "../domain/forms.ts";
+import type { CurrentUser } from "./context.ts";
+import { hashPassword } from "./password.server.ts";
+
+export type Actor = Pick<CurrentUser, "id" | "isAdmin" | "isSuperAdmin">;
+
+export const ADMIN_ONLY = "Solo un administrador puede hacer esta acción.";
+
+/** Throws 403 with a Spanish message unless the account is an admin. */
+export function requireAdmin(user: CurrentUser | undefined): CurrentUser {
+  if (!user?.isAdmin) throw data(ADMIN_ONLY, { status: 403 });
+  return user;
+}
+
+/** The company the admin may change, or a 404 (a company of another tenant does not exist for them). */
+export async function requireManageableCompany(db: Db, actor: Actor, companyId: number) {
+  requireAdmin(actor as CurrentUser);
+  const company = await manageableCompany(db, { userId: actor.id, isSuperAdmin: actor.isSuperAdmin, companyId });
+  if (!company) throw data("No encontrado", { status: 404 });
+  return company;
+}
+
+export interface LogoUpload {
+  bytes: Buffer;
+  mime: string;
+}
+
+/** The uploaded logo (one file; none when the input was left empty), checked by its bytes. */
+export async function readLogo(form: FormData): Promise<{ ok: true; logo: LogoUpload | null } | { ok: false; message: string }> {
+  const files = form.getAll("logo").filter((f): f is File => typeof f !== "string" && f.size > 0);
+  if (files.length === 0) return { ok: true, logo: null };
+  if (files.length > 1) return { ok: false, message: "Solo se permite un archivo de logo" };
+  const bytes = Buffer.from(await files[0].arrayBuffer());
+  const checked = checkLogo(bytes);
+  return checked.ok ? { ok: true, logo: { bytes, mime: checked.mime } } : { ok: false, message: checked.message };
+}
+
+type SaveResult = { ok: true; id: number } | { ok: false; errors: FieldErrors };
+
+function companyValues(input: CompanyInput) {
+  return {
+    name: input.name,
+    fantasyName: input.fantasy_name,
+    identificationTypeId: input.identification_type,
+    identification: input.identification,
+    email: input.email,
+    phone: input.phone,
+    countryId: input.country,
+    provinceNumber: input.province,
+    cantonNumber: input.canton,
+    districtNumber: input.district,
+    otherSigns: input.other_signs,
+    invoiceFormat: input.invoice_format,
+    noHacienda: input.no_hacienda,
+  };
+}
+
+function configValues(input: CompanyInput) {
+  return { customQuotationName: input.custom_quotation_name, currencyId: input.currency, currencyEmitDoc: input.currency_emit_doc };
+}
+
+/** Creates a company, its general configuration, and links the creator to it. */
+export async function createCompany(db: Db, actor: Actor, input: CompanyInput, logo: LogoUpload | null): Promise<SaveResult> {
+  requireAdmin(actor as CurrentUser);
+  return db.transaction(async (tx) => {
+    if (await companyByIdentification(tx, input.identification)) return { ok: false as const, errors: { identification: COMPANY_MESSAGES.duplicateIdentification } };
+    const permission = input.permission ?? 1;
+    const [row] = await tx
+      .insert(companies)
+      .values({
+        ...companyValues(input),
+        userId: actor.id,
+        economicActivityCode: input.economic_activity_code,
+        economicActivityName: input.economic_activity_name,
+        permission,
+        usernameApi: permission === 5 ? input.username_api : null,
+        passwordApiHash: permission === 5 && input.password_api ? await hashPassword(input.password_api) : null,
+        logo: logo?.bytes ?? null,
+        logoMime: logo?.mime ?? null,
+        // The database field is read-only on creation: every company starts in the shared database.
+        database: null,
+      })
+      .returning({ id: companies.id });
+    await tx.insert(generalConfigurations).values({ companyId: row.id, ...configValues(input) });
+    await tx.insert(companyUsers).values({ companyId: row.id, userId: actor.id }).onConflictDoNothing();
+    return { ok: true as const, id: row.id };
+  });
+}
+
+/** Updates a company the admin may manage (a second logo replaces the first). */
+export async function updateCompany(db: Db, actor: Actor, companyId: number, input: CompanyInput, logo: LogoUpload | null): Promise<SaveResult> {
+  const current = await requireManageableCompany(db, actor, companyId);
+  return db.transaction(async (tx) => {
+    if (await companyByIdentification(tx, input.identification, companyId)) return { ok: false as const, errors: { identification: COMPANY_MESSAGES.duplicateIdentification } };
+    const permission = input.permission ?? current.permission;
+    await tx
+      .update(companies)
+      .set({
+        ...companyValues(input),
+        ...(input.economic_activity_code ? { economicActivityCode: input.economic_activity_code, economicActivityName: input.economic_activity_name } : {}),
+        permission,
+        usernameApi: permission === 5 ? input.username_api : null,
+        ...(permission !== 5 ? { passwordApiHash: null } : input.password_api ? { passwordApiHash: await hashPassword(input.password_api) } : {}),
+        ...(logo ? { logo: logo.bytes, logoMime: logo.mime } : {}),
+        ...(actor.isSuperAdmin && input.database !== undefined ? { database: input.database } : {}),
+      })
+      .where(eq(companies.id, companyId));
+    await tx
+      .insert(generalConfigurations)
+      .values({ companyId, ...configValues(input) })
+      .onConflictDoUpdate({ target: generalConfigurations.companyId, set: configValues(input) });
+    return { ok: true as const, id: companyId };
+  });
+}
+
+/** Activates or deactivates a company; returns the new flag. */
+export async function toggleCompany(db: Db, actor: Actor, companyId: number): Promise<{ active: boolean; message: string }> {
+  const company = await requireManageableCompany(db, actor, companyId);
+  const [row] = await db.update(companies).set({ active: !company.active }).where(eq(companies.id, companyId)).returning({ active: companies.active });
+  return { active: row.active, message: row.active ? COMPANY_MESSAGES.activated : COMPANY_MESSAGES.deactivated };
+}
+
+/**
+ * Archives a company (docs/decisions/004): `deleted_at` is set, its documents, configuration and
+ * links are kept, it disappears from every list and switcher. Sessions working in it move to the
+ * user's next company (or to none: that browser signs in again). The session's own company cannot
+ * be deleted.
+ */
+export async function deleteCompany(
+  db: Db,
+  actor: Actor,
+  companyId: number,
+  opts: { sessionCompanyId: number | undefined; now: Date },
+): Promise<{ ok: true; documentsKept: number } | { ok: false; message: string }> {
+  await requireManageableCompany(db, actor, companyId);
+  if (opts.sessionCompanyId === companyId) return { ok: false, message: COMPANY_MESSAGES.cannotDeleteCurrent };
+  const documentsKept = await countDocuments(db, companyId);
+  await db.transaction(async (tx) => {
+    await tx.update(companies).set({ deletedAt: opts.now, active: false }).where(eq(companies.id, companyId));
+    const open = await tx
+      .select({ id: sessions.id, userId: sessions.userId })
+      .from(sessions)
+      .where(and(eq(sessions.companyId, companyId), isNull(sessions.closedAt)));
+    for (const s of open) {
+      const [next] = await tx
+        .select({ id: companies.id })
+        .from(companyUsers)
+        .innerJoin(companies, eq(companies.id, companyUsers.companyId))
+        .where(and(eq(companyUsers.userId, s.userId), isNull(companies.deletedAt), ne(companies.id, companyId)))
+        .orderBy(asc(companies.id))
+        .limit(1);
+      await tx.update(sessions).set({ companyId: next?.id ?? null }).where(eq(sessions.id, s.id));
+    }
+    await tx.update(users).set({ defaultCompanyId: null }).where(eq(users.defaultCompanyId, companyId));
+  });
+  return { ok: true, documentsKept };
+}
+
+/** "Download all XMLs and PDFs": nothing to download until documents store their files. */
+export async function downloadAllFiles(db: Db, actor: Actor, companyId: number): Promise<{ type: "info" | "warning"; text: string }> {
+  const company = await manageableCompany(db, { userId: actor.id, isSuperAdmin: actor.isSuperAdmin, companyId });
+  if (!company) throw data("No encontrado", { status: 404 });
+  const n = await countDocuments(db, companyId);
+  return n === 0 ? { type: "info", text: COMPANY_MESSAGES.noDocuments } : { type: "warning", text: COMPANY_MESSAGES.downloadPending };
+}
+
+/**
+ * The lists of the company form for the submitted location, with the cascade rule applied on the
+ * server too: a canton not of the province falls to the first canton, a district likewise.
+ */
+export async function companyFormLists(db: Db, values: Record<string, string>) {
+  const province = Number(values.province) || 1;
+  let canton = Number(values.canton) || 1;
+  let lists = await queryFormLists(db, { province, canton });
+  if (lists.cantons.length && !lists.cantons.some((c) => c.number === canton)) {
+    canton = lists.cantons[0].number;
+    lists = await queryFormLists(db, { province, canton });
+  }
+  let district = Number(values.district) || 1;
+  if (lists.districts.length && !lists.districts.some((d) => d.number === district)) district = lists.districts[0].number;
+  return { lists, location: { province: String(province), canton: String(canton), district: String(district) } };
+}
