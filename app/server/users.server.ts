@@ -1,0 +1,97 @@
+// User use-cases (spec part 1 §2.3 Users, §5 User/Assign, §6). Admins manage the users they can see
+// (db/queries/users.ts visibleUsers); deleting is soft and ends the user's sessions.
+import { and, eq, isNull } from "drizzle-orm";
+import { data } from "react-router";
+import type { Db } from "../../db/client.ts";
+import { manageableCompany } from "../../db/queries/companies.ts";
+import { userByEmail, visibleUser, type Viewer } from "../../db/queries/users.ts";
+import { companyUsers, sessions, users } from "../../db/schema/index.ts";
+import type { FieldErrors } from "../domain/forms.ts";
+import { USER_MESSAGES, type UserInput } from "../domain/user-schemas.ts";
+import type { CurrentUser } from "./context.ts";
+import { env } from "./env.server.ts";
+import { hashPassword } from "./password.server.ts";
+
+type Actor = Pick<CurrentUser, "id" | "isAdmin" | "isSuperAdmin">;
+
+const viewerOf = (actor: Actor): Viewer => ({ id: actor.id, isSuperAdmin: actor.isSuperAdmin });
+
+export function requireUserAdmin(user: CurrentUser | undefined): CurrentUser {
+  if (!user?.isAdmin) throw data(USER_MESSAGES.adminOnly, { status: 403 });
+  return user;
+}
+
+/** The user if the admin may manage them, else 404. Only the super-admin manages the super-admin account. */
+export async function requireManageableUser(db: Db, actor: Actor, userId: number) {
+  requireUserAdmin(actor as CurrentUser);
+  const row = await visibleUser(db, viewerOf(actor), userId);
+  if (!row) throw data("No encontrado", { status: 404 });
+  const superEmail = env().superAdminEmail;
+  if (!actor.isSuperAdmin && superEmail && row.email.toLowerCase() === superEmail && row.id !== actor.id) throw data(USER_MESSAGES.adminOnly, { status: 403 });
+  return row;
+}
+
+type SaveResult = { ok: true; id: number } | { ok: false; errors: FieldErrors };
+
+export async function createUser(db: Db, actor: Actor, input: UserInput): Promise<SaveResult> {
+  requireUserAdmin(actor as CurrentUser);
+  if (await userByEmail(db, input.email)) return { ok: false, errors: { email: USER_MESSAGES.duplicateEmail } };
+  const [row] = await db
+    .insert(users)
+    .values({ name: input.name, email: input.email, passwordHash: await hashPassword(input.password!), role: input.admin ? "admin" : "user", createdById: actor.id })
+    .returning({ id: users.id });
+  return { ok: true, id: row.id };
+}
+
+export async function updateUser(db: Db, actor: Actor, userId: number, input: UserInput): Promise<SaveResult> {
+  await requireManageableUser(db, actor, userId);
+  const other = await userByEmail(db, input.email);
+  if (other && other.id !== userId) return { ok: false, errors: { email: USER_MESSAGES.duplicateEmail } };
+  // An admin cannot take away their own admin role (they would lock themselves out of this screen).
+  const role = userId === actor.id ? "admin" : input.admin ? "admin" : "user";
+  await db
+    .update(users)
+    .set({ name: input.name, email: input.email, role, ...(input.password ? { passwordHash: await hashPassword(input.password) } : {}) })
+    .where(eq(users.id, userId));
+  return { ok: true, id: userId };
+}
+
+/** Soft delete: `deleted_at` set, every open session of the user closed. */
+export async function deleteUser(db: Db, actor: Actor, userId: number, now: Date): Promise<{ ok: boolean; message: string }> {
+  if (userId === actor.id) return { ok: false, message: USER_MESSAGES.cannotDeleteSelf };
+  await requireManageableUser(db, actor, userId);
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ deletedAt: now }).where(eq(users.id, userId));
+    await tx.update(sessions).set({ closedAt: now, closedReason: "user-deleted" }).where(and(eq(sessions.userId, userId), isNull(sessions.closedAt)));
+  });
+  return { ok: true, message: USER_MESSAGES.deleted };
+}
+
+/** Links a visible user to a company the admin may manage. */
+export async function assignCompany(db: Db, actor: Actor, userId: number, companyId: number): Promise<{ ok: boolean; message: string }> {
+  await requireManageableUser(db, actor, userId);
+  const company = await manageableCompany(db, { userId: actor.id, isSuperAdmin: actor.isSuperAdmin, companyId });
+  if (!company) throw data("No encontrado", { status: 404 });
+  const inserted = await db.insert(companyUsers).values({ companyId, userId }).onConflictDoNothing().returning({ userId: companyUsers.userId });
+  return inserted.length ? { ok: true, message: USER_MESSAGES.assigned } : { ok: false, message: USER_MESSAGES.problem };
+}
+
+/**
+ * Unlinks a user from a company the admin may manage. Open sessions of that user working in the
+ * company move to the user's next company (or to none: they sign in again).
+ */
+export async function unlinkCompany(db: Db, actor: Actor, userId: number, companyId: number): Promise<{ ok: boolean; message: string }> {
+  await requireManageableUser(db, actor, userId);
+  const company = await manageableCompany(db, { userId: actor.id, isSuperAdmin: actor.isSuperAdmin, companyId });
+  if (!company) throw data("No encontrado", { status: 404 });
+  return db.transaction(async (tx) => {
+    const removed = await tx
+      .delete(companyUsers)
+      .where(and(eq(companyUsers.userId, userId), eq(companyUsers.companyId, companyId)))
+      .returning({ userId: companyUsers.userId });
+    if (!removed.length) return { ok: false, message: USER_MESSAGES.problem };
+    await tx.update(sessions).set({ companyId: null }).where(and(eq(sessions.userId, userId), eq(sessions.companyId, companyId), isNull(sessions.closedAt)));
+    await tx.update(users).set({ defaultCompanyId: null }).where(and(eq(users.id, userId), eq(users.defaultCompanyId, companyId)));
+    return { ok: true, message: USER_MESSAGES.unlinked };
+  });
+}
