@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 
 export const USAGE = `Uso: npm run hacienda -- <comando> [opciones]
 
@@ -83,7 +83,7 @@ function xsdDir(flag: string | undefined, env: NodeJS.ProcessEnv): string {
 const KIND_TO_TYPE: Record<string, string> = { fe: "01", nd: "02", nc: "03", te: "04", fec: "08", fee: "09", rep: "10" };
 
 /** Connection settings from flags and env (HACIENDA_*). */
-export async function connectionFrom(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv) {
+export async function connectionFrom(values: Record<string, string | undefined>, env: NodeJS.ProcessEnv) {
   const { ENVIRONMENTS, sandboxEnvironment } = await import("./client.ts");
   const envName = String(values.env ?? env.HACIENDA_ENV ?? "staging");
   const user = (values.user as string | undefined) ?? env.HACIENDA_USER;
@@ -105,7 +105,7 @@ export async function connectionFrom(values: Record<string, string | boolean | u
   return { envName, config, credentials: { username: user, password } };
 }
 
-async function makeClient(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv) {
+async function makeClient(values: Record<string, string | undefined>, env: NodeJS.ProcessEnv) {
   const { createHaciendaClient } = await import("./client.ts");
   const { verifyXml } = await import("./verify.ts");
   const { parseReceived } = await import("./parse.ts");
@@ -116,8 +116,11 @@ async function makeClient(values: Record<string, string | boolean | undefined>, 
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
-  const parse = (options: Parameters<typeof parseArgs>[0]["options"]) =>
-    parseArgs({ args: rest, options, allowPositionals: true, strict: true });
+  /** All options of these commands are strings. */
+  const parse = (options: NonNullable<ParseArgsConfig["options"]>) => {
+    const r = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
+    return { values: r.values as Record<string, string | undefined>, positionals: r.positionals };
+  };
 
   switch (command) {
     case "example": {
