@@ -27,6 +27,7 @@ export const IVA_RATES: Record<TarifaCode, string> = {
 export const SERVICE_UNITS: ReadonlySet<string> = new Set(["Sp", "Spe", "St", "Al", "Alc", "Cm", "I", "Os"]);
 
 /** Taxes that are part of the IVA taxable base (BaseImponible = SubTotal + these). */
+const ONE_HUNDREDTH = new Decimal("0.01");
 const BASE_TAX_CODES = new Set<string>(["02", "04", "05", "12"]);
 const IVA_CODES = new Set<string>(["01", "07"]);
 
@@ -150,8 +151,21 @@ function taxRate(t: TaxInput, field: string): Decimal | undefined {
   return undefined;
 }
 
+interface LineDecimals {
+  split: Record<LineCategory, Decimal>;
+  discounts: Decimal[];
+  /** Net tax (Monto − MontoExoneracion) per tax, in input order. */
+  taxNet: Decimal[];
+  impuestoNeto: Decimal;
+  asumido: Decimal;
+}
+
 /** Computes one line. `n` is the 1-based line number, used in messages. */
 export function computeLine(line: LineInput, n = 1): LineTotals {
+  return computeLineD(line, n).out;
+}
+
+function computeLineD(line: LineInput, n: number): { out: LineTotals; d: LineDecimals } {
   const f = `LineaDetalle ${n}`;
   const qty = dec(line.quantity, `${f}/Cantidad`);
   const price = dec(line.unitPrice, `${f}/PrecioUnitario`);
@@ -164,7 +178,7 @@ export function computeLine(line: LineInput, n = 1): LineTotals {
     else if (d.percent !== undefined) {
       const pct = dec(d.percent, `${f}/Descuento ${i + 1}/porcentaje`);
       if (pct.lt(0) || pct.gt(100)) throw new TotalsError(`${f}/Descuento`, `El porcentaje de descuento de la ${f} debe estar entre 0 y 100.`);
-      amount = round(montoTotal.times(pct).div(HUNDRED));
+      amount = round(montoTotal.times(pct).times(ONE_HUNDREDTH));
     } else throw new TotalsError(`${f}/Descuento`, `El descuento ${i + 1} de la ${f} necesita un monto o un porcentaje.`);
     if (amount.lt(0)) throw new TotalsError(`${f}/Descuento`, `El descuento ${i + 1} de la ${f} no puede ser negativo.`);
     return { code: d.code, amount };
@@ -181,7 +195,7 @@ export function computeLine(line: LineInput, n = 1): LineTotals {
     const rate = taxRate(t, `${f}/Impuesto`);
     let m: Decimal;
     if (t.amount !== undefined) m = round(dec(t.amount, `${f}/Impuesto/Monto`));
-    else if (rate) m = round(subTotal.times(rate).div(HUNDRED));
+    else if (rate) m = round(subTotal.times(rate).times(ONE_HUNDREDTH));
     else throw new TotalsError(`${f}/Impuesto`, `El impuesto ${t.code} de la ${f} necesita una tarifa o un monto.`);
     computed.set(t, m);
   }
@@ -193,17 +207,19 @@ export function computeLine(line: LineInput, n = 1): LineTotals {
   const taxes: TaxTotals[] = [];
   let exonerationTotal = ZERO;
   let grossTax = ZERO;
+  const taxNet: Decimal[] = [];
   for (const t of line.taxes) {
     const rate = taxRate(t, `${f}/Impuesto`);
     let monto: Decimal;
     if (IVA_CODES.has(t.code)) {
       if (!t.tarifaCode) throw new TotalsError(`${f}/Impuesto/CodigoTarifaIVA`, `El IVA de la ${f} necesita CodigoTarifaIVA: elija la tarifa.`);
       hasIva = true;
-      monto = t.amount !== undefined ? round(dec(t.amount)) : round(baseImponible.times(rate!).div(HUNDRED));
+      monto = t.amount !== undefined ? round(dec(t.amount)) : round(baseImponible.times(rate!).times(ONE_HUNDREDTH));
       category = t.tarifaCode === "11" ? "noSujeto" : t.tarifaCode === "10" || t.tarifaCode === "01" ? "exento" : "gravado";
     } else monto = computed.get(t)!;
     const out: TaxTotals = { code: t.code, tarifaCode: t.tarifaCode, rate: rate?.toFixed(2), monto: money(monto) };
     grossTax = grossTax.plus(monto);
+    let net = monto;
     if (t.exoneration) {
       const te = dec(t.exoneration.tarifaExonerada, `${f}/Exoneracion/TarifaExonerada`);
       if (!rate || te.gt(rate) || te.lt(0))
@@ -211,11 +227,13 @@ export function computeLine(line: LineInput, n = 1): LineTotals {
           `${f}/Exoneracion/TarifaExonerada`,
           `La tarifa exonerada de la ${f} (${te.toFixed(2)}%) no puede superar la tarifa del impuesto (${rate?.toFixed(2) ?? "0"}%): corrija el porcentaje de exoneración.`,
         );
-      const mExo = round(baseImponible.times(te).div(HUNDRED));
+      const mExo = round(baseImponible.times(te).times(ONE_HUNDREDTH));
       exonerationTotal = exonerationTotal.plus(mExo);
+      net = monto.minus(mExo);
       out.exoneration = { tarifaExonerada: te.toFixed(2), monto: money(mExo) };
       if (IVA_CODES.has(t.code) && rate.gt(0)) exoneratedFraction = te.div(rate);
     }
+    taxNet.push(net);
     taxes.push(out);
   }
   if (!hasIva) category = "exento";
@@ -229,7 +247,7 @@ export function computeLine(line: LineInput, n = 1): LineTotals {
     split.gravado = montoTotal.minus(split.exonerado);
   } else split[category] = montoTotal;
 
-  return {
+  const out: LineTotals = {
     kind: lineKind(line),
     montoTotal: money(montoTotal),
     discounts: discounts.map((d) => ({ code: d.code, amount: money(d.amount) })),
@@ -241,6 +259,7 @@ export function computeLine(line: LineInput, n = 1): LineTotals {
     montoTotalLinea: money(subTotal.plus(impuestoNeto)),
     split: { gravado: money(split.gravado), exento: money(split.exento), exonerado: money(split.exonerado), noSujeto: money(split.noSujeto) },
   };
+  return { out, d: { split, discounts: discounts.map((x) => x.amount), taxNet, impuestoNeto, asumido } };
 }
 
 export interface TotalsOptions {
@@ -252,8 +271,10 @@ export interface TotalsOptions {
 }
 
 export function computeTotals(lines: LineInput[], otherCharges: OtherChargeInput[] = [], opts: TotalsOptions = {}): DocumentTotals {
-  const lt = lines.map((l, i) => computeLine(l, i + 1));
-  const pick = (kind: "goods" | "service", cat: LineCategory) => sum(lt.filter((l) => l.kind === kind).map((l) => dec(l.split[cat])));
+  const computed = lines.map((l, i) => computeLineD(l, i + 1));
+  const lt = computed.map((c) => c.out);
+  const ld = computed.map((c) => c.d);
+  const pick = (kind: "goods" | "service", cat: LineCategory) => sum(ld.filter((_, i) => lt[i].kind === kind).map((l) => l.split[cat]));
   const servG = pick("service", "gravado");
   const servE = pick("service", "exento");
   const servX = pick("service", "exonerado");
@@ -267,32 +288,27 @@ export function computeTotals(lines: LineInput[], otherCharges: OtherChargeInput
   const totalExonerado = servX.plus(merX);
   const totalNoSujeto = servN.plus(merN);
   const totalVenta = totalGravado.plus(totalExento).plus(totalExonerado).plus(totalNoSujeto);
-  const totalDescuentos = sum(lt.flatMap((l) => l.discounts.map((d) => dec(d.amount))));
+  const totalDescuentos = sum(ld.flatMap((l) => l.discounts));
   const totalVentaNeta = totalVenta.minus(totalDescuentos);
 
   const desglose = new Map<string, { code: TaxCode; tarifaCode?: TarifaCode; total: Decimal }>();
-  for (const l of lt)
-    for (const t of l.taxes) {
+  let totalIVADevuelto = ZERO;
+  lt.forEach((l, i) =>
+    l.taxes.forEach((t, j) => {
       const key = `${t.code}/${t.tarifaCode ?? ""}`;
-      const g = desglose.get(key) ?? { code: t.code, tarifaCode: t.tarifaCode, total: ZERO };
-      g.total = g.total.plus(dec(t.monto)).minus(t.exoneration ? dec(t.exoneration.monto) : ZERO);
-      desglose.set(key, g);
-    }
-  const totalImpuesto = sum(lt.map((l) => dec(l.impuestoNeto)));
-  const totalAsumido = sum(lt.map((l) => dec(l.impuestoAsumidoEmisorFabrica)));
-  const totalIVADevuelto = opts.paidByCard
-    ? sum(
-        lt
-          .filter((l, i) => lines[i].healthService)
-          .flatMap((l) => l.taxes.filter((t) => IVA_CODES.has(t.code) && t.tarifaCode === "04"))
-          .map((t) => dec(t.monto).minus(t.exoneration ? dec(t.exoneration.monto) : ZERO)),
-      )
-    : ZERO;
+      let g = desglose.get(key);
+      if (!g) desglose.set(key, (g = { code: t.code, tarifaCode: t.tarifaCode, total: ZERO }));
+      g.total = g.total.plus(ld[i].taxNet[j]);
+      if (opts.paidByCard && lines[i].healthService && IVA_CODES.has(t.code) && t.tarifaCode === "04") totalIVADevuelto = totalIVADevuelto.plus(ld[i].taxNet[j]);
+    }),
+  );
+  const totalImpuesto = sum(ld.map((l) => l.impuestoNeto));
+  const totalAsumido = sum(ld.map((l) => l.asumido));
 
   const charges = otherCharges.map((c, i) => {
     let amount: Decimal;
     if (c.amount !== undefined) amount = round(dec(c.amount, `OtrosCargos ${i + 1}/MontoCargo`));
-    else if (c.percent !== undefined) amount = round(totalVentaNeta.times(dec(c.percent, `OtrosCargos ${i + 1}/PorcentajeOC`)).div(HUNDRED));
+    else if (c.percent !== undefined) amount = round(totalVentaNeta.times(dec(c.percent, `OtrosCargos ${i + 1}/PorcentajeOC`)).times(ONE_HUNDREDTH));
     else throw new TotalsError(`OtrosCargos`, `El otro cargo ${i + 1} necesita un monto o un porcentaje.`);
     if (amount.lt(0)) throw new TotalsError("OtrosCargos", `El otro cargo ${i + 1} no puede ser negativo.`);
     return { code: c.code, percent: c.percent !== undefined ? dec(c.percent).toFixed(5) : undefined, amount };

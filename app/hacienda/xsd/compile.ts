@@ -11,7 +11,6 @@
  * Anything else in a schema makes compilation fail loudly rather than validate loosely.
  */
 import { DOMParser } from "@xmldom/xmldom";
-import Decimal from "decimal.js";
 import { translateXsdPattern } from "./regex.ts";
 
 export const XS = "http://www.w3.org/2001/XMLSchema";
@@ -72,10 +71,14 @@ export interface SimpleType {
   maxLength?: number;
   totalDigits?: number;
   fractionDigits?: number;
-  minInclusive?: Decimal;
-  maxInclusive?: Decimal;
-  minExclusive?: Decimal;
-  maxExclusive?: Decimal;
+  /** Lexical decimal bound (trimmed). */
+  minInclusive?: string;
+  /** Lexical decimal bound (trimmed). */
+  maxInclusive?: string;
+  /** Lexical decimal bound (trimmed). */
+  minExclusive?: string;
+  /** Lexical decimal bound (trimmed). */
+  maxExclusive?: string;
 }
 
 export interface AttributeDecl {
@@ -286,16 +289,16 @@ export function compileSchemas(files: Record<string, string>): CompiledSchemaSet
           t.fractionDigits = Number(v);
           break;
         case "minInclusive":
-          t.minInclusive = new Decimal(v);
+          t.minInclusive = v.trim();
           break;
         case "maxInclusive":
-          t.maxInclusive = new Decimal(v);
+          t.maxInclusive = v.trim();
           break;
         case "minExclusive":
-          t.minExclusive = new Decimal(v);
+          t.minExclusive = v.trim();
           break;
         case "maxExclusive":
-          t.maxExclusive = new Decimal(v);
+          t.maxExclusive = v.trim();
           break;
         case "whiteSpace":
           break;

@@ -35,7 +35,11 @@ export class XmlSyntaxError extends Error {
 }
 
 const XML_NS = "http://www.w3.org/XML/1998/namespace";
-const NAME_RE = /[A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*(?::[A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*)?/y;
+const NAME_RE = /^[A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*(?::[A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*)?/;
+
+const ATTR_NAME_RE = new RegExp(NAME_RE.source.slice(1), "y");
+const EMPTY_SCOPE: Map<string, string> = new Map();
+const EMPTY_ATTRS: Map<string, string> = new Map();
 
 function decodeEntities(s: string, line: number): string {
   if (s.indexOf("&") < 0) return s;
@@ -144,12 +148,18 @@ export function parseXml(xml: string): XNode {
       i = end + 2;
       continue;
     }
-    // start tag
-    NAME_RE.lastIndex = i + 1;
-    const m = NAME_RE.exec(xml);
-    if (!m) throw new XmlSyntaxError("nombre de elemento inválido", lineAt(i));
-    const qname = m[0];
-    let p = i + 1 + qname.length;
+    // start tag: fast path for a plain name followed by ">"
+    let q = i + 1;
+    for (;;) {
+      const ch = xml.charCodeAt(q);
+      if (ch === 62 || ch === 32 || ch === 47 || ch === 9 || ch === 10 || ch === 13 || Number.isNaN(ch)) break;
+      q++;
+    }
+    const qname = xml.slice(i + 1, q);
+    NAME_RE.lastIndex = 0;
+    const m = NAME_RE.exec(qname);
+    if (!m || m[0].length !== qname.length) throw new XmlSyntaxError(`nombre de elemento inválido "${qname}"`, lineAt(i));
+    let p = q;
     const rawAttrs: Array<[string, string]> = [];
     let selfClose = false;
     for (;;) {
@@ -166,8 +176,8 @@ export function parseXml(xml: string): XNode {
         break;
       }
       if (p === ws) throw new XmlSyntaxError(`falta un espacio entre atributos en <${qname}>`, lineAt(i));
-      NAME_RE.lastIndex = p;
-      const am = NAME_RE.exec(xml);
+      ATTR_NAME_RE.lastIndex = p;
+      const am = ATTR_NAME_RE.exec(xml);
       if (!am) throw new XmlSyntaxError(`atributo inválido en <${qname}>`, lineAt(i));
       p += am[0].length;
       while (xml.charCodeAt(p) === 32 || xml.charCodeAt(p) === 9 || xml.charCodeAt(p) === 10 || xml.charCodeAt(p) === 13) p++;
@@ -184,8 +194,8 @@ export function parseXml(xml: string): XNode {
       rawAttrs.push([am[0], decodeEntities(rawVal.replace(/[\r\n\t]/g, " "), line)]);
       p = qe + 1;
     }
-    const scope = new Map<string, string>();
-    const attrs = new Map<string, string>();
+    const scope = rawAttrs.length ? new Map<string, string>() : EMPTY_SCOPE;
+    const attrs = rawAttrs.length ? new Map<string, string>() : EMPTY_ATTRS;
     for (const [n, v] of rawAttrs) {
       if (n === "xmlns") scope.set("", v);
       else if (n.startsWith("xmlns:")) scope.set(n.slice(6), v);

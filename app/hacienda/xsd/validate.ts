@@ -2,7 +2,6 @@
  * Validates a parsed document (see parse.ts) against a compiled schema set (see compile.ts).
  * Every error is `{ path, message }` with a plain-Spanish message that names the field.
  */
-import Decimal from "decimal.js";
 import type { CompiledSchemaSet, ComplexType, ElementDecl, Particle, SimpleType } from "./compile.ts";
 import type { XNode } from "./parse.ts";
 
@@ -52,13 +51,45 @@ function checkDateParts(y: string, mo: string, d: string): boolean {
   return M >= 1 && M <= 12 && D >= 1 && D <= daysIn(Y, M);
 }
 
+/** Splits a lexically valid decimal into sign, integer digits (no leading zeros) and fraction digits (no trailing zeros). */
+function normDecimal(v: string): { neg: boolean; ip: string; fp: string } {
+  let i = 0;
+  let neg = false;
+  if (v[0] === "-" || v[0] === "+") {
+    neg = v[0] === "-";
+    i = 1;
+  }
+  const dot = v.indexOf(".");
+  let ip = dot < 0 ? v.slice(i) : v.slice(i, dot);
+  let fp = dot < 0 ? "" : v.slice(dot + 1);
+  let a = 0;
+  while (a < ip.length && ip.charCodeAt(a) === 48) a++;
+  ip = ip.slice(a);
+  let b = fp.length;
+  while (b > 0 && fp.charCodeAt(b - 1) === 48) b--;
+  fp = fp.slice(0, b);
+  if (ip === "" && fp === "") neg = false;
+  return { neg, ip, fp };
+}
+
 function digitCounts(v: string): { total: number; fraction: number } {
-  let s = v.replace(/^[+-]/, "");
-  let [ip, fp = ""] = s.split(".");
-  ip = ip.replace(/^0+/, "");
-  fp = fp.replace(/0+$/, "");
-  s = ip + fp;
-  return { total: Math.max(s.length, 1), fraction: fp.length };
+  const { ip, fp } = normDecimal(v);
+  return { total: Math.max(ip.length + fp.length, 1), fraction: fp.length };
+}
+
+/** Compares two lexically valid decimals exactly (−1, 0, 1) without a big-number library. */
+export function compareDecimal(a: string, b: string): number {
+  const x = normDecimal(a);
+  const y = normDecimal(b);
+  if (x.neg !== y.neg) return x.neg ? -1 : 1;
+  const sign = x.neg ? -1 : 1;
+  if (x.ip.length !== y.ip.length) return (x.ip.length < y.ip.length ? -1 : 1) * sign;
+  if (x.ip !== y.ip) return (x.ip < y.ip ? -1 : 1) * sign;
+  const n = Math.max(x.fp.length, y.fp.length);
+  const fa = x.fp.padEnd(n, "0");
+  const fb = y.fp.padEnd(n, "0");
+  if (fa === fb) return 0;
+  return (fa < fb ? -1 : 1) * sign;
 }
 
 function shortList(values: string[]): string {
@@ -79,10 +110,10 @@ export function checkSimpleValue(t: SimpleType, raw: string): string | null {
     case "positiveInteger":
     case "nonNegativeInteger":
       if (!INTEGER_RE.test(v)) return `"${raw}" no es un número entero válido; use solo dígitos`;
-      if (t.builtin === "positiveInteger" && new Decimal(v).lte(0)) return `"${raw}" debe ser un entero mayor que cero`;
-      if (t.builtin === "nonNegativeInteger" && new Decimal(v).lt(0)) return `"${raw}" no puede ser negativo`;
-      if (t.builtin === "int" && (new Decimal(v).gt(2147483647) || new Decimal(v).lt(-2147483648))) return `"${raw}" está fuera de rango`;
-      if (t.builtin === "long" && (new Decimal(v).gt("9223372036854775807") || new Decimal(v).lt("-9223372036854775808")))
+      if (t.builtin === "positiveInteger" && compareDecimal(v, "0") <= 0) return `"${raw}" debe ser un entero mayor que cero`;
+      if (t.builtin === "nonNegativeInteger" && compareDecimal(v, "0") < 0) return `"${raw}" no puede ser negativo`;
+      if (t.builtin === "int" && (compareDecimal(v, "2147483647") > 0 || compareDecimal(v, "-2147483648") < 0)) return `"${raw}" está fuera de rango`;
+      if (t.builtin === "long" && (compareDecimal(v, "9223372036854775807") > 0 || compareDecimal(v, "-9223372036854775808") < 0))
         return `"${raw}" está fuera de rango`;
       break;
     case "boolean":
@@ -125,7 +156,7 @@ export function checkSimpleValue(t: SimpleType, raw: string): string | null {
     if (!step.res.some((re) => re.test(v))) return `el valor "${raw}" no tiene el formato requerido (${step.source.join(" o ")})`;
   }
   if (t.length !== undefined || t.minLength !== undefined || t.maxLength !== undefined) {
-    const n = t.builtin === "base64Binary" ? Math.floor((v.replace(/[\s=]/g, "").length * 3) / 4) : [...v].length;
+    const n = t.builtin === "base64Binary" ? Math.floor((v.replace(/[\s=]/g, "").length * 3) / 4) : /[\uD800-\uDFFF]/.test(v) ? [...v].length : v.length;
     if (t.length !== undefined && n !== t.length) return `debe tener exactamente ${t.length} caracteres (tiene ${n})`;
     if (t.minLength !== undefined && n < t.minLength) return `debe tener al menos ${t.minLength} caracteres (tiene ${n})`;
     if (t.maxLength !== undefined && n > t.maxLength) return `admite como máximo ${t.maxLength} caracteres (tiene ${n}); acórtelo`;
@@ -137,11 +168,10 @@ export function checkSimpleValue(t: SimpleType, raw: string): string | null {
     if (t.totalDigits !== undefined && total > t.totalDigits) return `"${raw}" tiene demasiados dígitos (máximo ${t.totalDigits} en total)`;
   }
   if (t.minInclusive || t.maxInclusive || t.minExclusive || t.maxExclusive) {
-    const d = new Decimal(v);
-    if (t.minInclusive && d.lt(t.minInclusive)) return `"${raw}" es menor que el mínimo permitido (${t.minInclusive.toFixed()})`;
-    if (t.maxInclusive && d.gt(t.maxInclusive)) return `"${raw}" es mayor que el máximo permitido (${t.maxInclusive.toFixed()})`;
-    if (t.minExclusive && d.lte(t.minExclusive)) return `"${raw}" debe ser mayor que ${t.minExclusive.toFixed()}`;
-    if (t.maxExclusive && d.gte(t.maxExclusive)) return `"${raw}" debe ser menor que ${t.maxExclusive.toFixed()}`;
+    if (t.minInclusive && compareDecimal(v, t.minInclusive) < 0) return `"${raw}" es menor que el mínimo permitido (${t.minInclusive})`;
+    if (t.maxInclusive && compareDecimal(v, t.maxInclusive) > 0) return `"${raw}" es mayor que el máximo permitido (${t.maxInclusive})`;
+    if (t.minExclusive && compareDecimal(v, t.minExclusive) <= 0) return `"${raw}" debe ser mayor que ${t.minExclusive}`;
+    if (t.maxExclusive && compareDecimal(v, t.maxExclusive) >= 0) return `"${raw}" debe ser menor que ${t.maxExclusive}`;
   }
   return null;
 }
@@ -194,11 +224,39 @@ function firstNames(p: Particle): string[] {
   }
 }
 
-interface Content {
+/** Path of a node for messages: element names from the root, with [n] on repeated siblings. */
+export function nodePath(n: XNode): string {
+  const parts: string[] = [];
+  for (let e: XNode | null = n; e; e = e.parent) {
+    let name = e.name;
+    if (e.parent) {
+      let k = 0;
+      let total = 0;
+      for (const s of e.parent.children) {
+        if (s.name === e.name) {
+          total++;
+          if (s === e) k = total;
+        }
+      }
+      if (k > 1) name += `[${k}]`;
+    }
+    parts.push(name);
+  }
+  return parts.reverse().join("/");
+}
+
+class Content {
   kids: XNode[];
-  path: string;
-  failed: boolean;
-  isRoot: boolean;
+  failed = false;
+  constructor(
+    public owner: XNode,
+    public isRoot: boolean,
+  ) {
+    this.kids = owner.children;
+  }
+  get path(): string {
+    return nodePath(this.owner);
+  }
 }
 
 function matchParticle(p: Particle, c: Content, i: number, ctx: Ctx): number {
@@ -207,7 +265,7 @@ function matchParticle(p: Particle, c: Content, i: number, ctx: Ctx): number {
     const d = p.decl;
     while (count < p.max && i < c.kids.length && c.kids[i].name === d.name && c.kids[i].ns === d.ns) {
       count++;
-      validateElement(c.kids[i], d, `${c.path}/${d.name}${p.max > 1 && count > 1 ? `[${count}]` : ""}`, ctx);
+      validateElement(c.kids[i], d, ctx);
       i++;
     }
     if (count < p.min && !c.failed) {
@@ -229,7 +287,7 @@ function matchParticle(p: Particle, c: Content, i: number, ctx: Ctx): number {
     while (count < p.max && i < c.kids.length && p.nsOk(c.kids[i].ns)) {
       const n = c.kids[i];
       const decl = p.process === "skip" ? undefined : ctx.set.elements.get(`{${n.ns}}${n.name}`);
-      if (decl) validateElement(n, decl, `${c.path}/${n.name}`, ctx);
+      if (decl) validateElement(n, decl, ctx);
       else if (p.process === "strict" && !c.failed) {
         c.failed = true;
         push(ctx, `${c.path}/${n.name}`, `El campo ${c.path}/${n.name} no está definido en ningún esquema conocido: elimínelo.`);
@@ -320,11 +378,12 @@ function validateAttributes(n: XNode, t: SimpleType | ComplexType, path: string,
   }
 }
 
-function validateElement(n: XNode, decl: ElementDecl, path: string, ctx: Ctx, isRoot = false) {
+function validateElement(n: XNode, decl: ElementDecl, ctx: Ctx, isRoot = false) {
   const t = decl.type;
-  validateAttributes(n, t, path, ctx);
+  if (n.attrs.size || (t.kind === "complex" && t.attributes.some((a) => a.required))) validateAttributes(n, t, nodePath(n), ctx);
   const nil = n.attrs.get(`{${XSI}}nil`);
   if (nil === "true" || nil === "1") {
+    const path = nodePath(n);
     if (!decl.nillable) push(ctx, path, `El campo ${path} no puede ser nulo (xsi:nil): indique un valor.`);
     else if (n.children.length || n.text.length) push(ctx, path, `El campo ${path} está marcado como nulo y no puede tener contenido.`);
     return;
@@ -332,21 +391,24 @@ function validateElement(n: XNode, decl: ElementDecl, path: string, ctx: Ctx, is
   const simple = t.kind === "simple" ? t : t.simpleContent;
   if (simple) {
     if (n.children.length) {
-      push(ctx, path, `El campo ${path} debe contener solo un valor, no otros campos: elimine ${n.children[0].name}.`);
+      push(ctx, nodePath(n), `El campo ${nodePath(n)} debe contener solo un valor, no otros campos: elimine ${n.children[0].name}.`);
       return;
     }
     const err = checkSimpleValue(simple, n.text);
-    if (err) push(ctx, path, `El campo ${path}: ${err}.`);
+    if (err) push(ctx, nodePath(n), `El campo ${nodePath(n)}: ${err}.`);
     return;
   }
+  if (t.kind !== "complex") return;
   if (!t.mixed && n.text.length && /[^ \t\r\n]/.test(n.text)) {
+    const path = nodePath(n);
     push(ctx, path, `El campo ${path} no admite texto directo, solo otros campos: elimine el texto "${n.text.trim().slice(0, 30)}".`);
   }
-  const c: Content = { kids: n.children, path, failed: false, isRoot };
+  const c = new Content(n, isRoot);
   let i = 0;
   if (t.content) i = matchParticle(t.content, c, 0, ctx);
   if (i < n.children.length && !c.failed) {
     const k = n.children[i];
+    const path = nodePath(n);
     push(
       ctx,
       `${path}/${k.name}`,
@@ -367,6 +429,6 @@ export function validateTree(root: XNode, set: CompiledSchemaSet, opts: Validate
       },
     ];
   }
-  validateElement(root, decl, root.name, ctx, true);
+  validateElement(root, decl, ctx, true);
   return ctx.errors;
 }
