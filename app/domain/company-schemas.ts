@@ -113,13 +113,19 @@ export function companySchema(opts: CompanySchemaOptions) {
       invoice_format: z.enum(["1", "2"], { error: "El formato de factura es obligatorio" }),
       permission: opts.isAdmin
         ? intIn("El plan es obligatorio", [1, 2, 3, 4, 5])
-        : z.unknown().transform(() => null as number | null),
+        : z
+            .unknown()
+            .optional()
+            .transform(() => null as number | null),
       username_api: optionalText(100),
       password_api: z
         .string()
         .optional()
         .transform((v) => (v ? v : null)),
-      database: opts.isSuperAdmin && !opts.creating ? optionalText(100) : z.unknown().transform(() => undefined as string | null | undefined),
+      database: opts.isSuperAdmin && !opts.creating ? optionalText(100) : z
+            .unknown()
+            .optional()
+            .transform(() => undefined as string | null | undefined),
       no_hacienda: checkbox,
     })
     .superRefine((v, ctx) => {
