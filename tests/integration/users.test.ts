@@ -1,0 +1,206 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { companyUsers, sessions, users } from "../../db/schema/index.ts";
+import * as usersRoute from "../../app/routes/users/users.tsx";
+import * as userForm from "../../app/routes/users/user-form.tsx";
+import * as assign from "../../app/routes/users/assign-company.tsx";
+import * as companiesUser from "../../app/routes/users/companies-user.tsx";
+import * as dashboard from "../../app/routes/dashboard/dashboard.tsx";
+import { USER_MESSAGES } from "../../app/domain/user-schemas.ts";
+import { readToasts } from "../../app/server/flash.server.ts";
+import { verifyPassword } from "../../app/server/password.server.ts";
+import { call, createCompany, createUser, signedIn, type Browser } from "../setup/app.ts";
+import { createTestDatabase } from "../setup/db.ts";
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  process.env.SUPER_ADMIN_EMAIL = "root-users@colibri.test";
+});
+afterAll(() => database.drop());
+
+function toastsOf(b: Browser) {
+  const flash = b.cookies.get("colibri_flash");
+  return flash ? (readToasts(new Request("http://x/", { headers: { cookie: `colibri_flash=${flash}` } })) ?? []) : [];
+}
+
+async function adminWithCompany(opts: { email?: string; name?: string } = {}) {
+  const admin = await createUser(database.db, { role: "admin", email: opts.email, name: opts.name });
+  const home = await createCompany(database.db, { userIds: [admin.id] });
+  const b = await signedIn(database.db, admin.id, home.id);
+  return { admin, home, b };
+}
+
+let seq = 0;
+const email = () => `nuevo${++seq}-${process.pid}@example.cr`;
+
+describe("user form", () => {
+  it("requires name, e-mail and password on creation with Spanish messages, keeping what was typed (not the password)", async () => {
+    const { b } = await adminWithCompany();
+    const res = await call(b, userForm.action, { path: "/add-user", form: { name: "", email: "", password: "" } });
+    expect(res.status).toBe(400);
+    expect(res.data.errors).toEqual({ name: "El nombre es obligatorio", email: "El correo es obligatorio", password: "La contraseña es obligatoria" });
+    const bad = await call(b, userForm.action, { path: "/add-user", form: { name: "Ana", email: "a@b", password: "12345" } });
+    expect(bad.data.errors.email).toBe("El correo debe tener al menos 4 caracteres");
+    expect(bad.data.errors.password).toBe("La contraseña debe tener entre 6 y 30 caracteres");
+    expect(bad.data.values).toMatchObject({ name: "Ana", email: "a@b", password: "" });
+    const invalid = await call(b, userForm.action, { path: "/add-user", form: { name: "Ana", email: "no-es-correo", password: "a".repeat(31) } });
+    expect(invalid.data.errors.email).toBe("Ingresa un correo válido");
+    expect(invalid.data.errors.password).toBe("La contraseña debe tener entre 6 y 30 caracteres");
+  });
+
+  it("creates a user (hashed password, creator recorded, role) and returns to /users", async () => {
+    const { admin, b } = await adminWithCompany();
+    const address = email();
+    const res = await call(b, userForm.action, { path: "/add-user", form: { name: "Ana Mora", email: address, password: "secreto1", admin: "on" } });
+    expect(res.status).toBe(302);
+    expect(res.location).toBe("/users");
+    expect(toastsOf(b)).toEqual([{ type: "success", text: USER_MESSAGES.saved }]);
+    const [row] = await database.db.select().from(users).where(eq(users.email, address));
+    expect(row).toMatchObject({ name: "Ana Mora", role: "admin", createdById: admin.id });
+    expect(await verifyPassword("secreto1", row.passwordHash)).toBe(true);
+    const dup = await call(b, userForm.action, { path: "/add-user", form: { name: "Otra", email: address.toUpperCase(), password: "secreto1" } });
+    expect(dup.status).toBe(400);
+    expect(dup.data.errors.email).toBe(USER_MESSAGES.duplicateEmail);
+  });
+
+  it("edits a user; the password is optional on edit and kept when blank", async () => {
+    const { admin, b } = await adminWithCompany();
+    const u = await createUser(database.db, { createdById: admin.id });
+    const page = await call(b, userForm.loader, { path: `/edit-user/${u.id}`, params: { user_id: String(u.id) } });
+    expect(page.data.values).toMatchObject({ name: u.name, email: u.email });
+    const res = await call(b, userForm.action, { path: `/edit-user/${u.id}`, params: { user_id: String(u.id) }, form: { name: "Renombrado", email: u.email, password: "" } });
+    expect(res.status).toBe(302);
+    expect(toastsOf(b)).toEqual([{ type: "success", text: USER_MESSAGES.updated }]);
+    const [row] = await database.db.select().from(users).where(eq(users.id, u.id));
+    expect(row.name).toBe("Renombrado");
+    expect(await verifyPassword(u.password, row.passwordHash)).toBe(true);
+    const short = await call(b, userForm.action, { path: `/edit-user/${u.id}`, params: { user_id: String(u.id) }, form: { name: "X", email: u.email, password: "123" } });
+    expect(short.data.errors.password).toBe("La contraseña debe tener entre 6 y 30 caracteres");
+    await call(b, userForm.action, { path: `/edit-user/${u.id}`, params: { user_id: String(u.id) }, form: { name: "X", email: u.email, password: "nueva-clave" } });
+    expect(await verifyPassword("nueva-clave", (await database.db.select().from(users).where(eq(users.id, u.id)))[0].passwordHash)).toBe(true);
+  });
+
+  it("non-admins get 403 and nothing changes", async () => {
+    const plain = await createUser(database.db);
+    const home = await createCompany(database.db, { userIds: [plain.id] });
+    const b = await signedIn(database.db, plain.id, home.id);
+    expect((await call(b, usersRoute.loader, { path: "/users" })).status).toBe(403);
+    const address = email();
+    expect((await call(b, userForm.action, { path: "/add-user", form: { name: "X", email: address, password: "secreto1" } })).status).toBe(403);
+    expect(await database.db.select().from(users).where(eq(users.email, address))).toHaveLength(0);
+  });
+});
+
+describe("users list and visibility", () => {
+  it("an admin sees users of their companies and users they created, with the creator name or 'S/C'", async () => {
+    const { admin, home, b } = await adminWithCompany({ name: "Admin Visible" });
+    const colleague = await createUser(database.db, { name: "Colega Sin Creador" });
+    await database.db.insert(companyUsers).values({ companyId: home.id, userId: colleague.id });
+    const created = await createUser(database.db, { name: "Creado Por Admin", createdById: admin.id });
+    const stranger = await createUser(database.db, { name: "Extraño Total" });
+    await createCompany(database.db, { userIds: [stranger.id] });
+    const res = await call(b, usersRoute.loader, { path: "/users?perPage=100" });
+    const byName = Object.fromEntries(res.data.rows.map((r: { name: string; administrator: string | null }) => [r.name, r.administrator]));
+    expect(byName["Colega Sin Creador"]).toBeNull();
+    expect(byName["Creado Por Admin"]).toBe("Admin Visible");
+    expect(byName).not.toHaveProperty("Extraño Total");
+    const search = await call(b, usersRoute.loader, { path: "/users?search=colega" });
+    expect(search.data.rows.map((r: { name: string }) => r.name)).toEqual(["Colega Sin Creador"]);
+    expect((await call(b, userForm.loader, { path: `/edit-user/${stranger.id}`, params: { user_id: String(stranger.id) } })).status).toBe(404);
+    expect((await call(b, companiesUser.loader, { path: `/companies-user/${stranger.id}`, params: { user_id: String(stranger.id) } })).status).toBe(404);
+    void created;
+  });
+
+  it("the super-admin sees every user", async () => {
+    const root = await adminWithCompany({ email: "root-users@colibri.test" });
+    const stranger = await createUser(database.db, { name: "Lejano Visible" });
+    const res = await call(root.b, usersRoute.loader, { path: "/users?search=Lejano" });
+    expect(res.data.rows.map((r: { id: number }) => r.id)).toEqual([stranger.id]);
+  });
+});
+
+describe("deleting a user", () => {
+  it("asks first, is soft, and ends the user's sessions", async () => {
+    const { home, b } = await adminWithCompany();
+    const u = await createUser(database.db);
+    await database.db.insert(companyUsers).values({ companyId: home.id, userId: u.id });
+    const theirs = await signedIn(database.db, u.id, home.id);
+    const cancel = await call(b, usersRoute.action, { path: "/users", form: { intent: "delete", user_id: String(u.id), confirm: "cancel" } });
+    expect(cancel.status).toBe(302);
+    expect(toastsOf(b)).toEqual([{ type: "info", text: "Acción cancelada" }]);
+    expect((await database.db.select().from(users).where(eq(users.id, u.id)))[0].deletedAt).toBeNull();
+    await call(b, usersRoute.action, { path: "/users", form: { intent: "delete", user_id: String(u.id), confirm: "yes" } });
+    expect(toastsOf(b)).toEqual([{ type: "success", text: USER_MESSAGES.deleted }]);
+    expect((await database.db.select().from(users).where(eq(users.id, u.id)))[0].deletedAt).not.toBeNull();
+    const open = await database.db.select().from(sessions).where(eq(sessions.userId, u.id));
+    expect(open.every((s) => s.closedAt)).toBe(true);
+    const page = await call(theirs, dashboard.loader, { path: "/dashboard" });
+    expect(page.status).toBe(302);
+    expect(page.location).toBe("/login");
+  });
+
+  it("refuses to delete yourself or a user outside your companies", async () => {
+    const { admin, b } = await adminWithCompany();
+    await call(b, usersRoute.action, { path: "/users", form: { intent: "delete", user_id: String(admin.id), confirm: "yes" } });
+    expect(toastsOf(b)).toEqual([{ type: "error", text: USER_MESSAGES.cannotDeleteSelf }]);
+    const stranger = await createUser(database.db);
+    const res = await call(b, usersRoute.action, { path: "/users", form: { intent: "delete", user_id: String(stranger.id), confirm: "yes" } });
+    expect(res.status).toBe(404);
+    expect((await database.db.select().from(users).where(eq(users.id, stranger.id)))[0].deletedAt).toBeNull();
+  });
+});
+
+describe("assigning and unlinking companies", () => {
+  it("offers only the admin's companies not yet assigned, assigns, returns to all-companies", async () => {
+    const { admin, home, b } = await adminWithCompany();
+    const second = await createCompany(database.db, { userIds: [admin.id], name: "Segunda Asignable" });
+    const foreign = await createCompany(database.db, { name: "Ajena No Asignable" });
+    const u = await createUser(database.db, { createdById: admin.id });
+    await database.db.insert(companyUsers).values({ companyId: home.id, userId: u.id });
+    const page = await call(b, assign.loader, { path: `/assign-company?user_id=${u.id}` });
+    expect(page.data.chosen.id).toBe(u.id);
+    expect(page.data.companies.map((c: { id: number }) => c.id)).toEqual([second.id]);
+    const missing = await call(b, assign.action, { path: "/assign-company", form: { user_id: String(u.id), company_id: "" } });
+    expect(missing.status).toBe(400);
+    expect(missing.data.errors.company_id).toBe("Selecciona una compañia");
+    const ok = await call(b, assign.action, { path: "/assign-company", form: { user_id: String(u.id), company_id: String(second.id) } });
+    expect(ok.location).toBe("/all-companies");
+    expect(toastsOf(b)).toEqual([{ type: "success", text: USER_MESSAGES.assigned }]);
+    const refused = await call(b, assign.action, { path: "/assign-company", form: { user_id: String(u.id), company_id: String(foreign.id) } });
+    expect(refused.status).toBe(404);
+    const links = await database.db.select().from(companyUsers).where(eq(companyUsers.userId, u.id));
+    expect(links.map((l) => l.companyId).sort()).toEqual([home.id, second.id].sort());
+  });
+
+  it("lists a user's companies (only the admin's), pages only above 10, and unlinks after confirmation", async () => {
+    const { admin, home, b } = await adminWithCompany();
+    const u = await createUser(database.db, { createdById: admin.id });
+    await database.db.insert(companyUsers).values({ companyId: home.id, userId: u.id });
+    const hidden = await createCompany(database.db, { userIds: [u.id], name: "Otra Del Usuario" });
+    const res = await call(b, companiesUser.loader, { path: `/companies-user/${u.id}`, params: { user_id: String(u.id) } });
+    expect(res.data.rows.map((r: { id: number }) => r.id)).toEqual([home.id]);
+    expect(res.data.lastPage).toBe(1);
+    const cancel = await call(b, companiesUser.action, { path: `/companies-user/${u.id}`, params: { user_id: String(u.id) }, form: { intent: "unlink", company_id: String(home.id), confirm: "cancel" } });
+    expect(cancel.status).toBe(302);
+    expect(toastsOf(b)).toEqual([{ type: "info", text: "Acción cancelada" }]);
+    await call(b, companiesUser.action, { path: `/companies-user/${u.id}`, params: { user_id: String(u.id) }, form: { intent: "unlink", company_id: String(home.id), confirm: "yes" } });
+    expect(toastsOf(b)).toEqual([{ type: "success", text: USER_MESSAGES.unlinked }]);
+    const links = await database.db.select().from(companyUsers).where(eq(companyUsers.userId, u.id));
+    expect(links.map((l) => l.companyId)).toEqual([hidden.id]);
+    // Unlinking a company of another tenant is refused.
+    const refused = await call(b, companiesUser.action, { path: `/companies-user/${u.id}`, params: { user_id: String(u.id) }, form: { intent: "unlink", company_id: String(hidden.id), confirm: "yes" } });
+    expect(refused.status).toBe(404);
+    expect(await database.db.select().from(companyUsers).where(and(eq(companyUsers.userId, u.id), eq(companyUsers.companyId, hidden.id)))).toHaveLength(1);
+  });
+
+  it("pages a user's companies only above 10 entries", async () => {
+    const { admin, b } = await adminWithCompany();
+    const u = await createUser(database.db, { createdById: admin.id });
+    for (let i = 0; i < 11; i++) await createCompany(database.db, { userIds: [admin.id, u.id] });
+    const res = await call(b, companiesUser.loader, { path: `/companies-user/${u.id}`, params: { user_id: String(u.id) } });
+    expect(res.data.total).toBe(11);
+    expect(res.data.rows).toHaveLength(10);
+    expect(res.data.lastPage).toBe(2);
+  });
+});
