@@ -32,7 +32,8 @@ export function round(d: Decimal, places = 5): Decimal {
 
 /** Fixed 5-decimal string, half-up, as Hacienda amounts are written ("1130.00000"). */
 export function money(d: Decimal | string): string {
-  return round(dec(d)).toFixed(5);
+  const x = typeof d === "string" ? dec(d) : d;
+  return x.isZero() ? "0.00000" : x.toFixed(5, Decimal.ROUND_HALF_UP);
 }
 
 /** Fixed string with `places` decimals, half-up. */

@@ -141,12 +141,14 @@ export function lineKind(line: Pick<LineInput, "unit" | "kind">): "goods" | "ser
   return line.kind ?? (SERVICE_UNITS.has(line.unit) ? "service" : "goods");
 }
 
+const IVA_RATE_DECIMALS = new Map(Object.entries(IVA_RATES).map(([k, v]) => [k, new Decimal(v)]));
+
 function taxRate(t: TaxInput, field: string): Decimal | undefined {
   if (t.rate !== undefined) return dec(t.rate, `${field}/Tarifa`);
   if (t.tarifaCode) {
-    const r = IVA_RATES[t.tarifaCode];
+    const r = IVA_RATE_DECIMALS.get(t.tarifaCode);
     if (r === undefined) throw new TotalsError(`${field}/CodigoTarifaIVA`, `El campo ${field}/CodigoTarifaIVA "${t.tarifaCode}" no existe: use un código de 01 a 11.`);
-    return new Decimal(r);
+    return r;
   }
   return undefined;
 }

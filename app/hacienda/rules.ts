@@ -34,7 +34,7 @@ function checkId(errors: RuleError[], path: string, label: string, id: Identific
     });
 }
 
-function comprobanteRules(doc: Comprobante): RuleError[] {
+function comprobanteRules(doc: Comprobante, math: boolean): RuleError[] {
   const e: RuleError[] = [];
   const k = doc.kind;
 
@@ -155,7 +155,7 @@ function comprobanteRules(doc: Comprobante): RuleError[] {
     if (pm.code === "99" && !(pm.other && pm.other.length >= 3))
       e.push({ path: "ResumenFactura/MedioPago/MedioPagoOtros", message: "Con medio de pago 99 (otros) descríbalo en MedioPagoOtros." });
   }
-  if (e.length === 0) {
+  if (e.length === 0 && math) {
     try {
       const t = computeTotals(doc.lines, doc.otherCharges ?? []);
       const specified = doc.payments.filter((p) => p.amount !== undefined);
@@ -202,7 +202,16 @@ function mrRules(m: MensajeReceptor): RuleError[] {
   return e;
 }
 
+export interface RuleOptions {
+  /**
+   * Also run the invoice math (discount ≤ amount, exoneration ≤ rate, MedioPago adds up to
+   * TotalComprobante). Default true. validateDocument passes false because the builder runs the
+   * same math and raises the same Spanish errors.
+   */
+  math?: boolean;
+}
+
 /** Business rules of the document (no XML involved). Returns [] when it can be built. */
-export function checkRules(doc: HaciendaDocument): RuleError[] {
-  return doc.kind === "mr" ? mrRules(doc) : comprobanteRules(doc);
+export function checkRules(doc: HaciendaDocument, opts: RuleOptions = {}): RuleError[] {
+  return doc.kind === "mr" ? mrRules(doc) : comprobanteRules(doc, opts.math ?? true);
 }

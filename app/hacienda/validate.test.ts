@@ -85,6 +85,13 @@ describe("validateDocument", () => {
     expect(r.xml).toBeUndefined();
     expect(r.errors[0].path).toBe("CodigoTipoMoneda/TipoCambio");
   });
+  it("reports the math errors raised while building", () => {
+    const r = validateDocument({ ...fe(), payments: [{ code: "01", amount: "1000" }, { code: "04", amount: "1000" }] }, set);
+    expect(r).toEqual({ ok: false, errors: [{ path: "MedioPago", message: "Los montos de los medios de pago suman 2000.00000 y deben sumar el total del comprobante (1230970.98762): corríjalos." }] });
+    const d = fe();
+    d.lines[0] = { ...d.lines[0], discounts: [{ code: "07", amount: "900000.01" }] };
+    expect(validateDocument(d, set).errors[0].message).toMatch(/superan el monto de la línea/);
+  });
   it("reports schema errors the rules do not cover", () => {
     const r = validateDocument({ ...fe(), receiver: { ...fe().receiver!, name: "x".repeat(101) } }, set);
     expect(r.errors).toEqual([{ path: "FacturaElectronica/Receptor/Nombre", message: "El campo FacturaElectronica/Receptor/Nombre: admite como máximo 100 caracteres (tiene 101); acórtelo." }]);

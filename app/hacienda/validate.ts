@@ -18,7 +18,7 @@ export interface ValidationResult {
 }
 
 export function validateDocument(doc: HaciendaDocument, schemaSet: CompiledSchemaSet): ValidationResult {
-  const ruleErrors = checkRules(doc);
+  const ruleErrors = checkRules(doc, { math: false });
   if (ruleErrors.length) return { ok: false, errors: ruleErrors };
   let xml: string;
   try {

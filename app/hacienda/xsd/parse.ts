@@ -21,8 +21,8 @@ export interface XNode {
   /** Concatenated character data directly inside this element. */
   text: string;
   parent: XNode | null;
-  /** 1-based line of the start tag. */
-  line: number;
+  /** Offset of the start tag in the source text. */
+  pos: number;
 }
 
 export class XmlSyntaxError extends Error {
@@ -223,10 +223,10 @@ export function parseXml(xml: string): XNode {
       children: [],
       text: "",
       parent: stack.length ? stack[stack.length - 1] : null,
-      line: lineAt(i),
+      pos: i,
     };
     if (node.parent) node.parent.children.push(node);
-    else if (root) throw new XmlSyntaxError("el documento tiene más de un elemento raíz", node.line);
+    else if (root) throw new XmlSyntaxError("el documento tiene más de un elemento raíz", lineAt(i));
     else root = node;
     if (selfClose) nsStack.pop();
     else stack.push(node);

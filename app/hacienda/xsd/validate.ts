@@ -7,6 +7,7 @@ import type { XNode } from "./parse.ts";
 
 export const XSI = "http://www.w3.org/2001/XMLSchema-instance";
 export const DS = "http://www.w3.org/2000/09/xmldsig#";
+const XSI_NIL = `{${XSI}}nil`;
 
 export interface SchemaError {
   path: string;
@@ -36,8 +37,9 @@ const DATE_RE = /^(-?\d{4,})-(\d{2})-(\d{2})(Z|[+-](\d{2}):(\d{2}))?$/;
 const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const NCNAME_RE = /^[A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*$/;
 
+const WS_RE = /[\t\n\r ]/;
 function collapse(s: string): string {
-  return s.replace(/[\t\n\r ]+/g, " ").trim();
+  return WS_RE.test(s) ? s.replace(/[\t\n\r ]+/g, " ").trim() : s;
 }
 
 function daysIn(y: number, m: number): number {
@@ -72,15 +74,27 @@ function normDecimal(v: string): { neg: boolean; ip: string; fp: string } {
   return { neg, ip, fp };
 }
 
-function digitCounts(v: string): { total: number; fraction: number } {
-  const { ip, fp } = normDecimal(v);
-  return { total: Math.max(ip.length + fp.length, 1), fraction: fp.length };
+/** Compares two lexically valid decimals exactly (−1, 0, 1) without a big-number library. */
+const normCache = new Map<string, { neg: boolean; ip: string; fp: string }>();
+function normCached(v: string) {
+  let n = normCache.get(v);
+  if (!n) {
+    n = normDecimal(v);
+    if (normCache.size < 1000) normCache.set(v, n);
+  }
+  return n;
 }
 
-/** Compares two lexically valid decimals exactly (−1, 0, 1) without a big-number library. */
+/** Compares a value with a (facet) bound; the bound's normal form is cached. */
+function compareToBound(v: { neg: boolean; ip: string; fp: string }, bound: string): number {
+  return compareNorm(v, normCached(bound));
+}
+
 export function compareDecimal(a: string, b: string): number {
-  const x = normDecimal(a);
-  const y = normDecimal(b);
+  return compareNorm(normDecimal(a), normDecimal(b));
+}
+
+function compareNorm(x: { neg: boolean; ip: string; fp: string }, y: { neg: boolean; ip: string; fp: string }): number {
   if (x.neg !== y.neg) return x.neg ? -1 : 1;
   const sign = x.neg ? -1 : 1;
   if (x.ip.length !== y.ip.length) return (x.ip.length < y.ip.length ? -1 : 1) * sign;
@@ -161,17 +175,21 @@ export function checkSimpleValue(t: SimpleType, raw: string): string | null {
     if (t.minLength !== undefined && n < t.minLength) return `debe tener al menos ${t.minLength} caracteres (tiene ${n})`;
     if (t.maxLength !== undefined && n > t.maxLength) return `admite como máximo ${t.maxLength} caracteres (tiene ${n}); acórtelo`;
   }
-  if (t.totalDigits !== undefined || t.fractionDigits !== undefined) {
-    const { total, fraction } = digitCounts(v);
+  const hasDigits = t.totalDigits !== undefined || t.fractionDigits !== undefined;
+  const hasBounds = !!(t.minInclusive || t.maxInclusive || t.minExclusive || t.maxExclusive);
+  const norm = hasDigits || hasBounds ? normDecimal(v) : undefined;
+  if (hasDigits) {
+    const total = Math.max(norm!.ip.length + norm!.fp.length, 1);
+    const fraction = norm!.fp.length;
     if (t.fractionDigits !== undefined && fraction > t.fractionDigits)
       return `"${raw}" tiene ${fraction} decimales y se admiten como máximo ${t.fractionDigits}; redondee el valor`;
     if (t.totalDigits !== undefined && total > t.totalDigits) return `"${raw}" tiene demasiados dígitos (máximo ${t.totalDigits} en total)`;
   }
-  if (t.minInclusive || t.maxInclusive || t.minExclusive || t.maxExclusive) {
-    if (t.minInclusive && compareDecimal(v, t.minInclusive) < 0) return `"${raw}" es menor que el mínimo permitido (${t.minInclusive})`;
-    if (t.maxInclusive && compareDecimal(v, t.maxInclusive) > 0) return `"${raw}" es mayor que el máximo permitido (${t.maxInclusive})`;
-    if (t.minExclusive && compareDecimal(v, t.minExclusive) <= 0) return `"${raw}" debe ser mayor que ${t.minExclusive}`;
-    if (t.maxExclusive && compareDecimal(v, t.maxExclusive) >= 0) return `"${raw}" debe ser menor que ${t.maxExclusive}`;
+  if (hasBounds) {
+    if (t.minInclusive && compareToBound(norm!, t.minInclusive) < 0) return `"${raw}" es menor que el mínimo permitido (${t.minInclusive})`;
+    if (t.maxInclusive && compareToBound(norm!, t.maxInclusive) > 0) return `"${raw}" es mayor que el máximo permitido (${t.maxInclusive})`;
+    if (t.minExclusive && compareToBound(norm!, t.minExclusive) <= 0) return `"${raw}" debe ser mayor que ${t.minExclusive}`;
+    if (t.maxExclusive && compareToBound(norm!, t.maxExclusive) >= 0) return `"${raw}" debe ser menor que ${t.maxExclusive}`;
   }
   return null;
 }
@@ -180,14 +198,60 @@ function push(ctx: Ctx, path: string, message: string) {
   if (ctx.errors.length < ctx.max) ctx.errors.push({ path, message });
 }
 
+const nullableMemo = new WeakMap<Particle, boolean>();
 function nullable(p: Particle): boolean {
+  let v = nullableMemo.get(p);
+  if (v === undefined) nullableMemo.set(p, (v = nullableRaw(p)));
+  return v;
+}
+
+function nullableRaw(p: Particle): boolean {
   if (p.min === 0) return true;
   if (p.kind === "sequence" || p.kind === "all") return p.items.every(nullable);
   if (p.kind === "choice") return p.items.some(nullable);
   return false;
 }
 
+interface FirstSet {
+  names: Set<string>;
+  wildcards: Array<(ns: string) => boolean>;
+}
+const firstMemo = new WeakMap<Particle, FirstSet>();
+
+function firstSet(p: Particle): FirstSet {
+  let f = firstMemo.get(p);
+  if (f) return f;
+  f = { names: new Set(), wildcards: [] };
+  const add = (q: Particle) => {
+    switch (q.kind) {
+      case "element":
+        f!.names.add(`${q.decl.ns}|${q.decl.name}`);
+        break;
+      case "any":
+        f!.wildcards.push(q.nsOk);
+        break;
+      case "sequence":
+        for (const it of q.items) {
+          add(it);
+          if (!nullable(it)) break;
+        }
+        break;
+      default:
+        for (const it of q.items) add(it);
+    }
+  };
+  add(p);
+  firstMemo.set(p, f);
+  return f;
+}
+
 function canStart(p: Particle, n: XNode): boolean {
+  if (p.kind === "element") return n.name === p.decl.name && n.ns === p.decl.ns;
+  const f = firstSet(p);
+  return f.names.has(`${n.ns}|${n.name}`) || (f.wildcards.length > 0 && f.wildcards.some((w) => w(n.ns)));
+}
+
+export function canStartSlow(p: Particle, n: XNode): boolean {
   switch (p.kind) {
     case "element":
       return n.name === p.decl.name && n.ns === p.decl.ns;
@@ -195,13 +259,13 @@ function canStart(p: Particle, n: XNode): boolean {
       return p.nsOk(n.ns);
     case "sequence":
       for (const it of p.items) {
-        if (canStart(it, n)) return true;
+        if (canStartSlow(it, n)) return true;
         if (!nullable(it)) return false;
       }
       return false;
     case "choice":
     case "all":
-      return p.items.some((it) => canStart(it, n));
+      return p.items.some((it) => canStartSlow(it, n));
   }
 }
 
@@ -381,7 +445,7 @@ function validateAttributes(n: XNode, t: SimpleType | ComplexType, path: string,
 function validateElement(n: XNode, decl: ElementDecl, ctx: Ctx, isRoot = false) {
   const t = decl.type;
   if (n.attrs.size || (t.kind === "complex" && t.attributes.some((a) => a.required))) validateAttributes(n, t, nodePath(n), ctx);
-  const nil = n.attrs.get(`{${XSI}}nil`);
+  const nil = n.attrs.size ? n.attrs.get(XSI_NIL) : undefined;
   if (nil === "true" || nil === "1") {
     const path = nodePath(n);
     if (!decl.nillable) push(ctx, path, `El campo ${path} no puede ser nulo (xsi:nil): indique un valor.`);
