@@ -14,13 +14,14 @@ export const documents = pgTable(
       .references(() => companies.id),
     /** fe, te, nc, nd, fec, qt, … */
     kind: text("kind").notNull(),
+    clientId: integer("client_id"),
     status: text("status").notNull().default("por enviar"),
     issuedAt: timestamp("issued_at", { withTimezone: true }).notNull(),
     currencyId: integer("currency_id").notNull().default(2),
     exchangeRate: numeric("exchange_rate", { precision: 18, scale: 5 }).notNull().default("1"),
     totalComprobante: numeric("total_comprobante", { precision: 18, scale: 5 }).notNull().default("0"),
   },
-  (t) => [index("documents_company_kind_issued_idx").on(t.companyId, t.kind, t.issuedAt)],
+  (t) => [index("documents_company_kind_issued_idx").on(t.companyId, t.kind, t.issuedAt), index("documents_client_idx").on(t.companyId, t.clientId)],
 );
 
 export const expenses = pgTable(

@@ -3,3 +3,5 @@ export * from "./companies.ts";
 export * from "./reference.ts";
 export * from "./jobs.ts";
 export * from "./documents.ts";
+export * from "./master.ts";
+export * from "./config.ts";
