@@ -276,15 +276,16 @@ export function computeTotals(lines: LineInput[], otherCharges: OtherChargeInput
   const computed = lines.map((l, i) => computeLineD(l, i + 1));
   const lt = computed.map((c) => c.out);
   const ld = computed.map((c) => c.d);
-  const pick = (kind: "goods" | "service", cat: LineCategory) => sum(ld.filter((_, i) => lt[i].kind === kind).map((l) => l.split[cat]));
-  const servG = pick("service", "gravado");
-  const servE = pick("service", "exento");
-  const servX = pick("service", "exonerado");
-  const servN = pick("service", "noSujeto");
-  const merG = pick("goods", "gravado");
-  const merE = pick("goods", "exento");
-  const merX = pick("goods", "exonerado");
-  const merN = pick("goods", "noSujeto");
+  const acc = {
+    service: { gravado: ZERO, exento: ZERO, exonerado: ZERO, noSujeto: ZERO },
+    goods: { gravado: ZERO, exento: ZERO, exonerado: ZERO, noSujeto: ZERO },
+  };
+  ld.forEach((l, i) => {
+    const a = acc[lt[i].kind];
+    for (const cat of ["gravado", "exento", "exonerado", "noSujeto"] as const) if (!l.split[cat].isZero()) a[cat] = a[cat].plus(l.split[cat]);
+  });
+  const { gravado: servG, exento: servE, exonerado: servX, noSujeto: servN } = acc.service;
+  const { gravado: merG, exento: merE, exonerado: merX, noSujeto: merN } = acc.goods;
   const totalGravado = servG.plus(merG);
   const totalExento = servE.plus(merE);
   const totalExonerado = servX.plus(merX);

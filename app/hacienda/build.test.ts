@@ -15,7 +15,7 @@ const KINDS: DocumentKind[] = ["fe", "te", "nc", "nd", "fec", "fee", "rep", "mr"
 function canonical(xml: string, exclusive: boolean): string {
   const doc = new DOMParser().parseFromString(xml, "text/xml");
   const c = exclusive ? new ExclusiveCanonicalization() : new C14nCanonicalization();
-  return c.process(doc.documentElement as unknown as Node, {}).toString();
+  return c.process(doc.documentElement as unknown as Element, {}).toString();
 }
 
 describe("buildXml", () => {

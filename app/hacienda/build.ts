@@ -35,7 +35,18 @@ const HAS = {
 };
 
 /** Decimal written with `places` decimals when it has at most that many; as is otherwise (the schema then rejects it). */
+const PLAIN_DECIMAL = /^\d+(?:\.(\d*))?$/;
+
 function num(value: string, places: number, field: string): string {
+  const m = typeof value === "string" ? PLAIN_DECIMAL.exec(value) : null;
+  if (m) {
+    const frac = m[1] ?? "";
+    if (frac.length <= places) {
+      let int = m[1] === undefined ? value : value.slice(0, value.length - frac.length - 1);
+      int = int.replace(/^0+(?=\d)/, "");
+      return `${int}.${frac.padEnd(places, "0")}`;
+    }
+  }
   let d: Decimal;
   try {
     d = dec(value, field);
