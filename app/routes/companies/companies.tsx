@@ -6,7 +6,8 @@ import { AppForm } from "../../components/form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { COMPANY_MESSAGES } from "../../domain/company-schemas.ts";
 import { truncate } from "../../domain/format.ts";
-import { lastPage, parsePageRequest } from "../../domain/pagination.ts";
+import { lastPage } from "../../domain/pagination.ts";
+import { listRequest } from "../../server/page-memory.server.ts";
 import { deleteCompany, downloadAllFiles, toggleCompany } from "../../server/companies.server.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
@@ -21,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (path === "/all-companies" && !user!.isAdmin) throw redirect("/companies");
   const download = url.searchParams.get("download");
   if (download) return redirectWithToast(path, await downloadAllFiles(db(), user!, Number(download)));
-  const req = parsePageRequest(url.searchParams);
+  const req = await listRequest(request, context, new URL(request.url).pathname);
   const { rows, total } = await companiesPage(db(), { userId: user!.id, all: path === "/all-companies" && user!.isSuperAdmin, ...req, now: new Date() });
   return {
     path,

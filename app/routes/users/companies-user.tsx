@@ -4,7 +4,8 @@ import { companiesOfUserPage } from "../../../db/queries/companies.ts";
 import { ConfirmAction } from "../../components/confirm.tsx";
 import { Pagination } from "../../components/pagination.tsx";
 import { truncate } from "../../domain/format.ts";
-import { lastPage, parsePageRequest } from "../../domain/pagination.ts";
+import { lastPage } from "../../domain/pagination.ts";
+import { listRequest } from "../../server/page-memory.server.ts";
 import { USER_MESSAGES } from "../../domain/user-schemas.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
@@ -15,7 +16,7 @@ import { requireManageableUser, requireUserAdmin, unlinkCompany } from "../../se
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = requireUserAdmin(context.get(requestContext).user);
   const target = await requireManageableUser(db(), viewer, Number(params.user_id));
-  const req = parsePageRequest(new URL(request.url).searchParams);
+  const req = await listRequest(request, context, "companies-user");
   const perPage = 10;
   const { rows, total } = await companiesOfUserPage(db(), { userId: target.id, viewerId: viewer.id, isSuperAdmin: viewer.isSuperAdmin, page: req.page, perPage, now: new Date() });
   return { user: { id: target.id, name: target.name }, rows, total, page: req.page, perPage, lastPage: total > 10 ? lastPage(total, perPage) : 1 };

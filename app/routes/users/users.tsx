@@ -4,7 +4,8 @@ import { usersPage } from "../../../db/queries/users.ts";
 import { ConfirmAction } from "../../components/confirm.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { truncate } from "../../domain/format.ts";
-import { lastPage, parsePageRequest } from "../../domain/pagination.ts";
+import { lastPage } from "../../domain/pagination.ts";
+import { listRequest } from "../../server/page-memory.server.ts";
 import { USER_MESSAGES } from "../../domain/user-schemas.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
@@ -13,7 +14,7 @@ import { deleteUser, requireUserAdmin } from "../../server/users.server.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUserAdmin(context.get(requestContext).user);
-  const req = parsePageRequest(new URL(request.url).searchParams);
+  const req = await listRequest(request, context, "users");
   const { rows, total } = await usersPage(db(), { viewer: user, ...req });
   return { rows, total, ...req, lastPage: lastPage(total, req.perPage), me: user.id };
 }

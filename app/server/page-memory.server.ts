@@ -1,0 +1,30 @@
+// Each data table remembers its page (and page size) per section, in the session (spec part 1 §4).
+import { eq } from "drizzle-orm";
+import type { RouterContextProvider } from "react-router";
+import { sessions } from "../../db/schema/index.ts";
+import { parsePageRequest, type PageRequest } from "../domain/pagination.ts";
+import { requestContext } from "./context.ts";
+import { db } from "./db.server.ts";
+
+type Memory = Record<string, { page?: number; perPage?: number }>;
+
+export async function listRequest(request: Request, context: Readonly<RouterContextProvider>, section: string): Promise<PageRequest> {
+  const { sessionId } = context.get(requestContext);
+  const params = new URL(request.url).searchParams;
+  if (!sessionId) return parsePageRequest(params);
+  const [row] = await db().select({ uiState: sessions.uiState }).from(sessions).where(eq(sessions.id, sessionId));
+  let memory: Memory = {};
+  try {
+    memory = row?.uiState ? (JSON.parse(row.uiState) as Memory) : {};
+  } catch {
+    memory = {};
+  }
+  // A new search starts on page 1; otherwise the remembered page is used.
+  const remembered = params.has("search") ? { perPage: memory[section]?.perPage } : memory[section];
+  const req = parsePageRequest(params, remembered);
+  if (memory[section]?.page !== req.page || memory[section]?.perPage !== req.perPage) {
+    memory[section] = { page: req.page, perPage: req.perPage };
+    await db().update(sessions).set({ uiState: JSON.stringify(memory) }).where(eq(sessions.id, sessionId));
+  }
+  return req;
+}

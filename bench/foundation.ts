@@ -1,0 +1,172 @@
+// Foundation benchmark: cold start, server time of /dashboard and /companies under 50 concurrent
+// clients (PGlite, and PostgreSQL when BENCH_DATABASE_URL or DATABASE_URL is set), and the gzip
+// bytes of JavaScript and CSS that /login and /companies ship.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import autocannon from "autocannon";
+import postgres from "postgres";
+
+const DEMO_PASSWORD = "bench-demo-123";
+
+function percentile(sorted: number[], p: number) {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function waitFor(url: string, proc: ChildProcess, log: () => string, timeoutMs = 180_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited:\n${log()}`);
+    try {
+      const r = await fetch(url);
+      if (r.status < 500) return;
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${log()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function startServer(opts: { command: string[]; port: number; dataDir: string; databaseUrl?: string }) {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(opts.port), HOST: "127.0.0.1", DATA_DIR: opts.dataDir, DEMO_PASSWORD, APP_SECRET: "bench-secret", NODE_ENV: "production", COOKIE_SECURE: "false" };
+  delete env.DATABASE_URL;
+  if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
+  const t0 = performance.now();
+  const proc = spawn(opts.command[0], opts.command.slice(1), { env, stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  proc.stdout!.on("data", (d) => (log += d));
+  proc.stderr!.on("data", (d) => (log += d));
+  await waitFor(`http://127.0.0.1:${opts.port}/login`, proc, () => log);
+  const ms = performance.now() - t0;
+  return {
+    ms,
+    stop: async () => {
+      proc.kill("SIGTERM");
+      await new Promise((r) => proc.once("exit", r));
+    },
+  };
+}
+
+async function signIn(base: string): Promise<string> {
+  const page = await fetch(`${base}/login`);
+  const csrfCookie = page.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const token = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1];
+  const res = await fetch(`${base}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { cookie: csrfCookie, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ _csrf: token, email: "demo@colibri.cr", password: DEMO_PASSWORD }),
+  });
+  const session = res.headers.getSetCookie().find((c) => c.startsWith("colibri_session="));
+  if (!session) throw new Error(`sign-in failed: ${res.status}`);
+  return `${csrfCookie}; ${session.split(";")[0]}`;
+}
+
+async function load(base: string, pathName: string, cookie: string) {
+  const serverTimes: number[] = [];
+  const result = await autocannon({
+    url: base + pathName,
+    connections: 50,
+    duration: Number(process.env.BENCH_SECONDS || 8),
+    headers: { cookie },
+    requests: [
+      {
+        onResponse: (status: number, _body: string, _ctx: unknown, headers: Record<string, string>) => {
+          if (status !== 200) throw new Error(`${pathName} answered ${status}`);
+          const timing = Object.entries(headers).find(([k]) => k.toLowerCase() === "server-timing")?.[1];
+          const st = /dur=([\d.]+)/.exec(String(timing ?? ""));
+          if (st) serverTimes.push(Number(st[1]));
+        },
+      } as never,
+    ],
+  });
+  serverTimes.sort((a, b) => a - b);
+  return {
+    requests: result.requests.total,
+    rps: Math.round(result.requests.average),
+    errors: result.errors + result.non2xx,
+    serverMedianMs: Number(percentile(serverTimes, 50).toFixed(2)),
+    serverP95Ms: Number(percentile(serverTimes, 95).toFixed(2)),
+    clientP50Ms: result.latency.p50,
+    clientP97_5Ms: result.latency.p97_5,
+  };
+}
+
+async function shipped(base: string, pathName: string, cookie?: string) {
+  const html = await (await fetch(base + pathName, { headers: cookie ? { cookie } : {} })).text();
+  const urls = new Set<string>();
+  for (const m of html.matchAll(/<(?:script|link)[^>]+(?:src|href)="([^"]+\.(?:js|css))"/g)) urls.add(m[1]);
+  for (const m of html.matchAll(/import\("([^"]+\.js)"\)|"(\/assets\/[^"]+\.js)"/g)) urls.add(m[1] ?? m[2]);
+  let js = 0;
+  let css = 0;
+  for (const u of urls) {
+    const body = Buffer.from(await (await fetch(new URL(u, base))).arrayBuffer());
+    const gz = gzipSync(body).length;
+    if (u.endsWith(".css")) css += gz;
+    else js += gz;
+  }
+  const inline = [...html.matchAll(/<script(?![^>]*src=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join("");
+  return { jsGzipBytes: js + (inline ? gzipSync(inline).length : 0), cssGzipBytes: css, htmlGzipBytes: gzipSync(html).length };
+}
+
+export async function benchFoundation() {
+  const out: Record<string, unknown> = {};
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "colibri-bench-"));
+  try {
+    // Cold start: `npm start` (build + migrate + seed + serve) on a fresh embedded database.
+    const cold = await startServer({ command: ["npm", "start", "--silent"], port: 3301, dataDir: path.join(tmp, "cold") });
+    out.coldStartNpmStartMs = Math.round(cold.ms);
+    await cold.stop();
+    const warm = await startServer({ command: ["npx", "tsx", "server/start.ts"], port: 3301, dataDir: path.join(tmp, "cold") });
+    out.restartExistingDataMs = Math.round(warm.ms);
+    await warm.stop();
+
+    const targets: [string, string | undefined][] = [["pglite", undefined]];
+    const pgUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
+    let dropPg = async () => {};
+    if (pgUrl) {
+      const name = `colibri_bench_${process.pid}`;
+      const u = new URL(pgUrl);
+      u.pathname = "/postgres";
+      const admin = postgres(u.toString(), { max: 1, onnotice: () => {} });
+      await admin.unsafe(`create database ${name}`);
+      u.pathname = `/${name}`;
+      targets.push(["postgres", u.toString()]);
+      dropPg = async () => {
+        await admin.unsafe(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      };
+    }
+    try {
+      for (const [kind, databaseUrl] of targets) {
+        const server = await startServer({ command: ["npx", "tsx", "server/start.ts"], port: 3302, dataDir: path.join(tmp, kind), databaseUrl });
+        try {
+          const base = "http://127.0.0.1:3302";
+          const cookie = await signIn(base);
+          for (let i = 0; i < 20; i++) await fetch(base + "/dashboard", { headers: { cookie } }); // warm-up
+          out[`${kind}:/dashboard`] = await load(base, "/dashboard", cookie);
+          out[`${kind}:/companies`] = await load(base, "/companies", cookie);
+          if (kind === "pglite") {
+            out["shipped:/login"] = await shipped(base, "/login");
+            out["shipped:/companies"] = await shipped(base, "/companies", cookie);
+          }
+        } finally {
+          await server.stop();
+        }
+      }
+    } finally {
+      await dropPg();
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await benchFoundation(), null, 2));
+}

@@ -1,0 +1,21 @@
+// `npm run bench`: every benchmark of the project, printed and saved to bench/results.json.
+// Numbers are measured on the machine that runs it; budgets are printed beside them, never asserted.
+import fs from "node:fs";
+
+const only = process.argv.slice(2);
+const results: Record<string, unknown> = { machine: { cpus: (await import("node:os")).cpus().length, node: process.version, date: new Date().toISOString() } };
+const suites: [string, () => Promise<unknown>][] = [
+  ["foundation", async () => (await import("./foundation.ts")).benchFoundation()],
+];
+if (fs.existsSync(new URL("./hacienda.ts", import.meta.url))) {
+  suites.push(["hacienda", async () => ((await import("./hacienda.ts")) as { benchHacienda: () => Promise<unknown> }).benchHacienda()]);
+}
+for (const [name, run] of suites) {
+  if (only.length && !only.includes(name)) continue;
+  console.log(`\n== ${name}`);
+  const r = await run();
+  console.log(JSON.stringify(r, null, 2));
+  results[name] = r;
+}
+fs.writeFileSync(new URL("./results.json", import.meta.url), JSON.stringify(results, null, 2) + "\n");
+console.log("\nBudgets: /dashboard and /companies p95 ≤ 50 ms on PostgreSQL; /login ≤ 60 kB gzip JavaScript; hacienda ≥ 500 signed 1-line invoices/s/core, ≥ 300 with 50 lines.");
