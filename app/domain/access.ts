@@ -33,6 +33,8 @@ export const ROUTES = [
   { name: "company-logo", pattern: "/company-logo/:id", title: "Logo", utility: true },
   { name: "locations", pattern: "/locations", title: "Ubicaciones", utility: true },
   { name: "activity-lookup", pattern: "/activity-lookup", title: "Actividades económicas", utility: true },
+  { name: "activities", pattern: "/activities", title: "Actividades económicas", utility: true },
+  { name: "cabys-search", pattern: "/cabys-search", title: "CABYS", utility: true },
   // authenticated screens (part 1 §2.1)
   { name: "dashboard", pattern: "/dashboard", title: "Inicio", inactiveOk: true, plan2: true },
   { name: "rdashboard", pattern: "/rdashboard", title: "Inicio" },

@@ -6,6 +6,7 @@ import { data } from "react-router";
 import type { Db } from "../../db/client.ts";
 import { companyByIdentification, companyFormLists as queryFormLists, countDocuments, manageableCompany } from "../../db/queries/companies.ts";
 import { companies, companyUsers, generalConfigurations, sessions, users } from "../../db/schema/index.ts";
+import { setupNewCompany } from "./company-setup.server.ts";
 import { checkLogo, COMPANY_MESSAGES, type CompanyInput } from "../domain/company-schemas.ts";
 import type { FieldErrors } from "../domain/forms.ts";
 import type { CurrentUser } from "./context.ts";
@@ -92,6 +93,7 @@ export async function createCompany(db: Db, actor: Actor, input: CompanyInput, l
       .returning({ id: companies.id });
     await tx.insert(generalConfigurations).values({ companyId: row.id, ...configValues(input) });
     await tx.insert(companyUsers).values({ companyId: row.id, userId: actor.id }).onConflictDoNothing();
+    await setupNewCompany(tx, row.id);
     return { ok: true as const, id: row.id };
   });
 }

@@ -3,6 +3,8 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import * as t from "../schema/index.ts";
 import { hashPassword } from "../../app/server/password.server.ts";
+import { setupNewCompany } from "../../app/server/company-setup.server.ts";
+import { setupDemoCompany } from "../../app/server/config-setup.server.ts";
 import * as ref from "./reference-data.ts";
 import { loadLocations } from "./locations.ts";
 
@@ -98,6 +100,8 @@ export async function seedDemo(db: Db, opts: { password?: string } = {}): Promis
     await tx.update(t.companies).set({ userId: user.id }).where(eq(t.companies.id, company.id));
     await tx.insert(t.companyUsers).values({ companyId: company.id, userId: user.id });
     await tx.insert(t.generalConfigurations).values({ companyId: company.id }).onConflictDoNothing();
+    await setupNewCompany(tx, company.id);
+    await setupDemoCompany(tx, company.id);
   });
   return { created: true, email: DEMO_EMAIL, password };
 }

@@ -53,6 +53,7 @@ export default async function globalSetup() {
     };
   }
   const dataDir = path.join(work, "data");
+  process.env.APP_SECRET = "e2e-secret"; // the seed encrypts the demo company's secrets with it
   const database = await openDatabase({ databaseUrl, dataDir: databaseUrl ? undefined : path.join(dataDir, "pglite") });
   await migrateDatabase(database);
   await seedReferenceData(database.db);
