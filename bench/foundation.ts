@@ -66,11 +66,17 @@ async function signIn(base: string): Promise<string> {
   return `${csrfCookie}; ${session.split(";")[0]}`;
 }
 
-async function load(base: string, pathName: string, cookie: string) {
+/**
+ * 50 concurrent clients on one path. `rate` caps the total requests per second (50 staff clicking,
+ * 2 requests a second each = 100/s); without it the clients send as fast as the server answers
+ * (saturation: latency is then mostly queueing behind the other 49).
+ */
+async function load(base: string, pathName: string, cookie: string, rate?: number) {
   const serverTimes: number[] = [];
   const result = await autocannon({
     url: base + pathName,
     connections: 50,
+    ...(rate ? { overallRate: rate } : {}),
     duration: Number(process.env.BENCH_SECONDS || 8),
     headers: { cookie },
     requests: [
@@ -148,8 +154,10 @@ export async function benchFoundation() {
           const base = "http://127.0.0.1:3302";
           const cookie = await signIn(base);
           for (let i = 0; i < 20; i++) await fetch(base + "/dashboard", { headers: { cookie } }); // warm-up
-          out[`${kind}:/dashboard`] = await load(base, "/dashboard", cookie);
-          out[`${kind}:/companies`] = await load(base, "/companies", cookie);
+          for (const p of ["/dashboard", "/companies"]) {
+            out[`${kind}:${p} 50 clients, 100 req/s`] = await load(base, p, cookie, 100);
+            out[`${kind}:${p} 50 clients, saturated`] = await load(base, p, cookie);
+          }
           if (kind === "pglite") {
             out["shipped:/login"] = await shipped(base, "/login");
             out["shipped:/companies"] = await shipped(base, "/companies", cookie);

@@ -24,7 +24,8 @@ export function env() {
     mailFrom: process.env.MAIL_FROM || "Colibrí <no-responder@colibri.local>",
     haciendaPublicApi: (process.env.HACIENDA_PUBLIC_API_URL || "https://api.hacienda.go.cr").replace(/\/$/, ""),
     haciendaLookupTimeoutMs: int("HACIENDA_LOOKUP_TIMEOUT_MS", 4000),
-    secureCookies: process.env.COOKIE_SECURE ? process.env.COOKIE_SECURE === "true" : process.env.NODE_ENV === "production",
+    // Secure cookies whenever the public URL is https (localhost over http keeps working).
+    secureCookies: process.env.COOKIE_SECURE ? process.env.COOKIE_SECURE === "true" : (process.env.APP_URL ?? "").startsWith("https://"),
   };
 }
 
