@@ -1,3 +1,275 @@
-export default function Pending() {
-  return <div className="card">Esta sección está en construcción.</div>;
+import { data, Form, Link } from "react-router";
+import type { Route } from "./+types/client-detail";
+import { clientBalances, clientDocumentsPage, DOCUMENT_FILTERS, type DocumentFilter } from "../../../db/queries/clients.ts";
+import { ActivityFields, ClientForm, clientFormKey, type ClientFormViewState } from "../../components/client-form.tsx";
+import { AppForm, SubmitButton } from "../../components/form.tsx";
+import { ListControls, Pagination } from "../../components/pagination.tsx";
+import { activityLookupCheck, activityRequired, CLIENT_MESSAGES } from "../../domain/client-schemas.ts";
+import type { Activity } from "../../domain/company-schemas.ts";
+import { formatDate, formatMoney } from "../../domain/format.ts";
+import { lastPage } from "../../domain/pagination.ts";
+import { lookupActivities } from "../../server/activity-lookup.server.ts";
+import { activityOptions, clientFormState, handleClientForm, requireClient, updateClientActivity } from "../../server/clients.server.ts";
+import { requestContext } from "../../server/context.ts";
+import { db } from "../../server/db.server.ts";
+import { redirectWithToast } from "../../server/flash.server.ts";
+import { listRequest } from "../../server/page-memory.server.ts";
+
+const TABS = {
+  quotations: { label: "Cotizaciones", kinds: ["qt"], type: "quotation" },
+  invoices: { label: "Facturas", kinds: ["fe"], type: "invoice" },
+  tickets: { label: "Tiquetes", kinds: ["te"], type: "ticket" },
+} as const;
+type DocTab = keyof typeof TABS;
+
+function clientIdOf(params: { id?: string }) {
+  const id = params.id && /^\d{1,9}$/.test(params.id) ? Number(params.id) : 0;
+  if (!id) throw data("No encontrado", { status: 404 });
+  return id;
+}
+
+function visibleTabs(provider: boolean, readOnly: boolean): DocTab[] {
+  if (provider) return [];
+  return readOnly ? ["invoices", "tickets"] : ["quotations", "invoices", "tickets"];
+}
+
+interface ActivityPanel {
+  activities: Activity[];
+  values: Record<string, string>;
+  errors: Record<string, string>;
+  message: string | null;
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { company } = context.get(requestContext);
+  const companyId = company!.id;
+  const id = clientIdOf(params);
+  const client = await requireClient(db(), companyId, id);
+  const readOnly = company!.permission === 5;
+  const url = new URL(request.url);
+  const tabs = visibleTabs(client.provider, readOnly);
+  const requested = url.searchParams.get("tab") as DocTab | null;
+  const tab: DocTab | "info" = requested && tabs.includes(requested) ? requested : "info";
+  const balance = (await clientBalances(db(), { companyId, clientIds: [id] })).get(id) ?? "0";
+
+  let documents = null;
+  if (tab !== "info") {
+    const req = await listRequest(request, context, `/client-detail/${tab}`);
+    const rawFilter = url.searchParams.get("filter");
+    const filter = (DOCUMENT_FILTERS as readonly string[]).includes(rawFilter ?? "") ? (rawFilter as DocumentFilter) : null;
+    const { rows, total } = await clientDocumentsPage(db(), { companyId, clientId: id, kinds: [...TABS[tab].kinds], filter, ...req });
+    documents = {
+      rows: rows.map((r) => ({ ...r, issuedAt: r.issuedAt.toISOString() })),
+      page: req.page,
+      perPage: req.perPage,
+      search: req.search,
+      filter,
+      lastPage: lastPage(total, req.perPage),
+    };
+  }
+  const form = tab === "info" ? await clientFormState(db(), { companyId, mode: "detail", provider: client.provider, clientId: id }) : null;
+  const editingActivity = tab === "info" && url.searchParams.get("activity") === "edit";
+  return {
+    client: { id: client.id, name: client.name, provider: client.provider, generic: client.generic, active: client.active, activityCode: client.economicActivityCode, activityName: client.economicActivityName },
+    balance,
+    readOnly,
+    tabs,
+    tab,
+    documents,
+    form,
+    editingActivity,
+    activity: null as ActivityPanel | null,
+  };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { company } = context.get(requestContext);
+  const companyId = company!.id;
+  const id = clientIdOf(params);
+  const client = await requireClient(db(), companyId, id);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "save");
+  const here = `/client-detail/${id}`;
+
+  if (intent === "activity-lookup" || intent === "activity-save") {
+    const values = { economic_activity_code: String(form.get("economic_activity_code") ?? "").trim(), economic_activity_name: String(form.get("economic_activity_name") ?? "").trim() };
+    let activities = activityOptions(String(form.get("activity_options") ?? ""));
+    let message: string | null = null;
+    const errors: Record<string, string> = {};
+    if (intent === "activity-lookup") {
+      message = activityLookupCheck(String(client.identificationTypeId), client.identification);
+      if (!message) {
+        const found = await lookupActivities(client.identification);
+        message = found.message;
+        if (found.ok) {
+          activities = found.activities;
+          values.economic_activity_code = found.selected;
+        }
+      }
+    }
+    const chosen = activities.find((a) => a.code === values.economic_activity_code);
+    if (chosen) values.economic_activity_name = chosen.description;
+    if (intent === "activity-save") {
+      if (values.economic_activity_code && !/^\d{4,6}(\.\d{1,2})?$/.test(values.economic_activity_code)) errors.economic_activity_code = "La actividad económica debe tener un código válido";
+      else if (!values.economic_activity_code && activityRequired({ mode: "detail", provider: client.provider }, client.identificationTypeId))
+        errors.economic_activity_code = "La actividad económica es obligatoria";
+      if (!Object.keys(errors).length) {
+        await updateClientActivity(db(), companyId, id, { code: values.economic_activity_code || null, name: values.economic_activity_name || null });
+        return redirectWithToast(here, { type: "success", text: CLIENT_MESSAGES.updatedDetail });
+      }
+    }
+    return data({ activity: { activities, values, errors, message } as ActivityPanel, form: null }, { status: Object.keys(errors).length ? 400 : 200 });
+  }
+
+  const outcome = await handleClientForm(db(), { companyId, mode: "detail", provider: client.provider, clientId: id, form });
+  if (outcome.kind === "saved") return redirectWithToast(here, { type: "success", text: CLIENT_MESSAGES.updatedDetail });
+  return data({ form: outcome.state, activity: null as ActivityPanel | null }, { status: outcome.status });
+}
+
+export default function ClientDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { client, balance, readOnly, tabs, tab, documents } = loaderData;
+  const here = `/client-detail/${client.id}`;
+  const form = ((actionData as { form?: ClientFormViewState } | undefined)?.form ?? loaderData.form) as ClientFormViewState | null;
+  const activity = (actionData as { activity?: ActivityPanel } | undefined)?.activity ?? null;
+  const editingActivity = loaderData.editingActivity || !!activity;
+  const showDocButtons = !client.provider && !readOnly;
+  return (
+    <div className="space-y-4">
+      <div className="card flex flex-wrap items-center justify-between gap-3" data-client-header>
+        <div>
+          <h1 className="text-lg font-semibold">{client.name}</h1>
+          {!readOnly && (
+            <p className="text-slate-600">
+              Balance: <strong data-balance>{formatMoney(balance, "₡")}</strong>
+            </p>
+          )}
+        </div>
+        <div className="flex gap-2">
+          {showDocButtons && !client.generic && (
+            <Link to={`/new-invoice?client_id=${client.id}`} className="btn btn-primary">
+              Nueva Factura
+            </Link>
+          )}
+          {showDocButtons && (
+            <Link to={`/new-ticket?client_id=${client.id}`} className="btn btn-outline">
+              Nuevo Tiquete
+            </Link>
+          )}
+          <Link to={client.provider ? "/providers" : "/clients"} className="btn btn-outline">
+            Volver
+          </Link>
+        </div>
+      </div>
+
+      <nav className="flex gap-2 border-b border-slate-200" aria-label="Pestañas">
+        <Link to={here} className={`px-3 py-2 ${tab === "info" ? "border-b-2 border-primary font-semibold" : ""}`} aria-current={tab === "info" ? "page" : undefined}>
+          Información
+        </Link>
+        {tabs.map((t) => (
+          <Link key={t} to={`${here}?tab=${t}`} className={`px-3 py-2 ${tab === t ? "border-b-2 border-primary font-semibold" : ""}`} aria-current={tab === t ? "page" : undefined}>
+            {TABS[t].label}
+          </Link>
+        ))}
+      </nav>
+
+      {tab === "info" && (
+        <>
+          <section className="card space-y-3" aria-labelledby="card-actividad" data-activity-panel>
+            <h2 id="card-actividad" className="font-semibold">
+              Actividad económica
+            </h2>
+            {editingActivity ? (
+              <AppForm action={here} className="space-y-3">
+                <ActivityFieldsLookup
+                  key={JSON.stringify(activity)}
+                  panel={activity ?? { activities: client.activityCode ? [{ code: client.activityCode, description: client.activityName ?? "", type: "" }] : [], values: { economic_activity_code: client.activityCode ?? "", economic_activity_name: client.activityName ?? "" }, errors: {}, message: null }}
+                />
+                <div className="flex gap-2">
+                  <Link to={here} className="btn btn-outline">
+                    Cancelar
+                  </Link>
+                  <SubmitButton name="intent" value="activity-save">
+                    Guardar actividad
+                  </SubmitButton>
+                </div>
+              </AppForm>
+            ) : (
+              <div className="flex items-center justify-between gap-2">
+                <p data-activity-current>{client.activityCode ? `${client.activityCode} - ${client.activityName ?? ""}` : "Sin actividad económica"}</p>
+                <Link to={`${here}?activity=edit`} className="btn btn-outline btn-sm">
+                  Editar actividad
+                </Link>
+              </div>
+            )}
+          </section>
+          {form && <ClientForm key={clientFormKey(form)} state={form} action={here} cancelTo={client.provider ? "/providers" : "/clients"} title="Información" />}
+        </>
+      )}
+
+      {tab !== "info" && documents && (
+        <div className="card">
+          <div className="mb-2 flex flex-wrap items-end gap-2">
+            <ListControls search={documents.search} perPage={documents.perPage} extra={{ tab, ...(documents.filter ? { filter: documents.filter } : {}) }} />
+            <Form method="get" className="mb-4 flex items-end gap-2">
+              <input type="hidden" name="tab" value={tab} />
+              <label className="flex items-center gap-2">
+                <span>Filtro</span>
+                <select name="filter" defaultValue={documents.filter ?? ""} className="input w-36">
+                  <option value="">Todos</option>
+                  {DOCUMENT_FILTERS.map((f) => (
+                    <option key={f} value={f}>
+                      {f}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <input type="hidden" name="page" value="1" />
+              <button type="submit" className="btn btn-outline">
+                Filtrar
+              </button>
+            </Form>
+          </div>
+          <table className="table" data-documents>
+            <thead>
+              <tr>
+                <th>Referencia</th>
+                <th>Fecha</th>
+                <th>Estado</th>
+                <th>Total</th>
+              </tr>
+            </thead>
+            <tbody>
+              {documents.rows.length === 0 && (
+                <tr>
+                  <td colSpan={4} className="text-center text-slate-500">
+                    {CLIENT_MESSAGES.noDocuments}
+                  </td>
+                </tr>
+              )}
+              {documents.rows.map((d) => (
+                <tr key={d.id}>
+                  <td>
+                    <Link to={`/detail/${TABS[tab].type}/${d.id}`}>{d.id}</Link>
+                  </td>
+                  <td>{formatDate(d.issuedAt)}</td>
+                  <td>{d.status}</td>
+                  <td>{formatMoney(d.total, d.currencyId === 1 ? "$" : "₡")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pagination page={documents.page} lastPage={documents.lastPage} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The activity fields with their lookup button renamed to the detail's own intent. */
+function ActivityFieldsLookup({ panel }: { panel: ActivityPanel }) {
+  return (
+    <div data-activity-edit>
+      <ActivityFields state={{ activities: panel.activities, values: panel.values, errors: panel.errors, message: panel.message }} lookupIntent="activity-lookup" />
+    </div>
+  );
 }

@@ -1,3 +1,10 @@
-export default function Pending() {
-  return <div className="card">Esta sección está en construcción.</div>;
+import type { Route } from "./+types/providers";
+import { ClientListView } from "./client-list-view.tsx";
+import { clientListAction, clientListLoader } from "./list.server.ts";
+
+export const loader = ({ request, context }: Route.LoaderArgs) => clientListLoader({ request, context, provider: true });
+export const action = ({ request, context }: Route.ActionArgs) => clientListAction({ request, context, provider: true });
+
+export default function Providers({ loaderData, actionData }: Route.ComponentProps) {
+  return <ClientListView loaderData={loaderData as never} actionData={actionData as never} />;
 }

@@ -1,0 +1,297 @@
+import { useEffect, useState } from "react";
+import { Link } from "react-router";
+import { AppForm, Field, SubmitButton } from "./form.tsx";
+import { ContactsFields } from "./contacts-fields.tsx";
+import { HOME_COUNTRY, maxContacts, type ClientFormMode, type ContactValues } from "../domain/client-schemas.ts";
+import type { Activity } from "../domain/company-schemas.ts";
+
+interface Place {
+  number: number;
+  name: string;
+}
+
+export interface ClientFormViewState {
+  mode: ClientFormMode;
+  id: number | null;
+  provider: boolean;
+  values: Record<string, string | undefined>;
+  contacts: ContactValues[];
+  activities: Activity[];
+  lists: {
+    identificationTypes: { id: number; code: string; name: string }[];
+    countries: { id: number; name: string }[];
+    provinces: Place[];
+    cantons: Place[];
+    districts: Place[];
+    barrios: { id: number; name: string }[];
+  };
+  errors: Record<string, string | undefined>;
+  message: string | null;
+}
+
+/** A key that resets the uncontrolled inputs whenever the server sends a new state. */
+export const clientFormKey = (s: ClientFormViewState) => JSON.stringify([s.values, s.contacts.length, s.message, s.errors]);
+
+/**
+ * The client/provider form, sections Detalle, Ubicación, Contactos (spec part 1 §2.3). Every
+ * button is a plain submit (intent …) so the form works without JavaScript; with JavaScript the
+ * location cascade reloads its lists in place and location fields follow the country at once.
+ */
+export function ClientForm({ state, action, cancelTo, title }: { state: ClientFormViewState; action: string; cancelTo: string; title: string }) {
+  const { mode, values, errors, lists } = state;
+  const [country, setCountry] = useState(values.country ?? String(HOME_COUNTRY));
+  const home = country === String(HOME_COUNTRY);
+  const [scripted, setScripted] = useState(false);
+  useEffect(() => setScripted(true), []);
+  const text = (name: string, label: string, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
+    <Field label={label} name={name} error={errors[name]}>
+      <input id={name} name={name} className="input" defaultValue={values[name] ?? ""} aria-invalid={!!errors[name] || undefined} {...props} />
+    </Field>
+  );
+  const form = (
+    <AppForm action={action} className="space-y-4" noValidate data-client-form={mode}>
+      {/* Enter in a field saves (the first submit button is the form's default). */}
+      <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" style={{ position: "absolute", left: "-9999px" }} />
+      <div className="flex items-center justify-between">
+        <h1 className="text-lg font-semibold">{title}</h1>
+        <Link to={cancelTo} className="btn btn-outline">
+          {mode === "dialog" ? "Cerrar" : "Volver"}
+        </Link>
+      </div>
+      {Object.keys(errors).length > 0 && (
+        <p className="rounded-md bg-danger/10 p-3 text-sm text-danger" role="alert">
+          Revisa los datos marcados.
+        </p>
+      )}
+      {values.found_company_name && <input type="hidden" name="found_company_name" value={values.found_company_name} />}
+
+      <section className="card space-y-4" aria-labelledby="card-detalle">
+        <h2 id="card-detalle" className="font-semibold">
+          Detalle
+        </h2>
+        <div className="grid gap-4 sm:grid-cols-2">
+          {text("name", "Nombre", { required: true, maxLength: 160 })}
+          {text("comercial_name", "Nombre comercial", { maxLength: 160 })}
+          <Field label="Tipo de identificación" name="identification_type" error={errors.identification_type}>
+            <select id="identification_type" name="identification_type" className="input" defaultValue={values.identification_type} required>
+              {lists.identificationTypes.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.code} {t.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+          {text("identification", "Identificación", { required: true, inputMode: "numeric", pattern: "\\d{9,12}", maxLength: 12 })}
+          {text("email", "Email", { type: "email", required: true, maxLength: 160 })}
+          {text("phone", "Teléfono", { inputMode: "numeric", pattern: "\\d+", required: true, maxLength: 20 })}
+        </div>
+        {mode === "detail" ? <ActivityHidden state={state} /> : <ActivityFields state={state} />}
+      </section>
+
+      <section className="card space-y-4" aria-labelledby="card-ubicacion">
+        <h2 id="card-ubicacion" className="font-semibold">
+          Ubicación
+        </h2>
+        <Field label="País" name="country" error={errors.country}>
+          <select id="country" name="country" className="input" value={country} onChange={(e) => setCountry(e.target.value)}>
+            {lists.countries.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        {!home && !scripted && (
+          <button type="submit" name="intent" value="refresh-location" className="btn btn-outline btn-sm" formNoValidate>
+            Actualizar ubicación
+          </button>
+        )}
+        {home && <ClientLocation lists={lists} values={values} errors={errors} withBarrio={mode !== "new"} />}
+        <Field label="Dirección" name="address" error={errors.address}>
+          <textarea id="address" name="address" className="input" rows={2} maxLength={250} defaultValue={values.address ?? ""} aria-invalid={!!errors.address || undefined} />
+        </Field>
+      </section>
+
+      <ContactsFields contacts={state.contacts} errors={errors} max={maxContacts(mode)} />
+
+      <div className="flex justify-end gap-2">
+        <Link to={cancelTo} className="btn btn-outline">
+          Cancelar
+        </Link>
+        <SubmitButton name="intent" value="save">
+          Guardar
+        </SubmitButton>
+      </div>
+    </AppForm>
+  );
+  if (mode !== "dialog") return form;
+  return (
+    <div className="fixed inset-0 z-40 overflow-y-auto bg-slate-100 p-4" role="dialog" aria-modal="true" aria-label={title} data-client-dialog>
+      <div className="mx-auto max-w-4xl">{form}</div>
+    </div>
+  );
+}
+
+function ActivityHidden({ state }: { state: ClientFormViewState }) {
+  return (
+    <>
+      <input type="hidden" name="economic_activity_code" value={state.values.economic_activity_code ?? ""} />
+      <input type="hidden" name="economic_activity_name" value={state.values.economic_activity_name ?? ""} />
+      {state.errors.economic_activity_code && <p className="field-error">{state.errors.economic_activity_code}</p>}
+    </>
+  );
+}
+
+/** Economic activity: a list after a lookup (principal preselected), otherwise a typed code. */
+export function ActivityFields({
+  state,
+  lookupIntent = "lookup-activity",
+}: {
+  state: Pick<ClientFormViewState, "activities" | "values" | "errors" | "message">;
+  lookupIntent?: string;
+}) {
+  const { activities, values, errors, message } = state;
+  const [activity, setActivity] = useState(values.economic_activity_code ?? "");
+  const activityName = activities.find((a) => a.code === activity)?.description ?? values.economic_activity_name ?? "";
+  return (
+    <div className="space-y-2" data-activity>
+      <Field label="Actividad económica" name="economic_activity_code" error={errors.economic_activity_code}>
+        {activities.length > 0 ? (
+          <select id="economic_activity_code" name="economic_activity_code" className="input" value={activity} onChange={(e) => setActivity(e.target.value)}>
+            {activities.map((a) => (
+              <option key={a.code} value={a.code}>
+                {a.code} - {a.description}
+                {a.type === "P" ? " (principal)" : ""}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <input
+            id="economic_activity_code"
+            name="economic_activity_code"
+            className="input"
+            inputMode="numeric"
+            maxLength={8}
+            placeholder="Código de la actividad"
+            value={activity}
+            onChange={(e) => setActivity(e.target.value)}
+            aria-invalid={!!errors.economic_activity_code || undefined}
+          />
+        )}
+      </Field>
+      <input type="hidden" name="activity_options" value={JSON.stringify(activities)} />
+      {activities.length > 0 ? (
+        <input type="hidden" name="economic_activity_name" value={activityName} />
+      ) : (
+        <Field label="Descripción de la actividad" name="economic_activity_name" error={errors.economic_activity_name}>
+          <input id="economic_activity_name" name="economic_activity_name" className="input" defaultValue={values.economic_activity_name ?? ""} maxLength={250} />
+        </Field>
+      )}
+      <div className="flex items-center gap-3">
+        <button type="submit" name="intent" value={lookupIntent} className="btn btn-outline btn-sm" formNoValidate>
+          Buscar actividad
+        </button>
+        {message && (
+          <span className="text-sm" role="status" data-activity-message>
+            {message}
+          </span>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** Province → canton → district (→ barrio) cascade, first option selected (spec part 1 §4). */
+function ClientLocation({
+  lists,
+  values,
+  errors,
+  withBarrio,
+}: {
+  lists: ClientFormViewState["lists"];
+  values: Record<string, string | undefined>;
+  errors: Record<string, string | undefined>;
+  withBarrio: boolean;
+}) {
+  const [province, setProvince] = useState(values.province || "1");
+  const [canton, setCanton] = useState(values.canton || "1");
+  const [district, setDistrict] = useState(values.district || "1");
+  const [barrio, setBarrio] = useState(values.barrio ?? "");
+  const [cantons, setCantons] = useState(lists.cantons);
+  const [districts, setDistricts] = useState(lists.districts);
+  const [barrios, setBarrios] = useState(lists.barrios);
+  const [scripted, setScripted] = useState(false);
+  useEffect(() => setScripted(true), []);
+
+  async function load(p: string, c?: string) {
+    const res = await fetch(`/locations?province=${encodeURIComponent(p)}${c ? `&canton=${encodeURIComponent(c)}` : ""}`, { headers: { accept: "application/json" } });
+    if (!res.ok) return null;
+    return (await res.json()) as { cantons: Place[]; districts: Place[] };
+  }
+  async function loadBarrios(p: string, c: string, d: string) {
+    if (!withBarrio) return;
+    const res = await fetch(`/clients?barrios=1&province=${encodeURIComponent(p)}&canton=${encodeURIComponent(c)}&district=${encodeURIComponent(d)}`, { headers: { accept: "application/json" } });
+    const list = res.ok ? ((await res.json()) as { barrios: { id: number; name: string }[] }).barrios : [];
+    setBarrios(list);
+    setBarrio(list[0]?.name ?? "");
+  }
+  async function onProvince(p: string) {
+    setProvince(p);
+    const first = await load(p);
+    const c = String(first?.cantons[0]?.number ?? "");
+    setCantons(first?.cantons ?? []);
+    setCanton(c);
+    const second = c ? await load(p, c) : null;
+    const d = String(second?.districts[0]?.number ?? "");
+    setDistricts(second?.districts ?? []);
+    setDistrict(d);
+    if (c && d) await loadBarrios(p, c, d);
+  }
+  async function onCanton(c: string) {
+    setCanton(c);
+    const next = await load(province, c);
+    const d = String(next?.districts[0]?.number ?? "");
+    setDistricts(next?.districts ?? []);
+    setDistrict(d);
+    if (d) await loadBarrios(province, c, d);
+  }
+  async function onDistrict(d: string) {
+    setDistrict(d);
+    await loadBarrios(province, canton, d);
+  }
+
+  const select = (name: string, label: string, value: string, onChange: (v: string) => void, options: { value: string; label: string }[]) => (
+    <Field label={label} name={name} error={errors[name]}>
+      <select id={name} name={name} className="input" value={value} onChange={(e) => void onChange(e.target.value)} aria-invalid={!!errors[name] || undefined}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+  const places = (list: Place[]) => list.map((p) => ({ value: String(p.number), label: p.name }));
+  return (
+    <div className="grid gap-4 sm:grid-cols-2" data-location>
+      {select("province", "Provincia", province, onProvince, places(lists.provinces))}
+      {select("canton", "Cantón", canton, onCanton, places(cantons))}
+      {select("district", "Distrito", district, onDistrict, places(districts))}
+      {withBarrio &&
+        select(
+          "barrio",
+          "Barrio",
+          barrio,
+          setBarrio,
+          barrios.map((b) => ({ value: b.name, label: b.name })),
+        )}
+      {!scripted && (
+        <div className="sm:col-span-2">
+          <button type="submit" name="intent" value="refresh-location" className="btn btn-outline btn-sm" formNoValidate>
+            Actualizar ubicación
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,204 @@
+import { Link, useLocation } from "react-router";
+import { ClientForm, clientFormKey, type ClientFormViewState } from "../../components/client-form.tsx";
+import { ConfirmAction } from "../../components/confirm.tsx";
+import { AppForm, SubmitButton } from "../../components/form.tsx";
+import { ListControls, Pagination } from "../../components/pagination.tsx";
+import { CLIENT_MESSAGES } from "../../domain/client-schemas.ts";
+import { formatDate, formatMoney, truncate } from "../../domain/format.ts";
+import type { clientListLoader } from "./list.server.ts";
+
+type LoaderData = Exclude<Awaited<ReturnType<typeof clientListLoader>>, Response>;
+
+/** The clients list (tabs) or the providers list, with the dialogs of spec part 1 §2.3. */
+export function ClientListView({ loaderData, actionData }: { loaderData: LoaderData; actionData?: { form?: ClientFormViewState } }) {
+  const { base, back, provider, inactive, readOnly, rows, page, perPage, search, form, statement, activities, isAdmin } = loaderData;
+  const { search: qs } = useLocation();
+  const formState = (actionData?.form ?? form) as ClientFormViewState | null;
+  const withParam = (k: string, v: string | number) => {
+    const p = new URLSearchParams(qs);
+    for (const drop of ["new", "edit", "statement", "activities", "barrios"]) p.delete(drop);
+    p.set(k, String(v));
+    return `${base}?${p.toString()}`;
+  };
+  const noun = provider ? "Proveedor" : "Cliente";
+  const empty = provider ? CLIENT_MESSAGES.emptyProviders : inactive ? CLIENT_MESSAGES.emptyInactive : CLIENT_MESSAGES.emptyActive;
+  const columns = provider ? 8 : readOnly ? 6 : 7;
+
+  return (
+    <div className="card">
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-lg font-semibold">{provider ? "Proveedores" : "Clientes"}</h1>
+        <div className="flex gap-2">
+          {!provider && isAdmin && (
+            <Link to={withParam("activities", 1)} className="btn btn-outline">
+              Catálogo de actividades
+            </Link>
+          )}
+          {!readOnly && (
+            <Link to={withParam("new", 1)} className="btn btn-primary">
+              {provider ? "Nuevo Proveedor" : "Nuevo Cliente"}
+            </Link>
+          )}
+        </div>
+      </div>
+      {!provider && (
+        <nav className="mb-4 flex gap-2 border-b border-slate-200" aria-label="Pestañas">
+          <Link to="/clients" className={`px-3 py-2 ${!inactive ? "border-b-2 border-primary font-semibold" : ""}`} aria-current={!inactive ? "page" : undefined}>
+            Clientes activos
+          </Link>
+          <Link to="/clients?tab=inactive" className={`px-3 py-2 ${inactive ? "border-b-2 border-primary font-semibold" : ""}`} aria-current={inactive ? "page" : undefined}>
+            Clientes inactivos
+          </Link>
+        </nav>
+      )}
+      <ListControls search={search} perPage={perPage} extra={inactive ? { tab: "inactive" } : undefined} />
+      <div className="overflow-x-auto">
+        <table className="table" data-clients>
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>Nombre</th>
+              <th>Email</th>
+              <th>Identificación</th>
+              {provider && <th>Teléfono</th>}
+              {!readOnly && <th>Balance</th>}
+              <th>Status</th>
+              <th>Acciones</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 && (
+              <tr>
+                <td colSpan={columns} className="text-center text-slate-500">
+                  {empty}
+                </td>
+              </tr>
+            )}
+            {rows.map((c, i) => (
+              <tr key={c.id} data-client-id={c.id}>
+                <td>{(page - 1) * perPage + i + 1}</td>
+                <td title={c.name}>
+                  <Link to={`/client-detail/${c.id}`}>{truncate(c.name)}</Link>
+                </td>
+                <td title={c.email}>{truncate(c.email)}</td>
+                <td>{c.identification}</td>
+                {provider && <td>{c.phone}</td>}
+                {!readOnly && <td>{formatMoney(c.balance, "₡")}</td>}
+                <td>
+                  <span className={`chip ${c.active ? "chip-on" : "chip-off"}`}>{c.active ? "Activo" : "Inactivo"}</span>
+                </td>
+                <td>
+                  <div className="flex flex-wrap gap-1">
+                    <Link className="btn btn-outline btn-sm" to={withParam("edit", c.id)}>
+                      Editar
+                    </Link>
+                    {!c.generic &&
+                      (c.active ? (
+                        <ConfirmAction label="Desactivar" title={`Desactivar ${noun.toLowerCase()}`} message={CLIENT_MESSAGES.confirmDeactivate} intent="toggle" fields={{ client_id: c.id }} action={back} />
+                      ) : (
+                        <AppForm action={back} className="inline">
+                          <input type="hidden" name="intent" value="toggle" />
+                          <input type="hidden" name="client_id" value={c.id} />
+                          <button type="submit" className="btn btn-outline btn-sm">
+                            Activar
+                          </button>
+                        </AppForm>
+                      ))}
+                    {!c.generic && !c.hasDocuments && (
+                      <ConfirmAction label="Eliminar" title={`Eliminar ${noun}`} message={CLIENT_MESSAGES.confirmDelete} intent="delete" fields={{ client_id: c.id }} action={back} />
+                    )}
+                    {!provider && (
+                      <Link className="btn btn-outline btn-sm" to={withParam("statement", c.id)}>
+                        Estado de cuenta
+                      </Link>
+                    )}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pagination page={page} lastPage={loaderData.lastPage} />
+
+      {formState && (
+        <ClientForm
+          key={clientFormKey(formState)}
+          state={formState}
+          action={loaderData.formAction}
+          cancelTo={back}
+          title={formState.id ? `Editar ${noun}` : provider ? "Nuevo Proveedor" : "Nuevo Cliente"}
+        />
+      )}
+
+      {statement && (
+        <div className="confirm-panel fixed inset-0 z-40 flex items-center justify-center bg-slate-900/45 p-4">
+          <div className="card w-full max-w-2xl" role="dialog" aria-modal="true" aria-label="Estado de cuenta" data-statement>
+            <h2 className="text-lg font-semibold">Estado de cuenta</h2>
+            <p className="mt-2 font-medium">{statement.client.name}</p>
+            <p className="mt-1">
+              Total pendiente: <strong data-pending-total>{formatMoney(statement.pendingTotal, "₡")}</strong>
+            </p>
+            <table className="table mt-3">
+              <thead>
+                <tr>
+                  <th>Referencia</th>
+                  <th>Fecha</th>
+                  <th>Pendiente</th>
+                </tr>
+              </thead>
+              <tbody>
+                {statement.invoices.length === 0 && (
+                  <tr>
+                    <td colSpan={3} className="text-center text-slate-500">
+                      No hay facturas pendientes
+                    </td>
+                  </tr>
+                )}
+                {statement.invoices.map((inv) => (
+                  <tr key={inv.id}>
+                    <td>{inv.reference}</td>
+                    <td>{formatDate(inv.issuedAt).replace(/\//g, "-")}</td>
+                    <td>{formatMoney(inv.pending, inv.currencyId === 1 ? "$" : "₡")}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <AppForm action={back} className="mt-4 flex justify-end gap-2">
+              <input type="hidden" name="client_id" value={statement.client.id} />
+              <Link to={back} className="btn btn-outline">
+                Cerrar
+              </Link>
+              <SubmitButton name="intent" value="send-statement">
+                Enviar al cliente
+              </SubmitButton>
+            </AppForm>
+          </div>
+        </div>
+      )}
+
+      {activities && (
+        <div className="confirm-panel fixed inset-0 z-40 flex items-center justify-center bg-slate-900/45 p-4">
+          <div className="card w-full max-w-lg" role="dialog" aria-modal="true" aria-label="Catálogo de actividades" data-activities-import>
+            <h2 className="text-lg font-semibold">Catálogo de actividades</h2>
+            <p className="mt-2 text-sm text-slate-600">
+              Actividades en el catálogo: <strong>{activities.count}</strong>. Suba un archivo CSV en UTF-8 con una actividad por línea, en el formato{" "}
+              <code>código;descripción</code> (la primera línea puede ser el encabezado). Si una línea tiene un error no se guarda nada.
+            </p>
+            <AppForm action={back} encType="multipart/form-data" className="mt-4 space-y-3">
+              <input type="hidden" name="intent" value="import-activities" />
+              <label htmlFor="activities-file">Archivo CSV</label>
+              <input id="activities-file" name="file" type="file" accept=".csv,text/csv,text/plain" className="input" required />
+              <div className="flex justify-end gap-2">
+                <Link to={back} className="btn btn-outline">
+                  Cerrar
+                </Link>
+                <SubmitButton>Importar</SubmitButton>
+              </div>
+            </AppForm>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

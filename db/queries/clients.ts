@@ -1,0 +1,196 @@
+// Client and provider queries. Every function takes the company id and filters by it (tenancy).
+import { and, asc, desc, eq, ilike, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import type { DbOrTx } from "../client.ts";
+import { barrios, cantons, clientContacts, clients, countries, districts, documents, identificationTypes, provinces } from "../schema/index.ts";
+
+const likeTerm = (search: string) => `%${search.replace(/[\\%_]/g, (c) => "\\" + c)}%`;
+
+export interface ClientListRow {
+  id: number;
+  name: string;
+  email: string;
+  identification: string;
+  phone: string;
+  active: boolean;
+  generic: boolean;
+  hasDocuments: boolean;
+}
+
+/**
+ * A page of clients (or providers) of a company, sorted by name. The search matches name,
+ * identification and e-mail (case-insensitive substring; a pg_trgm index keeps it fast, see bench/clients.ts).
+ */
+export async function clientsPage(
+  db: DbOrTx,
+  opts: { companyId: number; provider: boolean; active?: boolean; search: string; page: number; perPage: number },
+): Promise<{ rows: ClientListRow[]; total: number }> {
+  const term = opts.search ? likeTerm(opts.search) : null;
+  const where = and(
+    eq(clients.companyId, opts.companyId),
+    eq(clients.provider, opts.provider),
+    isNull(clients.deletedAt),
+    opts.active === undefined ? undefined : eq(clients.active, opts.active),
+    term ? or(ilike(clients.name, term), ilike(clients.identification, term), ilike(clients.email, term)) : undefined,
+  );
+  const [[{ total }], rows] = await Promise.all([
+    db.select({ total: sql<number>`count(*)::int` }).from(clients).where(where),
+    db
+      .select({
+        id: clients.id,
+        name: clients.name,
+        email: clients.email,
+        identification: clients.identification,
+        phone: clients.phone,
+        active: clients.active,
+        generic: clients.generic,
+        hasDocuments: sql<boolean>`exists (select 1 from ${documents} d where d.company_id = ${clients.companyId} and d.client_id = ${clients.id})`,
+      })
+      .from(clients)
+      .where(where)
+      .orderBy(asc(clients.name), asc(clients.id))
+      .limit(opts.perPage)
+      .offset((opts.page - 1) * opts.perPage),
+  ]);
+  return { rows: rows.map((r) => ({ ...r, hasDocuments: !!r.hasDocuments })), total: Number(total) };
+}
+
+/** Statuses that leave an invoice pending: anything not paid and not rejected by Hacienda. */
+const PENDING = sql`d.kind = 'fe' and d.status not in ('pagado', 'rechazado', 'anulado')`;
+
+/**
+ * Pending receivables per client, in colones (dollar invoices converted at their stored exchange
+ * rate). Until payments exist this is the total of the client's unpaid invoices; with no documents
+ * it is 0. One query for a whole page of clients.
+ */
+export async function clientBalances(db: DbOrTx, opts: { companyId: number; clientIds: number[] }): Promise<Map<number, string>> {
+  const out = new Map<number, string>(opts.clientIds.map((id) => [id, "0"]));
+  if (opts.clientIds.length === 0) return out;
+  const ids = sql.join(
+    opts.clientIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const res = await db.execute<{ client_id: number; balance: string }>(
+    sql`select d.client_id, sum(d.total_comprobante * case when d.currency_id = 1 then d.exchange_rate else 1 end)::numeric(18,5)::text as balance
+        from ${documents} d where d.company_id = ${opts.companyId} and d.client_id in (${ids}) and ${PENDING} group by d.client_id`,
+  );
+  const rows = (Array.isArray(res) ? res : (res as unknown as { rows: { client_id: number; balance: string }[] }).rows) as { client_id: number; balance: string }[];
+  for (const r of rows) out.set(Number(r.client_id), r.balance ?? "0");
+  return out;
+}
+
+/** Pending invoices of a client (account statement). */
+export async function pendingInvoices(db: DbOrTx, opts: { companyId: number; clientId: number }) {
+  const res = await db.execute<{ id: number; issued_at: string | Date; pending: string; currency_id: number }>(
+    sql`select d.id, d.issued_at, d.total_comprobante::text as pending, d.currency_id from ${documents} d
+        where d.company_id = ${opts.companyId} and d.client_id = ${opts.clientId} and ${PENDING} order by d.issued_at asc, d.id asc limit 500`,
+  );
+  const rows = (Array.isArray(res) ? res : (res as unknown as { rows: unknown[] }).rows) as { id: number; issued_at: string | Date; pending: string; currency_id: number }[];
+  return rows.map((r) => ({ id: Number(r.id), reference: String(r.id), issuedAt: new Date(r.issued_at), pending: r.pending, currencyId: Number(r.currency_id) }));
+}
+
+/** The client of the company (any state except deleted), or undefined. */
+export async function clientById(db: DbOrTx, opts: { companyId: number; clientId: number }) {
+  if (!Number.isInteger(opts.clientId) || opts.clientId <= 0) return undefined;
+  const [row] = await db
+    .select()
+    .from(clients)
+    .where(and(eq(clients.id, opts.clientId), eq(clients.companyId, opts.companyId), isNull(clients.deletedAt)));
+  return row;
+}
+
+export async function contactsOf(db: DbOrTx, opts: { companyId: number; clientId: number }) {
+  return db
+    .select()
+    .from(clientContacts)
+    .where(and(eq(clientContacts.clientId, opts.clientId), eq(clientContacts.companyId, opts.companyId)))
+    .orderBy(asc(clientContacts.position), asc(clientContacts.id));
+}
+
+export async function clientHasDocuments(db: DbOrTx, opts: { companyId: number; clientId: number }): Promise<boolean> {
+  const [row] = await db
+    .select({ id: documents.id })
+    .from(documents)
+    .where(and(eq(documents.companyId, opts.companyId), eq(documents.clientId, opts.clientId)))
+    .limit(1);
+  return !!row;
+}
+
+export async function genericClient(db: DbOrTx, companyId: number) {
+  const [row] = await db
+    .select({ id: clients.id })
+    .from(clients)
+    .where(and(eq(clients.companyId, companyId), eq(clients.generic, true)))
+    .orderBy(asc(clients.id))
+    .limit(1);
+  return row;
+}
+
+export const DOCUMENT_FILTERS = ["aceptado", "rechazado", "pagado", "no-pagado"] as const;
+export type DocumentFilter = (typeof DOCUMENT_FILTERS)[number];
+
+/** A page of the client's documents of some kinds (fe = Facturas, te = Tiquetes, qt = Cotizaciones). */
+export async function clientDocumentsPage(
+  db: DbOrTx,
+  opts: { companyId: number; clientId: number; kinds: string[]; filter: DocumentFilter | null; search: string; page: number; perPage: number },
+) {
+  const where = and(
+    eq(documents.companyId, opts.companyId),
+    eq(documents.clientId, opts.clientId),
+    inArray(documents.kind, opts.kinds),
+    opts.filter === "no-pagado" ? ne(documents.status, "pagado") : opts.filter ? eq(documents.status, opts.filter) : undefined,
+    opts.search && /^\d+$/.test(opts.search) ? eq(documents.id, Number(opts.search)) : opts.search ? sql`false` : undefined,
+  );
+  const [[{ total }], rows] = await Promise.all([
+    db.select({ total: sql<number>`count(*)::int` }).from(documents).where(where),
+    db
+      .select({ id: documents.id, kind: documents.kind, status: documents.status, issuedAt: documents.issuedAt, currencyId: documents.currencyId, total: documents.totalComprobante })
+      .from(documents)
+      .where(where)
+      .orderBy(desc(documents.issuedAt), desc(documents.id))
+      .limit(opts.perPage)
+      .offset((opts.page - 1) * opts.perPage),
+  ]);
+  return { rows, total: Number(total) };
+}
+
+/** Lists of the client form for a location: identification types 01–04, countries, the cascade and barrios. */
+export async function clientFormLists(db: DbOrTx, opts: { province: number; canton: number; district: number }) {
+  const [types, countryRows, provinceRows, cantonRows, districtRows, barrioRows] = await Promise.all([
+    db.select({ id: identificationTypes.id, code: identificationTypes.code, name: identificationTypes.name }).from(identificationTypes).where(inArray(identificationTypes.code, ["01", "02", "03", "04"])).orderBy(asc(identificationTypes.id)),
+    db.select({ id: countries.id, name: countries.name }).from(countries).orderBy(asc(countries.name)),
+    db.select({ number: provinces.number, name: provinces.name }).from(provinces).orderBy(asc(provinces.number)),
+    db.select({ number: cantons.number, name: cantons.name }).from(cantons).where(eq(cantons.provinceNumber, opts.province)).orderBy(asc(cantons.number)),
+    db
+      .select({ number: districts.number, name: districts.name })
+      .from(districts)
+      .where(and(eq(districts.provinceNumber, opts.province), eq(districts.cantonNumber, opts.canton)))
+      .orderBy(asc(districts.number)),
+    barriosOf(db, opts),
+  ]);
+  return { identificationTypes: types, countries: countryRows, provinces: provinceRows, cantons: cantonRows, districts: districtRows, barrios: barrioRows };
+}
+
+export async function barriosOf(db: DbOrTx, opts: { province: number; canton: number; district: number }) {
+  return db
+    .select({ id: barrios.id, name: barrios.name })
+    .from(barrios)
+    .where(and(eq(barrios.provinceNumber, opts.province), eq(barrios.cantonNumber, opts.canton), eq(barrios.districtNumber, opts.district)))
+    .orderBy(asc(barrios.id));
+}
+
+/** Non-provider, active clients of the company offered as student representatives. */
+export async function representativeOptions(db: DbOrTx, opts: { companyId: number; includeId?: number | null }) {
+  return db
+    .select({ id: clients.id, name: clients.name, identification: clients.identification })
+    .from(clients)
+    .where(
+      and(
+        eq(clients.companyId, opts.companyId),
+        eq(clients.provider, false),
+        isNull(clients.deletedAt),
+        opts.includeId ? or(eq(clients.active, true), eq(clients.id, opts.includeId)) : eq(clients.active, true),
+      ),
+    )
+    .orderBy(asc(clients.name))
+    .limit(1000);
+}
