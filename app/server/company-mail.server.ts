@@ -1,0 +1,145 @@
+// A company's e-mail servers (spec part 1 §3 E-mail server configuration, §5 E-mail server, §7
+// configuration-email): the outgoing SMTP server (with a real test message) and the reception
+// mailbox. `sendCompanyMail` sends through the company's own server when one is configured, else
+// through the global one (mail.server.ts). Passwords are stored encrypted and never sent back.
+import { and, eq } from "drizzle-orm";
+import nodemailer from "nodemailer";
+import type { Db } from "../../db/client.ts";
+import { emailConfigOf } from "../../db/queries/config.ts";
+import { emailConfigs } from "../../db/schema/index.ts";
+import { CONFIG_MESSAGES, type OutgoingEmailInput, type ReceptionEmailInput } from "../domain/config-schemas.ts";
+import { sendMail, type MailMessage } from "./mail.server.ts";
+import { decryptSecret, encryptSecret } from "./secrets.server.ts";
+
+type Kind = "outgoing" | "reception";
+
+/** What the e-mail screen shows: values without the password, and whether one is stored. */
+export async function emailFormState(db: Db, companyId: number) {
+  const [out, rec] = await Promise.all([emailConfigOf(db, companyId, "outgoing"), emailConfigOf(db, companyId, "reception")]);
+  return {
+    outgoing: {
+      values: {
+        protocol: out?.protocol ?? "smtp",
+        encryption: out?.encryption ?? "",
+        host: out?.host ?? "",
+        port: out ? String(out.port) : "",
+        username: out?.username ?? "",
+        from_email: out?.fromEmail ?? "",
+        from_name: out?.fromName ?? "",
+      } as Record<string, string>,
+      hasPassword: !!out?.passwordEnc,
+    },
+    reception: {
+      values: { host: rec?.host ?? "", port: rec ? String(rec.port) : "", username: rec?.username ?? "", encryption: rec?.encryption ?? "" } as Record<string, string>,
+      hasPassword: !!rec?.passwordEnc,
+    },
+  };
+}
+
+export async function hasEmailPassword(db: Db, companyId: number, kind: Kind) {
+  return !!(await emailConfigOf(db, companyId, kind))?.passwordEnc;
+}
+
+async function upsert(db: Db, companyId: number, kind: Kind, values: Omit<typeof emailConfigs.$inferInsert, "companyId" | "kind" | "passwordEnc">, password: string | null) {
+  const current = await emailConfigOf(db, companyId, kind);
+  if (current) {
+    await db
+      .update(emailConfigs)
+      .set({ ...values, ...(password ? { passwordEnc: encryptSecret(password) } : {}) })
+      .where(and(eq(emailConfigs.id, current.id), eq(emailConfigs.companyId, companyId)));
+  } else {
+    // The schema requires the password on first save, so it is present here.
+    await db.insert(emailConfigs).values({ companyId, kind, ...values, passwordEnc: encryptSecret(password ?? "") });
+  }
+}
+
+export async function saveOutgoingEmail(db: Db, companyId: number, input: OutgoingEmailInput) {
+  await upsert(
+    db,
+    companyId,
+    "outgoing",
+    { protocol: input.protocol, encryption: input.encryption, host: input.host, port: input.port, username: input.username, fromEmail: input.from_email, fromName: input.from_name, active: true },
+    input.password,
+  );
+}
+
+export async function saveReceptionEmail(db: Db, companyId: number, input: ReceptionEmailInput) {
+  await upsert(db, companyId, "reception", { protocol: "imap", encryption: input.encryption, host: input.host, port: input.port, username: input.username, active: true }, input.password);
+}
+
+function transportFor(cfg: NonNullable<Awaited<ReturnType<typeof emailConfigOf>>>) {
+  return nodemailer.createTransport({
+    host: cfg.host,
+    port: cfg.port,
+    secure: cfg.encryption === "ssl",
+    requireTLS: cfg.encryption === "tls",
+    ignoreTLS: cfg.encryption === "none",
+    auth: { user: cfg.username, pass: decryptSecret(cfg.passwordEnc).toString("utf8") },
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  });
+}
+
+/**
+ * Sends through the company's outgoing server when it has one, else through the global sender.
+ * SMTP failures throw an Error whose message is plain Spanish (see smtpErrorText).
+ */
+export async function sendCompanyMail(db: Db, companyId: number, message: MailMessage): Promise<{ via: "company" | "global"; messageId: string }> {
+  const cfg = await emailConfigOf(db, companyId, "outgoing");
+  if (!cfg || !cfg.active || cfg.protocol !== "smtp") {
+    const sent = await sendMail(message);
+    return { via: "global", messageId: sent.messageId };
+  }
+  const transporter = transportFor(cfg);
+  try {
+    const info = await transporter.sendMail({ from: { name: cfg.fromName ?? "", address: cfg.fromEmail ?? cfg.username }, ...message });
+    return { via: "company", messageId: info.messageId };
+  } catch (error) {
+    throw new Error(smtpErrorText(error, cfg.host, cfg.port), { cause: error });
+  } finally {
+    transporter.close();
+  }
+}
+
+/** A nodemailer error in plain Spanish, with what to check next. */
+export function smtpErrorText(error: unknown, host: string, port: number): string {
+  const e = error as { code?: string; responseCode?: number; response?: string; message?: string };
+  const reply = e.response ? ` Respuesta del servidor: «${e.response.slice(0, 200)}».` : "";
+  switch (e.code) {
+    case "EAUTH":
+      return `El servidor de correo rechazó el usuario o la contraseña. Revíselos y guarde de nuevo.${reply}`;
+    case "ECONNECTION":
+    case "ESOCKET":
+      if (/ECONNREFUSED/.test(e.message ?? "")) return `No se logró conectar con el servidor de correo ${host}:${port} (conexión rechazada). Revise el servidor y el puerto.`;
+      if (/ENOTFOUND|EAI_AGAIN/.test(e.message ?? "")) return `No se encontró el servidor de correo ${host}. Revise el nombre del servidor.`;
+      if (/certificate|SSL|TLS|wrong version/i.test(e.message ?? "")) return `Falló la conexión segura con ${host}:${port}. Revise el tipo de cifrado y el puerto.`;
+      return `No se logró conectar con el servidor de correo ${host}:${port}. Revise el servidor, el puerto y el cifrado.`;
+    case "ETIMEDOUT":
+      return `El servidor de correo ${host}:${port} no respondió a tiempo. Revise el servidor, el puerto y el cifrado.`;
+    case "ETLS":
+      return `El servidor de correo no permitió la conexión segura (STARTTLS). Cambie el tipo de cifrado.`;
+    case "EENVELOPE":
+      return `El servidor de correo rechazó el remitente o el destinatario.${reply}`;
+    case "EMESSAGE":
+      return `El servidor de correo rechazó el mensaje.${reply}`;
+    default:
+      return `No se logró enviar el correo de prueba.${reply || (e.message ? ` Detalle: ${e.message.slice(0, 200)}` : "")}`;
+  }
+}
+
+/** 'enviar correo de prueba': a real message through the stored outgoing server. */
+export async function sendTestMail(db: Db, companyId: number, companyName: string, to: string): Promise<{ ok: boolean; message: string }> {
+  const cfg = await emailConfigOf(db, companyId, "outgoing");
+  if (!cfg) return { ok: false, message: CONFIG_MESSAGES.noOutgoingServer };
+  try {
+    await sendCompanyMail(db, companyId, {
+      to,
+      subject: `Correo de prueba de ${companyName}`,
+      text: `Este es un correo de prueba enviado desde Colibrí con el servidor ${cfg.host}:${cfg.port} de ${companyName}. Si lo recibe, la configuración funciona.`,
+    });
+    return { ok: true, message: `${CONFIG_MESSAGES.testMailSent} ${to}` };
+  } catch (error) {
+    return { ok: false, message: (error as Error).message };
+  }
+}

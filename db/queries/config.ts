@@ -1,0 +1,58 @@
+// Company configuration rows (spec part 1 §3). Every function takes the company id and filters by it.
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { DbOrTx } from "../client.ts";
+import { documentCounters, emailConfigs, emailTemplates, generalConfigurations, haciendaConfigs, terms } from "../schema/index.ts";
+
+export async function generalConfigOf(db: DbOrTx, companyId: number) {
+  const [row] = await db.select().from(generalConfigurations).where(eq(generalConfigurations.companyId, companyId));
+  return row;
+}
+
+export async function haciendaConfigOf(db: DbOrTx, companyId: number) {
+  const [row] = await db.select().from(haciendaConfigs).where(eq(haciendaConfigs.companyId, companyId));
+  return row;
+}
+
+export async function countersOf(db: DbOrTx, opts: { companyId: number; branch: number; terminal: number; docTypes: readonly string[] }) {
+  return db
+    .select({ docType: documentCounters.docType, nextNumber: documentCounters.nextNumber })
+    .from(documentCounters)
+    .where(
+      and(
+        eq(documentCounters.companyId, opts.companyId),
+        eq(documentCounters.branch, opts.branch),
+        eq(documentCounters.terminal, opts.terminal),
+        inArray(documentCounters.docType, [...opts.docTypes]),
+      ),
+    );
+}
+
+export async function emailConfigOf(db: DbOrTx, companyId: number, kind: "outgoing" | "reception") {
+  const [row] = await db
+    .select()
+    .from(emailConfigs)
+    .where(and(eq(emailConfigs.companyId, companyId), eq(emailConfigs.kind, kind)))
+    .orderBy(asc(emailConfigs.id))
+    .limit(1);
+  return row;
+}
+
+export async function templatesOf(db: DbOrTx, companyId: number) {
+  return db.select().from(emailTemplates).where(eq(emailTemplates.companyId, companyId)).orderBy(asc(emailTemplates.id));
+}
+
+export async function templateOf(db: DbOrTx, companyId: number, id: number) {
+  if (!Number.isInteger(id) || id <= 0) return undefined;
+  const [row] = await db.select().from(emailTemplates).where(and(eq(emailTemplates.companyId, companyId), eq(emailTemplates.id, id)));
+  return row;
+}
+
+export async function termsOf(db: DbOrTx, companyId: number) {
+  return db.select().from(terms).where(eq(terms.companyId, companyId)).orderBy(asc(terms.id));
+}
+
+export async function termOf(db: DbOrTx, companyId: number, id: number) {
+  if (!Number.isInteger(id) || id <= 0) return undefined;
+  const [row] = await db.select().from(terms).where(and(eq(terms.companyId, companyId), eq(terms.id, id)));
+  return row;
+}
