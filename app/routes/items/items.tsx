@@ -1,3 +1,188 @@
-export default function Pending() {
-  return <div className="card">Esta sección está en construcción.</div>;
+import { data, Link } from "react-router";
+import type { Route } from "./+types/items";
+import { countCabys } from "../../../db/queries/cabys.ts";
+import { itemsPage, taxTypesOf } from "../../../db/queries/items.ts";
+import { categories, currencies } from "../../../db/seed/reference-data.ts";
+import { ConfirmAction } from "../../components/confirm.tsx";
+import { AppForm, SubmitButton } from "../../components/form.tsx";
+import { ListControls, Pagination } from "../../components/pagination.tsx";
+import { displayDate } from "../../domain/exchange-rate.ts";
+import { formatMoney, truncate } from "../../domain/format.ts";
+import { CABYS_IMPORT_MESSAGES, CABYS_MAX_BYTES, ITEM_MESSAGES } from "../../domain/item-schemas.ts";
+import { lastPage } from "../../domain/pagination.ts";
+import { checkCabysUpload, fileStream, importCabysSpreadsheet } from "../../server/cabys.server.ts";
+import { requestContext } from "../../server/context.ts";
+import { db } from "../../server/db.server.ts";
+import { currentRate } from "../../server/exchange-rate.server.ts";
+import { redirectWithToast } from "../../server/flash.server.ts";
+import { removeItem } from "../../server/items.server.ts";
+import { listRequest } from "../../server/page-memory.server.ts";
+
+function requireCompany(context: Route.LoaderArgs["context"]) {
+  const { user, company } = context.get(requestContext);
+  if (!company || !user) throw data("No encontrado", { status: 404 });
+  return { user, company };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user, company } = requireCompany(context);
+  const req = await listRequest(request, context, "/items");
+  const { rows, total } = await itemsPage(db(), { companyId: company.id, ...req });
+  const taxes = new Map((await taxTypesOf(db(), { companyId: company.id })).map((t) => [t.id, t.name]));
+  return {
+    rows: rows.map((r) => ({
+      id: r.id,
+      code: r.code,
+      cabysCode: r.cabysCode ?? "",
+      name: r.name,
+      category: categories.find((c) => c.id === r.categoryId)?.name ?? "",
+      unit: r.unitCode,
+      tax: taxes.get(r.taxTypeId) ?? "",
+      price: formatMoney(r.price, currencies.find((c) => c.id === r.currencyId)?.symbol ?? "₡"),
+    })),
+    total,
+    page: req.page,
+    perPage: req.perPage,
+    search: req.search,
+    lastPage: lastPage(total, req.perPage),
+    isAdmin: user.isAdmin,
+    cabysCount: user.isAdmin ? await countCabys(db()) : null,
+    rate: await currentRate(db(), { currency: "USD", now: new Date() }),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user, company } = requireCompany(context);
+  if (Number(request.headers.get("content-length") ?? 0) > CABYS_MAX_BYTES + 64 * 1024) {
+    return data({ importMessage: CABYS_IMPORT_MESSAGES.tooLarge, importErrors: [] as string[], importErrorCount: 0 }, { status: 413 });
+  }
+  const form = await request.formData();
+  if (form.get("confirm") === "cancel") return redirectWithToast("/items", { type: "info", text: ITEM_MESSAGES.cancelled });
+  const intent = form.get("intent");
+  if (intent === "delete") {
+    const ok = await removeItem(db(), { companyId: company.id, id: Number(form.get("item_id")), now: new Date() });
+    return redirectWithToast("/items", ok ? { type: "success", text: ITEM_MESSAGES.deleted } : { type: "error", text: ITEM_MESSAGES.problem });
+  }
+  if (intent === "import-cabys") {
+    if (!user.isAdmin) throw data(CABYS_IMPORT_MESSAGES.adminOnly, { status: 403 });
+    const upload = await checkCabysUpload(form.get("file"));
+    if (!upload.ok) return data({ importMessage: upload.message, importErrors: [] as string[], importErrorCount: 0 }, { status: 400 });
+    const result = await importCabysSpreadsheet(db(), fileStream(upload.file));
+    if (!result.ok) return data({ importMessage: result.message, importErrors: result.errors, importErrorCount: result.errorCount }, { status: 400 });
+    return redirectWithToast("/items", { type: "success", text: CABYS_IMPORT_MESSAGES.imported(result.imported) });
+  }
+  return redirectWithToast("/items", { type: "error", text: ITEM_MESSAGES.problem });
+}
+
+export default function Items({ loaderData, actionData }: Route.ComponentProps) {
+  const { rows, page, perPage, search, isAdmin, rate, cabysCount } = loaderData;
+  return (
+    <div className="space-y-4">
+      <div className="card">
+        <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+          <h1 className="text-lg font-semibold">Artículos</h1>
+          <div className="flex flex-wrap items-center gap-3">
+            <ExchangeRate rate={rate} />
+            <Link to="/new-item" className="btn btn-primary">
+              Nuevo artículo
+            </Link>
+          </div>
+        </div>
+        <ListControls search={search} perPage={perPage} />
+        <div className="overflow-x-auto">
+          <table className="table" data-items>
+            <thead>
+              <tr>
+                <th>Código</th>
+                <th>Cabys</th>
+                <th>Nombre</th>
+                <th>Categoría</th>
+                <th>Unidad</th>
+                <th>Precio</th>
+                <th>Acciones</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.length === 0 && (
+                <tr>
+                  <td colSpan={7} className="text-center text-slate-500">
+                    {ITEM_MESSAGES.empty}
+                  </td>
+                </tr>
+              )}
+              {rows.map((r) => (
+                <tr key={r.id} data-item-id={r.id}>
+                  <td>{r.code}</td>
+                  <td className="font-mono">{r.cabysCode}</td>
+                  <td title={r.name}>{truncate(r.name)}</td>
+                  <td>{r.category}</td>
+                  <td>{r.unit}</td>
+                  <td className="text-right">{r.price}</td>
+                  <td>
+                    <div className="flex flex-wrap gap-1">
+                      <Link className="btn btn-outline btn-sm" to={`/edit-item/${r.id}`}>
+                        Editar
+                      </Link>
+                      <ConfirmAction label="Eliminar" title="Eliminar artículo" message={ITEM_MESSAGES.confirmDelete} intent="delete" fields={{ item_id: r.id }} />
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <Pagination page={page} lastPage={loaderData.lastPage} />
+      </div>
+      {isAdmin && (
+        <section className="card space-y-3" aria-labelledby="cabys-import" data-cabys-import>
+          <h2 id="cabys-import" className="font-semibold">
+            Actualizar catálogo CABYS
+          </h2>
+          <p className="text-sm text-slate-600">
+            Sube el archivo oficial del BCCR «Catálogo de bienes y servicios» (.xlsx, máximo 20 MB). Hoy el catálogo tiene {cabysCount?.toLocaleString("es-CR") ?? 0} códigos.
+          </p>
+          {actionData && "importMessage" in actionData && (
+            <div className="rounded-md bg-danger/10 p-3 text-sm text-danger" role="alert" data-import-errors>
+              <p>{actionData.importMessage}</p>
+              {actionData.importErrors.length > 0 && (
+                <ul className="mt-2 list-disc pl-5">
+                  {actionData.importErrors.map((e) => (
+                    <li key={e}>{e}</li>
+                  ))}
+                  {actionData.importErrorCount > actionData.importErrors.length && <li>… y {actionData.importErrorCount - actionData.importErrors.length} filas más con errores</li>}
+                </ul>
+              )}
+            </div>
+          )}
+          <AppForm encType="multipart/form-data" className="flex flex-wrap items-end gap-2">
+            <input type="hidden" name="intent" value="import-cabys" />
+            <label>
+              <span className="sr-only">Archivo CABYS</span>
+              <input type="file" name="file" accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" className="input" required aria-label="Archivo CABYS" />
+            </label>
+            <SubmitButton>Importar catálogo</SubmitButton>
+          </AppForm>
+        </section>
+      )}
+    </div>
+  );
+}
+
+function ExchangeRate({ rate }: { rate: Route.ComponentProps["loaderData"]["rate"] }) {
+  if (!rate.ok)
+    return (
+      <span className="text-sm text-danger" role="alert" data-exchange-rate>
+        {rate.message}
+      </span>
+    );
+  return (
+    <span className="text-sm" data-exchange-rate>
+      Tipo de cambio: {formatMoney(rate.rate)} ({displayDate(rate.date)})
+      {rate.warning && (
+        <span className="ml-2 text-warning" role="alert" data-exchange-warning>
+          {rate.warning}
+        </span>
+      )}
+    </span>
+  );
 }

@@ -1,0 +1,136 @@
+// Item and 'Lista de IVA' queries; every one takes the company id (tenancy).
+import { and, asc, count, eq, ilike, isNull, ne, or, sql } from "drizzle-orm";
+import type { DbOrTx } from "../client.ts";
+import { cabysCodes, items, taxTypes } from "../schema/index.ts";
+
+export interface ItemValues {
+  code: string;
+  cabysCode: string;
+  name: string;
+  description: string;
+  categoryId: number;
+  unitCode: string;
+  taxTypeId: number;
+  currencyId: number;
+  price: string;
+}
+
+const live = (companyId: number) => and(eq(items.companyId, companyId), isNull(items.deletedAt));
+
+export async function itemsPage(db: DbOrTx, opts: { companyId: number; page: number; perPage: number; search: string }) {
+  const s = opts.search.trim();
+  const like = `%${s.replace(/[\\%_]/g, (c) => "\\" + c)}%`;
+  const where = and(live(opts.companyId), s ? or(ilike(items.name, like), ilike(items.code, like), ilike(items.cabysCode, like)) : undefined);
+  const [{ total }] = await db.select({ total: count() }).from(items).where(where);
+  const rows = await db
+    .select({
+      id: items.id,
+      code: items.code,
+      cabysCode: items.cabysCode,
+      name: items.name,
+      categoryId: items.categoryId,
+      unitCode: items.unitCode,
+      currencyId: items.currencyId,
+      price: items.price,
+      taxTypeId: items.taxTypeId,
+    })
+    .from(items)
+    .where(where)
+    .orderBy(asc(items.name), asc(items.id))
+    .limit(opts.perPage)
+    .offset((opts.page - 1) * opts.perPage);
+  return { rows, total: Number(total) };
+}
+
+export async function itemById(db: DbOrTx, opts: { companyId: number; id: number }) {
+  if (!Number.isInteger(opts.id) || opts.id <= 0) return undefined;
+  const [row] = await db
+    .select()
+    .from(items)
+    .where(and(live(opts.companyId), eq(items.id, opts.id)));
+  return row;
+}
+
+export async function itemCodeTaken(db: DbOrTx, opts: { companyId: number; code: string; exceptId?: number }) {
+  const [row] = await db
+    .select({ id: items.id })
+    .from(items)
+    .where(and(live(opts.companyId), sql`lower(${items.code}) = lower(${opts.code})`, opts.exceptId ? ne(items.id, opts.exceptId) : undefined))
+    .limit(1);
+  return !!row;
+}
+
+export async function insertItem(db: DbOrTx, companyId: number, values: ItemValues) {
+  const [row] = await db
+    .insert(items)
+    .values({ companyId, ...values })
+    .returning({ id: items.id });
+  return row.id;
+}
+
+export async function updateItem(db: DbOrTx, opts: { companyId: number; id: number }, values: ItemValues) {
+  const rows = await db
+    .update(items)
+    .set(values)
+    .where(and(live(opts.companyId), eq(items.id, opts.id)))
+    .returning({ id: items.id });
+  return rows.length > 0;
+}
+
+/** Soft delete: documents issued with the item keep their own copy of its data. */
+export async function deleteItem(db: DbOrTx, opts: { companyId: number; id: number; now: Date }) {
+  if (!Number.isInteger(opts.id) || opts.id <= 0) return false;
+  const rows = await db
+    .update(items)
+    .set({ deletedAt: opts.now })
+    .where(and(live(opts.companyId), eq(items.id, opts.id)))
+    .returning({ id: items.id });
+  return rows.length > 0;
+}
+
+/** The item with its CABYS description (for the edit form). */
+export async function cabysOfItem(db: DbOrTx, code: string | null) {
+  if (!code) return undefined;
+  const [row] = await db.select().from(cabysCodes).where(eq(cabysCodes.code, code));
+  return row;
+}
+
+// ───────── Lista de IVA ─────────
+
+export async function taxTypesOf(db: DbOrTx, opts: { companyId: number }) {
+  return db
+    .select({ id: taxTypes.id, name: taxTypes.name, rate: taxTypes.rate, vatCode: taxTypes.vatCode, taxCode: taxTypes.taxCode })
+    .from(taxTypes)
+    .where(eq(taxTypes.companyId, opts.companyId))
+    .orderBy(asc(taxTypes.id));
+}
+
+export async function taxTypesPage(db: DbOrTx, opts: { companyId: number; page: number; perPage: number }) {
+  const [{ total }] = await db.select({ total: count() }).from(taxTypes).where(eq(taxTypes.companyId, opts.companyId));
+  const rows = await db
+    .select({ id: taxTypes.id, name: taxTypes.name, rate: taxTypes.rate, vatCode: taxTypes.vatCode })
+    .from(taxTypes)
+    .where(eq(taxTypes.companyId, opts.companyId))
+    .orderBy(asc(taxTypes.id))
+    .limit(opts.perPage)
+    .offset((opts.page - 1) * opts.perPage);
+  return { rows, total: Number(total) };
+}
+
+export async function insertTaxType(db: DbOrTx, companyId: number, values: { name: string; rate: string; vatCode: string }) {
+  const [row] = await db
+    .insert(taxTypes)
+    .values({ companyId, ...values, taxCode: "01" })
+    .returning({ id: taxTypes.id });
+  return row.id;
+}
+
+export async function updateTaxType(db: DbOrTx, opts: { companyId: number; id: number }, values: { name: string; rate: string; vatCode: string }) {
+  if (!Number.isInteger(opts.id) || opts.id <= 0) return false;
+  const rows = await db
+    .update(taxTypes)
+    .set(values)
+    .where(and(eq(taxTypes.companyId, opts.companyId), eq(taxTypes.id, opts.id)))
+    .returning({ id: taxTypes.id });
+  return rows.length > 0;
+}
