@@ -1,7 +1,10 @@
 import { defineConfig } from "@playwright/test";
 import { chromiumPath } from "./tests/e2e/chromium.ts";
 
-const port = Number(process.env.E2E_PORT || 3210);
+// A random port unless E2E_PORT is set (several runs may share a machine). Workers inherit the
+// environment of the runner, so they see the same value.
+process.env.E2E_PORT ??= String(20000 + Math.floor(Math.random() * 20000));
+const port = Number(process.env.E2E_PORT);
 
 // Journeys run twice: with JavaScript and without it (every screen must work both ways).
 export default defineConfig({

@@ -9,6 +9,7 @@ import { SMTPServer } from "smtp-server";
 import { migrateDatabase, openDatabase } from "../../db/client.ts";
 import { seedDemo, seedReferenceData } from "../../db/seed/index.ts";
 import { DEMO_PASSWORD, seedE2E } from "./fixtures.ts";
+import { startFakeHaciendaAe } from "../fixtures/fake-hacienda-ae.ts";
 
 function dbUrl(url: string, name: string) {
   const u = new URL(url);
@@ -17,7 +18,9 @@ function dbUrl(url: string, name: string) {
 }
 
 export default async function globalSetup() {
-  const port = Number(process.env.E2E_PORT || 3210);
+  const port = Number(process.env.E2E_PORT);
+  const taken = await fetch(`http://127.0.0.1:${port}/login`).then(() => true, () => false);
+  if (taken) throw new Error(`Port ${port} is already in use: stop that server or set E2E_PORT.`);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "colibri-e2e-"));
   const mailDir = path.join(work, "mail");
   fs.mkdirSync(mailDir);
@@ -38,6 +41,9 @@ export default async function globalSetup() {
   });
   await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
   const smtpPort = (smtp.server.address() as { port: number }).port;
+
+  // Hacienda's public API (economic activities) is simulated locally.
+  const haciendaPublic = await startFakeHaciendaAe();
 
   let databaseUrl: string | undefined;
   let dropDb = async () => {};
@@ -71,6 +77,7 @@ export default async function globalSetup() {
     APP_SECRET: "e2e-secret",
     NODE_ENV: "production",
     COOKIE_SECURE: "false",
+    HACIENDA_PUBLIC_API_URL: haciendaPublic.url,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
   delete (env as Record<string, string | undefined>).DATABASE_URL;
@@ -98,6 +105,7 @@ export default async function globalSetup() {
     server.kill("SIGTERM");
     await new Promise((r) => server.once("exit", r));
     await new Promise<void>((r) => smtp.close(() => r()));
+    await haciendaPublic.close();
     await dropDb();
     if (process.env.E2E_KEEP !== "1") fs.rmSync(work, { recursive: true, force: true });
     if (process.env.E2E_SHOW_SERVER_LOG === "1") console.log(log);

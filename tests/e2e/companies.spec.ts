@@ -1,0 +1,93 @@
+import { expect, test } from "@playwright/test";
+import { account, DEMO_PASSWORD } from "./fixtures.ts";
+import { expectToast, projectOf, signIn } from "./helpers.ts";
+
+test("an admin creates a company (activity looked up at Hacienda) and edits it", async ({ page }, info) => {
+  const p = projectOf(info);
+  const identification = p === "js" ? "3101900011" : "3101900012";
+  const name = `Panadería La Espiga ${p} S.A.`;
+  await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
+  await page.goto("/companies");
+  await page.getByRole("link", { name: "Nueva Compañia" }).click();
+  await expect(page).toHaveURL(/\/new-company$/);
+  await page.getByLabel("Nombre", { exact: true }).fill(name);
+  await page.getByLabel("Identificación", { exact: true }).fill(identification);
+  await page.getByLabel("Email").fill("ventas@espiga.cr");
+  await page.getByLabel("Teléfono").fill("24445566");
+  await page.getByRole("button", { name: "Buscar actividad" }).click();
+  await expect(page.locator("[data-activity-message]")).toHaveText("Actividad principal seleccionada automáticamente");
+  // What was typed before the lookup is still there (without JavaScript the page was re-rendered).
+  await expect(page.getByLabel("Nombre", { exact: true })).toHaveValue(name);
+  await expect(page.getByLabel("Actividad económica")).toHaveValue("620100");
+  await page.getByLabel("Otras señas").fill("Del parque central 200 metros al norte");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Compañia guardada");
+  await expect(page).toHaveURL(/\/all-companies/);
+  // Names are shown truncated at 25 characters: find the row by its identification.
+  const row = page.locator("[data-companies] tr", { hasText: identification });
+  await expect(row).toContainText(name.slice(0, 25));
+  await expect(row).toBeVisible();
+  await row.getByRole("link", { name: "Editar" }).click();
+  await page.getByLabel("Teléfono").fill("24449999");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Compañia actualizada");
+  await expect(page.locator("[data-companies] tr", { hasText: identification })).toContainText("24449999");
+});
+
+test("a company form with errors keeps what was typed", async ({ page }) => {
+  await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
+  await page.goto("/new-company");
+  await page.getByLabel("Nombre", { exact: true }).fill("Sin Identificación S.A.");
+  await page.getByLabel("Identificación", { exact: true }).evaluate((el: HTMLInputElement) => el.removeAttribute("pattern"));
+  await page.getByLabel("Identificación", { exact: true }).fill("12345");
+  await page.getByLabel("Email").fill("correo@ejemplo.cr");
+  await page.getByLabel("Teléfono").fill("22223333");
+  await page.getByLabel("Otras señas").fill("Costado sur de la iglesia");
+  await page.locator('form[action="/new-company"]').evaluate((f: HTMLFormElement) => (f.noValidate = true));
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Revisa los datos marcados.");
+  await expect(page.getByLabel("Nombre", { exact: true })).toHaveValue("Sin Identificación S.A.");
+  await expect(page.getByLabel("Email")).toHaveValue("correo@ejemplo.cr");
+});
+
+test("an admin adds a user, assigns a company, sees it and unlinks it", async ({ page }, info) => {
+  const p = projectOf(info);
+  const email = `nuevo-${p}@e2e.colibri.cr`;
+  await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
+  await page.goto("/add-user");
+  await page.getByLabel("Nombre").fill(`Carla Nueva ${p}`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Contraseña").fill("clave-nueva-1");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page).toHaveURL(/\/users/);
+  await expect(page.getByRole("cell", { name: email })).toBeVisible();
+
+  await page.goto("/assign-company");
+  await page.getByLabel("Usuario").selectOption({ label: `Carla Nueva ${p} (${email})` });
+  if (!info.project.use.javaScriptEnabled) await page.getByRole("button", { name: "Elegir" }).click();
+  await page.getByLabel("Compañia").selectOption({ label: "Colibrí Demo S.A. (3101123456)" });
+  await page.getByRole("button", { name: "Asignar" }).click();
+  await expect(page).toHaveURL(/\/all-companies/);
+
+  await page.goto("/users");
+  await page.locator("tr", { hasText: email }).getByRole("link", { name: "Ver Compañias" }).click();
+  const linked = page.locator("tr", { hasText: "Colibrí Demo S.A." });
+  await expect(linked).toBeVisible();
+  await linked.getByRole("button", { name: "Desvincular" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Sí, continuar" }).click();
+  await expect(page.locator("tr", { hasText: "Colibrí Demo S.A." })).toHaveCount(0);
+
+  // The new user can sign in only once linked to a company again: right now they have none.
+  await page.getByRole("button", { name: "Cerrar sesión" }).click();
+  await signIn(page, email, "clave-nueva-1");
+  await expect(page.getByRole("alert")).toHaveText("Tu usuario no tiene compañías asignadas. Contacta al administrador.");
+});
+
+test("a non-admin does not see admin actions and cannot open admin screens", async ({ page }, info) => {
+  await signIn(page, account("staff", projectOf(info)));
+  await page.goto("/companies");
+  await expect(page.getByRole("link", { name: "Nueva Compañia" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Config Hacienda" })).toHaveCount(0);
+  const res = await page.goto("/users");
+  expect(res?.status()).toBeGreaterThanOrEqual(400);
+});
