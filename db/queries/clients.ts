@@ -43,7 +43,7 @@ export async function clientsPage(
         phone: clients.phone,
         active: clients.active,
         generic: clients.generic,
-        hasDocuments: sql<boolean>`exists (select 1 from ${documents} d where d.company_id = ${clients.companyId} and d.client_id = ${clients.id})`,
+        hasDocuments: sql<boolean>`exists (select 1 from ${documents} d where d.company_id = "clients"."company_id" and d.client_id = "clients"."id")`,
       })
       .from(clients)
       .where(where)
