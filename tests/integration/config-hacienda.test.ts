@@ -11,8 +11,15 @@ import { CONFIG_MESSAGES, CONSECUTIVE_TYPES } from "../../app/domain/config-sche
 import { setupConfigForCompany, setupDemoCompany } from "../../app/server/config-setup.server.ts";
 import { keyExpiryWarning } from "../../app/server/hacienda-config.server.ts";
 import { decryptSecret } from "../../app/server/secrets.server.ts";
-import { call, createCompany, createUser, signedIn } from "../setup/app.ts";
+import { call, createCompany, createUser, signedIn, type CallResult } from "../setup/app.ts";
 import { createTestDatabase } from "../setup/db.ts";
+
+function toastOf(res: CallResult): string | undefined {
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("colibri_flash="));
+  if (!cookie) return undefined;
+  const body = cookie.split(";")[0]!.slice("colibri_flash=".length).split(".")[0]!;
+  return JSON.parse(Buffer.from(body, "base64url").toString())[0]?.text;
+}
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 const DAY = 86_400_000;
@@ -90,7 +97,7 @@ describe("saving numbering, access and key", () => {
     const res = await call(b, route.action, { path: path(company.id), params: params(company.id), form });
     expect(res.status).toBe(302);
     expect(res.location).toBe(path(company.id));
-    expect(res.headers.get("set-cookie")).toBeTruthy();
+    expect(toastOf(res)).toBe("Configuración guardada correctamente");
     const r = (await row(company.id))!;
     expect(r.branch).toBe(2);
     expect(r.terminal).toBe(15);
