@@ -112,7 +112,11 @@ export const cabysCodes = pgTable(
     categories: text("categories"),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("cabys_description_idx").on(sql`lower(${t.description})`)],
+  (t) => [
+    index("cabys_description_idx").on(sql`lower(${t.description})`),
+    // Word search (db/queries/cabys.ts, docs/decisions/051): accent-folded words, prefix matching with :*.
+    index("cabys_description_words_idx").using("gin", sql`to_tsvector('simple'::regconfig, translate(lower(${t.description}), 'áéíóúüñàèìòù', 'aeiouunaeiou'))`),
+  ],
 );
 
 /** Economic activity catalogue (importable), shared by every company. */
