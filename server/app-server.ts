@@ -11,6 +11,7 @@ import { seedDemo, seedReferenceData } from "../db/seed/index.ts";
 import { handlers, schedules } from "../jobs/registry.ts";
 import { startRunner, type Runner } from "../jobs/runner.ts";
 import { lockDataDir, prepareEnvironment } from "./environment.ts";
+import { anyCompanyUsesSandbox } from "../app/server/hacienda-config.server.ts";
 
 const started = Date.now();
 const config = prepareEnvironment();
@@ -27,6 +28,21 @@ if (process.env.SEED_DEMO !== "false") {
   const demo = await seedDemo(database.db, { password: process.env.DEMO_PASSWORD || undefined });
   if (demo.created && demo.password) fs.writeFileSync(demoFile, `${demo.email} / ${demo.password}\n`, { mode: 0o600 });
   if (fs.existsSync(demoFile)) console.log(`Usuario demo: ${fs.readFileSync(demoFile, "utf8").trim()}`);
+}
+
+// The local Hacienda simulator, when a company (the demo one) uses environment 'sandbox'
+// (docs/decisions/060-company-configuration.md). Its URL reaches 'probar acceso' through HACIENDA_SANDBOX_URL.
+let sandbox: { url: string; close(): Promise<void> } | undefined;
+if (process.env.HACIENDA_SANDBOX !== "false" && !process.env.HACIENDA_SANDBOX_URL && (await anyCompanyUsesSandbox(database.db))) {
+  try {
+    const { startRealSandbox } = await import("../app/hacienda/sandbox/real.ts");
+    const port = Number(process.env.HACIENDA_SANDBOX_PORT || 8089);
+    sandbox = await startRealSandbox({ port }).catch(() => startRealSandbox({ port: 0 })); // port taken: any free one
+    process.env.HACIENDA_SANDBOX_URL = sandbox.url;
+    console.log(`Simulador de Hacienda en ${sandbox.url}`);
+  } catch (error) {
+    console.warn(`No se pudo iniciar el simulador de Hacienda: ${(error as Error).message}`);
+  }
 }
 
 const buildPath = path.resolve("build/server/index.js");
@@ -76,6 +92,7 @@ async function shutdown() {
   closing = true;
   server.close();
   await runner?.stop();
+  await sandbox?.close().catch(() => {});
   await database.close();
   unlock();
   process.exit(0);

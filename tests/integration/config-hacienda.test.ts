@@ -43,7 +43,7 @@ async function setup() {
   return { admin, staff, company, b: await signedIn(database.db, admin.id, company.id), s: await signedIn(database.db, staff.id, company.id) };
 }
 
-const p12File = (bytes: Buffer, name = "llave.p12") => new File([bytes], name, { type: "application/x-pkcs12" });
+const p12File = (bytes: Buffer, name = "llave.p12") => new File([new Uint8Array(bytes)], name, { type: "application/x-pkcs12" });
 
 function validForm(over: Record<string, string | Blob> = {}): Record<string, string | Blob> {
   const form: Record<string, string | Blob> = {

@@ -8,6 +8,8 @@ import { dashboardFigures } from "../../domain/dashboard.ts";
 import { crCalendar, formatMoney } from "../../domain/format.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
+import { keyExpiryWarning } from "../../server/hacienda-config.server.ts";
+import { KeyExpiryBanner } from "../../components/key-expiry-banner.tsx";
 
 /** Midnight in Costa Rica (UTC−6, no daylight saving) of the first day of a month. */
 const crMonthStart = (year: number, month: number) => new Date(Date.UTC(year, month - 1, 1, 6));
@@ -22,7 +24,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     db().select().from(advertisements).where(eq(advertisements.active, true)).limit(1),
   ]);
   const showAd = ad && ad.code !== user!.advertisementCode ? { title: ad.title, html: ad.contentHtml, code: ad.code } : null;
-  return { figures: dashboardFigures(sums, today), expenses, ad: showAd };
+  return { figures: dashboardFigures(sums, today), expenses, ad: showAd, keyWarning: await keyExpiryWarning(db(), company!.id, new Date()), companyId: company!.id, isAdmin: user!.isAdmin };
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
@@ -35,6 +37,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   ];
   return (
     <div className="space-y-4">
+      <KeyExpiryBanner warning={loaderData.keyWarning} companyId={loaderData.companyId} isAdmin={loaderData.isAdmin} />
       {ad && (
         <div className="confirm-panel" data-advertisement style={{ position: "fixed", inset: 0, zIndex: 50, display: "flex", alignItems: "center", justifyContent: "center", background: "rgb(15 23 42 / 0.45)" }}>
           <div className="card max-w-lg" role="dialog" aria-modal="true" aria-label={ad.title}>
