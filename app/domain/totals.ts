@@ -3,7 +3,7 @@
  * totals are computed. Pure; strings in, strings out (5 decimals, half-up); never JS floats.
  * Rules and the points where the product spec differs: docs/decisions/010-totals-and-rounding.md.
  */
-import { dec, Decimal, HUNDRED, money, round, sum, ZERO } from "./decimal.ts";
+import { dec, Decimal, money, round, sum, ZERO } from "./decimal.ts";
 
 export type TaxCode = "01" | "02" | "03" | "04" | "05" | "06" | "07" | "08" | "12" | "99";
 export type TarifaCode = "01" | "02" | "03" | "04" | "05" | "06" | "07" | "08" | "09" | "10" | "11";

@@ -127,7 +127,6 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       const kind = rest[0];
       const { exampleDocument } = await import("./examples.ts");
       if (!kind) throw new CliError(`Indique el tipo: fe, te, nc, nd, fec, fee, rep o mr.\n\n${USAGE}`, 2);
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const doc = (exampleDocument as (k: any) => unknown)(kind);
       io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
       return 0;
@@ -142,7 +141,6 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       } catch (err) {
         throw new CliError(`No se pudo leer el modelo ${file}: ${(err as Error).message}`);
       }
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
       io.stdout((buildXml as (d: any) => string)(model));
       return 0;
     }
@@ -188,7 +186,6 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     case "parse": {
       const { parseReceived } = await import("./parse.ts");
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
       io.stdout(`${JSON.stringify((parseReceived as (x: string) => any)(await io.stdin()), null, 2)}\n`);
       return 0;
     }

@@ -101,7 +101,7 @@ describe("environments", () => {
 describe("tokens", () => {
   it("uses the password grant, caches per company and refreshes near expiry", async () => {
     let n = 0;
-    const w = world((url, init) => {
+    const w = world((url) => {
       if (url.includes("/token")) return tokenJson(`t${++n}`);
       return new Response(null, { status: 202 });
     });
