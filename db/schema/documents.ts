@@ -1,9 +1,17 @@
-import { index, integer, numeric, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
-import { companies } from "./companies.ts";
+import { sql } from "drizzle-orm";
+import { bigint, boolean, date, index, integer, jsonb, numeric, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bytea, companies } from "./companies.ts";
+
+const money = (name: string) => numeric(name, { precision: 18, scale: 5 });
 
 /**
- * Issued documents. The foundation only needs what the dashboard and the company list count;
- * the issuing work extends this table.
+ * Issued documents (fe, te, nc, nd, fec) and quotations (qt). The dashboard reads id, company_id,
+ * kind, client_id, status, issued_at, currency_id, exchange_rate, total_comprobante — keep them.
+ * Totals are computed once at issue (app/domain/document-draft.ts → app/domain/totals.ts) and stored;
+ * the signed XML is stored as bytes and submitted as is (docs/decisions/070).
+ *
+ * status: 'por enviar' | 'procesando' | 'aceptado' | 'rechazado' | 'no aplica' (quotations and
+ * no_hacienda companies: no Hacienda status is shown).
  */
 export const documents = pgTable(
   "documents",
@@ -18,10 +26,162 @@ export const documents = pgTable(
     status: text("status").notNull().default("por enviar"),
     issuedAt: timestamp("issued_at", { withTimezone: true }).notNull(),
     currencyId: integer("currency_id").notNull().default(2),
-    exchangeRate: numeric("exchange_rate", { precision: 18, scale: 5 }).notNull().default("1"),
-    totalComprobante: numeric("total_comprobante", { precision: 18, scale: 5 }).notNull().default("0"),
+    exchangeRate: money("exchange_rate").notNull().default("1"),
+    totalComprobante: money("total_comprobante").notNull().default("0"),
+
+    // Numbering
+    branch: integer("branch"),
+    terminal: integer("terminal"),
+    /** Counter value (per company, branch, terminal, type). */
+    number: bigint("number", { mode: "number" }),
+    /** 20-digit NumeroConsecutivo (null for quotations). */
+    consecutivo: text("consecutivo"),
+    /** 50-character clave (null for quotations): Hacienda's idempotency key. */
+    clave: text("clave"),
+    /** 1 normal, 2 contingencia, 3 sin internet. */
+    situacion: integer("situacion"),
+    createdBy: integer("created_by"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+
+    // Commercial terms
+    saleCondition: text("sale_condition"),
+    creditDays: integer("credit_days"),
+    /** Due date (Costa Rica calendar day): issue day + credit days. */
+    expirationDate: date("expiration_date"),
+    payments: jsonb("payments"),
+    note: text("note"),
+    terms: text("terms"),
+    emails: jsonb("emails"),
+    /** The party on the other side as it was at issue (receiver; the provider for fec). */
+    clientSnapshot: jsonb("client_snapshot"),
+    /** The draft as submitted (clone, replacement, recurring templates read it). */
+    draft: jsonb("draft"),
+
+    // Stored totals (5 decimals, as in the XML)
+    subtotal: money("subtotal").notNull().default("0"),
+    discount: money("discount").notNull().default("0"),
+    tax: money("tax").notNull().default("0"),
+    exonerated: money("exonerated").notNull().default("0"),
+    ivaDevuelto: money("iva_devuelto").notNull().default("0"),
+    otherCharges: money("other_charges").notNull().default("0"),
+    /** Full ResumenFactura as computed (jsonb of strings). */
+    totals: jsonb("totals"),
+    /** Sum of payments received (payments screen adds to it). */
+    paymentAmount: money("payment_amount").notNull().default("0"),
+    /** Sum of accepted credit notes that reference this document. */
+    creditNoteTotal: money("credit_note_total").notNull().default("0"),
+
+    // Hacienda
+    signedXml: bytea("signed_xml"),
+    responseXml: bytea("response_xml"),
+    /** DetalleMensaje of the MensajeHacienda (plain Spanish reasons when rejected). */
+    haciendaDetail: text("hacienda_detail"),
+    haciendaMessage: text("hacienda_message"),
+    submittedAt: timestamp("submitted_at", { withTimezone: true }),
+    answeredAt: timestamp("answered_at", { withTimezone: true }),
+    submitAttempts: integer("submit_attempts").notNull().default(0),
+    lastError: text("last_error"),
+    /** The rejected document this one replaces (InformacionReferencia 16). */
+    replacesDocumentId: integer("replaces_document_id"),
+
+    // Issued by a recurring document, once per period.
+    recurringId: integer("recurring_id"),
+    recurringPeriod: date("recurring_period"),
   },
-  (t) => [index("documents_company_kind_issued_idx").on(t.companyId, t.kind, t.issuedAt), index("documents_client_idx").on(t.companyId, t.clientId)],
+  (t) => [
+    index("documents_company_kind_issued_idx").on(t.companyId, t.kind, t.issuedAt),
+    index("documents_client_idx").on(t.companyId, t.clientId),
+    uniqueIndex("documents_clave_uq").on(t.clave),
+    uniqueIndex("documents_number_uq").on(t.companyId, t.kind, t.branch, t.terminal, t.number),
+    uniqueIndex("documents_recurring_period_uq").on(t.recurringId, t.recurringPeriod),
+    index("documents_pending_idx")
+      .on(t.companyId, t.status)
+      .where(sql`status in ('por enviar', 'procesando')`),
+  ],
+);
+
+export const documentLines = pgTable(
+  "document_lines",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id").notNull(),
+    documentId: integer("document_id")
+      .notNull()
+      .references(() => documents.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    itemId: integer("item_id"),
+    code: text("code"),
+    cabys: text("cabys"),
+    description: text("description").notNull(),
+    quantity: numeric("quantity", { precision: 16, scale: 3 }).notNull(),
+    unit: text("unit").notNull(),
+    unitPrice: money("unit_price").notNull(),
+    discountPercent: numeric("discount_percent", { precision: 8, scale: 5 }).notNull().default("0"),
+    taxCode: text("tax_code"),
+    tarifaCode: text("tarifa_code"),
+    taxRate: numeric("tax_rate", { precision: 8, scale: 5 }).notNull().default("0"),
+    exoneration: jsonb("exoneration"),
+    subtotal: money("subtotal").notNull(),
+    discount: money("discount").notNull(),
+    tax: money("tax").notNull(),
+    exonerated: money("exonerated").notNull(),
+    total: money("total").notNull(),
+  },
+  (t) => [index("document_lines_document_idx").on(t.documentId, t.position)],
+);
+
+export const documentReferences = pgTable(
+  "document_references",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id").notNull(),
+    documentId: integer("document_id")
+      .notNull()
+      .references(() => documents.id, { onDelete: "cascade" }),
+    /** Our own referenced document, when it is one. */
+    referencedDocumentId: integer("referenced_document_id"),
+    /** TipoDocIR (Nota 10). */
+    docType: text("doc_type").notNull(),
+    /** Clave or number of the referenced document. */
+    number: text("number"),
+    issuedAt: timestamp("issued_at", { withTimezone: true }).notNull(),
+    /** Codigo (Nota 9). */
+    code: text("code"),
+    reason: text("reason"),
+  },
+  (t) => [index("document_references_document_idx").on(t.documentId), index("document_references_referenced_idx").on(t.companyId, t.referencedDocumentId)],
+);
+
+/**
+ * Recurring invoices: a template draft that issues a real document once per period. next_send_date
+ * advances in the same transaction as the issue (conditional UPDATE), and documents has a unique
+ * (recurring_id, recurring_period): exactly once even with two job processes (docs/decisions/072).
+ */
+export const recurringDocuments = pgTable(
+  "recurring_documents",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id),
+    /** Kind issued each period: fe, te or qt. */
+    kind: text("kind").notNull(),
+    clientId: integer("client_id"),
+    createdBy: integer("created_by"),
+    draft: jsonb("draft").notNull(),
+    startDay: date("start_day").notNull(),
+    /** weekly | biweekly (15 days) | monthly | quarterly | yearly | days | weeks | months | years */
+    cycle: text("cycle").notNull(),
+    /** For the custom cycles: every N units (≥ 1). */
+    every: integer("every").notNull().default(1),
+    nextSendDate: date("next_send_date").notNull(),
+    lastSentDate: date("last_sent_date"),
+    paused: boolean("paused").notNull().default(false),
+    lastError: text("last_error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+  },
+  (t) => [index("recurring_documents_due_idx").on(t.nextSendDate).where(sql`not paused and deleted_at is null`), index("recurring_documents_company_idx").on(t.companyId)],
 );
 
 export const expenses = pgTable(
