@@ -115,7 +115,9 @@ export const cabysCodes = pgTable(
   (t) => [
     index("cabys_description_idx").on(sql`lower(${t.description})`),
     // Word search (db/queries/cabys.ts, docs/decisions/051): accent-folded words, prefix matching with :*.
-    index("cabys_description_words_idx").using("gin", sql`to_tsvector('simple'::regconfig, translate(lower(${t.description}), 'áéíóúüñàèìòù', 'aeiouunaeiou'))`),
+    index("cabys_description_words_idx").using("gin", sql`to_tsvector('simple'::regconfig, translate(lower(${t.description}), 'áéíóúüñàèìòù', 'aeiouunaeiou'))`)
+      // Without the pending list a bulk import leaves the index ready to search (no slow scans until vacuum).
+      .with({ fastupdate: false }),
   ],
 );
 

@@ -1,0 +1,2 @@
+DROP INDEX "cabys_description_words_idx";--> statement-breakpoint
+CREATE INDEX "cabys_description_words_idx" ON "cabys_codes" USING gin (to_tsvector('simple'::regconfig, translate(lower("description"), 'áéíóúüñàèìòù', 'aeiouunaeiou'))) WITH (fastupdate=false);
