@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { addDays, costaRicaDay, dueState, haciendaStatusLabel, paymentStatus } from "./document-status.ts";
+
+describe("paymentStatus (part 2 §4)", () => {
+  it("No pagado, Pago Parcial, Pagado", () => {
+    expect(paymentStatus({ total: "1000", paymentAmount: "0" })).toBe("No pagado");
+    expect(paymentStatus({ total: "1000", paymentAmount: "0.00001" })).toBe("Pago Parcial");
+    expect(paymentStatus({ total: "1000", paymentAmount: "999.99999" })).toBe("Pago Parcial");
+    expect(paymentStatus({ total: "1000", paymentAmount: "1000" })).toBe("Pagado");
+    expect(paymentStatus({ total: "1000", paymentAmount: "1500" })).toBe("Pagado");
+  });
+  it("Con nota de credito when credit notes cover the total", () => {
+    expect(paymentStatus({ total: "1000", paymentAmount: "0", creditNoteTotal: "1000" })).toBe("Con nota de credito");
+    expect(paymentStatus({ total: "1000", paymentAmount: "0", creditNoteTotal: "999" })).toBe("No pagado");
+    expect(paymentStatus({ total: "0", paymentAmount: "0", creditNoteTotal: "0" })).toBe("Pagado");
+  });
+  it("not shown when rejected", () => {
+    expect(paymentStatus({ total: "1000", paymentAmount: "0", haciendaStatus: "rechazado" })).toBeNull();
+  });
+});
+
+describe("dueState (part 2 §4)", () => {
+  const base = { total: "1000", paymentAmount: "0", expirationDate: "2026-11-20" };
+  it("overdue by N days, one day, due today, not yet due", () => {
+    expect(dueState(base, "2026-11-25")).toBe("Vencida hace 5 dias");
+    expect(dueState(base, "2026-11-21")).toBe("Vencida hace 1 dia");
+    expect(dueState(base, "2026-11-20")).toBe("Vence hoy");
+    expect(dueState(base, "2026-11-19")).toBeNull();
+  });
+  it("only when unpaid and not covered by credit notes", () => {
+    expect(dueState({ ...base, paymentAmount: "500" }, "2026-11-25")).toBe("Vencida hace 5 dias");
+    expect(dueState({ ...base, paymentAmount: "1000" }, "2026-11-25")).toBeNull();
+    expect(dueState({ ...base, creditNoteTotal: "1000" }, "2026-11-25")).toBeNull();
+    expect(dueState({ ...base, expirationDate: null }, "2026-11-25")).toBeNull();
+  });
+  it("crosses month and year ends", () => {
+    expect(dueState({ ...base, expirationDate: "2026-12-31" }, "2027-01-02")).toBe("Vencida hace 2 dias");
+  });
+});
+
+describe("helpers", () => {
+  it("Costa Rica day and addDays", () => {
+    expect(costaRicaDay(new Date("2026-11-22T05:59:00Z"))).toBe("2026-11-21");
+    expect(costaRicaDay(new Date("2026-11-22T06:00:00Z"))).toBe("2026-11-22");
+    expect(addDays("2026-11-22", 30)).toBe("2026-12-22");
+    expect(addDays("2028-02-28", 1)).toBe("2028-02-29");
+  });
+  it("status label", () => {
+    expect(haciendaStatusLabel("no aplica")).toBeNull();
+    expect(haciendaStatusLabel("aceptado")).toBe("aceptado");
+  });
+});
