@@ -227,7 +227,7 @@ export function searchWords(q: string): string[] {
     .toLowerCase()
     .normalize("NFD")
     .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[^a-z0-9ñ ]+/g, " ")
+    .replace(/[^a-z0-9]+/g, " ")
     .split(/\s+/)
     .filter((w) => w.length > 0)
     .slice(0, 6);

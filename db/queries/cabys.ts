@@ -1,5 +1,5 @@
 // The CABYS catalogue (shared by every company): search, lookup and batched upsert.
-import { asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
 import { cabysCodes } from "../schema/index.ts";
 
@@ -12,12 +12,13 @@ export interface CabysValues {
 
 const columns = { code: cabysCodes.code, description: cabysCodes.description, taxRate: cabysCodes.taxRate, categories: cabysCodes.categories };
 
-/** Accent-free lower-case description, the same folding `searchWords` applies to the query. */
-const folded = sql`translate(lower(${cabysCodes.description}), 'áéíóúüñàèìòù', 'aeiouunaeiou')`;
+/** Accent-folded words of the description: the expression of the GIN index cabys_description_words_idx. */
+const words = sql`to_tsvector('simple'::regconfig, translate(lower(${cabysCodes.description}), 'áéíóúüñàèìòù', 'aeiouunaeiou'))`;
 
 /**
- * Top `limit` codes: by code prefix when the query is digits, else codes whose description holds
- * every word (accent-insensitive), descriptions starting with the first word first, then shorter ones.
+ * Top `limit` codes: by code prefix when the query is digits, else codes whose description has a word
+ * starting with each query word (accent-insensitive; words already folded to [a-z0-9] by `searchWords`),
+ * descriptions starting with the first word first, then shorter ones.
  */
 export async function searchCabys(db: DbOrTx, opts: { digits?: string; words?: string[]; limit?: number }) {
   const limit = opts.limit ?? 20;
@@ -29,14 +30,14 @@ export async function searchCabys(db: DbOrTx, opts: { digits?: string; words?: s
       .orderBy(asc(cabysCodes.code))
       .limit(limit);
   }
-  const words = opts.words ?? [];
-  if (words.length === 0) return [];
-  const conditions: SQL[] = words.map((w) => sql`${folded} like ${"%" + w.replace(/[\\%_]/g, (c) => "\\" + c) + "%"}`);
+  const terms = (opts.words ?? []).filter((w) => /^[a-z0-9]+$/.test(w));
+  if (terms.length === 0) return [];
+  const query = terms.map((w) => `${w}:*`).join(" & ");
   return db
     .select(columns)
     .from(cabysCodes)
-    .where(sql.join(conditions, sql` and `))
-    .orderBy(sql`(${folded} like ${words[0] + "%"}) desc`, sql`length(${cabysCodes.description})`, asc(cabysCodes.code))
+    .where(sql`${words} @@ to_tsquery('simple'::regconfig, ${query})`)
+    .orderBy(sql`(lower(${cabysCodes.description}) like ${terms[0] + "%"}) desc`, sql`length(${cabysCodes.description})`, asc(cabysCodes.code))
     .limit(limit);
 }
 
