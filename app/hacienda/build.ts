@@ -161,11 +161,16 @@ function line(out: string[], l: Line, n: number, t: DocumentTotals["lines"][numb
   out.push("</LineaDetalle>");
 }
 
-/** Totals of a comprobante, exactly as the builder writes them. */
-export function documentTotals(doc: Comprobante): DocumentTotals & { payments: Array<{ code: string; other?: string; amount: string }> } {
+/** Line, otros cargos and ResumenFactura totals of a comprobante, exactly as the builder writes them (MedioPago aside). */
+export function comprobanteTotals(doc: Comprobante): DocumentTotals {
   const paidByCard = HAS.ivaDevuelto.has(doc.kind) && doc.payments.length > 0 && doc.payments.every((p) => p.code === "02");
   const lines = doc.kind === "rep" ? doc.lines.map((l) => ({ ...l, quantity: "1", unit: l.unit || "Os", discounts: [] })) : doc.lines;
-  const totals = computeTotals(lines, HAS.otrosCargos.has(doc.kind) ? (doc.otherCharges ?? []) : [], { paidByCard });
+  return computeTotals(lines, HAS.otrosCargos.has(doc.kind) ? (doc.otherCharges ?? []) : [], { paidByCard });
+}
+
+/** Totals of a comprobante, exactly as the builder writes them. */
+export function documentTotals(doc: Comprobante): DocumentTotals & { payments: Array<{ code: string; other?: string; amount: string }> } {
+  const totals = comprobanteTotals(doc);
   return { ...totals, payments: fillPayments(totals.resumen.totalComprobante, doc.payments) };
 }
 

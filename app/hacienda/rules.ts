@@ -4,6 +4,7 @@
  */
 import { Decimal } from "../domain/decimal.ts";
 import { computeTotals, IVA_RATES, TotalsError } from "../domain/totals.ts";
+import { comprobanteTotals } from "./build.ts";
 import { PAYMENT_METHODS, SALE_CONDITIONS } from "./codes.ts";
 import type { Comprobante, HaciendaDocument, Identification, MensajeReceptor } from "./model.ts";
 
@@ -11,6 +12,12 @@ export interface RuleError {
   path: string;
   message: string;
 }
+
+/**
+ * Amounts a document states (read from its XML by read-model.ts): path → text as written, e.g.
+ * "ResumenFactura/TotalComprobante" → "1130.00000". A model built in Colibrí has none.
+ */
+export type StatedAmounts = Record<string, string>;
 
 const NUMBER_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 const EMAIL_RE = /^\s*\w+([-+.']\w+)*@\w+([-.]\w+)*\.\w+([-.]\w+)*\s*$/;
@@ -174,12 +181,91 @@ function comprobanteRules(doc: Comprobante, math: boolean): RuleError[] {
             });
         }
       }
+      const stated = (doc as Comprobante & { stated?: StatedAmounts }).stated;
+      if (stated) e.push(...statedAmountErrors(doc, stated));
     } catch (err) {
       if (err instanceof TotalsError) e.push({ path: err.field, message: err.message });
       else if (err instanceof Error && /El campo/.test(err.message)) e.push({ path: "", message: err.message });
       else throw err;
     }
   }
+  return e;
+}
+
+/** Key of a TotalDesgloseImpuesto group in StatedAmounts (groups are matched by código and tarifa). */
+export function desglosePath(code: string, tarifaCode: string | undefined): string {
+  return `ResumenFactura/TotalDesgloseImpuesto[Codigo=${code}${tarifaCode ? `,CodigoTarifaIVA=${tarifaCode}` : ""}]/TotalMontoImpuesto`;
+}
+
+/** Every amount the builder writes for `doc`, keyed like StatedAmounts, as totals.ts computes it. */
+export function computedAmounts(doc: Comprobante): StatedAmounts {
+  const t = comprobanteTotals(doc);
+  const out: StatedAmounts = {};
+  t.lines.forEach((l, i) => {
+    const p = `DetalleServicio/LineaDetalle[${i + 1}]`;
+    out[`${p}/MontoTotal`] = l.montoTotal;
+    out[`${p}/SubTotal`] = l.subTotal;
+    out[`${p}/BaseImponible`] = l.baseImponible;
+    l.taxes.forEach((x, j) => {
+      out[`${p}/Impuesto[${j + 1}]/Monto`] = x.monto;
+      if (x.exoneration) out[`${p}/Impuesto[${j + 1}]/Exoneracion/MontoExoneracion`] = x.exoneration.monto;
+    });
+    out[`${p}/ImpuestoNeto`] = l.impuestoNeto;
+    out[`${p}/MontoTotalLinea`] = l.montoTotalLinea;
+  });
+  t.otherCharges.forEach((c, i) => (out[`OtrosCargos[${i + 1}]/MontoCargo`] = c.amount));
+  const r = t.resumen;
+  const fields: Record<string, string> = {
+    TotalServGravados: r.totalServGravados,
+    TotalServExentos: r.totalServExentos,
+    TotalServExonerado: r.totalServExonerado,
+    TotalServNoSujeto: r.totalServNoSujeto,
+    TotalMercanciasGravadas: r.totalMercanciasGravadas,
+    TotalMercanciasExentas: r.totalMercanciasExentas,
+    TotalMercExonerada: r.totalMercExonerada,
+    TotalMercNoSujeta: r.totalMercNoSujeta,
+    TotalGravado: r.totalGravado,
+    TotalExento: r.totalExento,
+    TotalExonerado: r.totalExonerado,
+    TotalNoSujeto: r.totalNoSujeto,
+    TotalVenta: r.totalVenta,
+    TotalDescuentos: r.totalDescuentos,
+    TotalVentaNeta: r.totalVentaNeta,
+    TotalImpuesto: r.totalImpuesto,
+    TotalImpAsumEmisorFabrica: r.totalImpAsumEmisorFabrica,
+    TotalIVADevuelto: r.totalIVADevuelto,
+    TotalOtrosCargos: r.totalOtrosCargos,
+    TotalComprobante: r.totalComprobante,
+  };
+  for (const [k, v] of Object.entries(fields)) out[`ResumenFactura/${k}`] = v;
+  for (const g of r.totalDesgloseImpuesto) out[desglosePath(g.code, g.tarifaCode)] = g.total;
+  return out;
+}
+
+/**
+ * Compares the amounts a document states with those its lines give (totals.ts, the same math the
+ * builder uses). One error per differing field, naming it.
+ */
+export function statedAmountErrors(doc: Comprobante, stated: StatedAmounts): RuleError[] {
+  const computed = computedAmounts(doc);
+  const e: RuleError[] = [];
+  const isLine = (path: string) => path.startsWith("DetalleServicio/");
+  const source = (path: string) =>
+    isLine(path) ? "el cálculo de la línea da" : path.startsWith("OtrosCargos") ? "el cálculo del cargo da" : "las líneas suman";
+  for (const [path, said] of Object.entries(stated)) {
+    const want = computed[path];
+    if (want === undefined) {
+      // A stated group or field the lines do not produce (e.g. a TotalDesgloseImpuesto for a rate no line uses).
+      if (!NUMBER_RE.test(said) || !new Decimal(said).isZero())
+        e.push({ path, message: `${path} dice ${said} pero las líneas no producen ese monto (0.00000): corríjalo o quítelo.` });
+      continue;
+    }
+    if (!NUMBER_RE.test(said) || !new Decimal(said).eq(want))
+      e.push({ path, message: `${path} dice ${said} pero ${source(path)} ${want}: corrija el monto o las líneas.` });
+  }
+  for (const [path, want] of Object.entries(computed))
+    if (path.includes("TotalDesgloseImpuesto") && !(path in stated) && !new Decimal(want).isZero() && "ResumenFactura/TotalImpuesto" in stated)
+      e.push({ path, message: `Falta ${path}: las líneas suman ${want} de ese impuesto; agréguelo al desglose.` });
   return e;
 }
 
