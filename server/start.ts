@@ -2,3 +2,4 @@
 // development build when first imported, so NODE_ENV is settled here before anything else loads.
 process.env.NODE_ENV ??= "production";
 await import("./app-server.ts");
+export {};
