@@ -22,7 +22,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const company = await requireConfigCompany(db(), user, params.company_id);
   const tab = tabOf(request, user!.isAdmin);
   const url = new URL(request.url);
-  const base = url.pathname;
+  const base = new URL(hereOf(request), url).pathname;
   const here = `${base}?tab=${tab}${url.searchParams.get("template") ? `&template=${url.searchParams.get("template")}` : ""}${url.searchParams.get("term") ? `&term=${url.searchParams.get("term")}` : ""}`;
   const common = { company: { id: company.id, name: company.name }, base, here, tab, isAdmin: user!.isAdmin };
   switch (tab) {

@@ -97,9 +97,9 @@ export async function handleSection(db: Db, user: CurrentUser, company: { id: nu
 /** The request's own path and search (the page a form comes back to). */
 export function hereOf(request: Request): string {
   const url = new URL(request.url);
-  url.searchParams.delete("index");
-  url.searchParams.delete("_data");
-  return url.pathname + url.search;
+  // Single-fetch requests (JavaScript on) arrive as /path.data?_routes=…: come back to the page itself.
+  for (const k of ["index", "_data", "_routes"]) url.searchParams.delete(k);
+  return url.pathname.replace(/\.data$/, "").replace(/\/_root$/, "/") + url.search;
 }
 
 /** Refuses bodies above `max` bytes before parsing them. */

@@ -12,7 +12,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = context.get(requestContext);
   const company = await requireConfigCompany(db(), user, params.company_id);
   const raw = optionalId(new URL(request.url).searchParams.get("template"));
-  return { company: { id: company.id, name: company.name }, base: new URL(request.url).pathname, here: hereOf(request), templates: await listTemplates(db(), company.id), templateId: raw !== null && !Number.isNaN(raw) ? raw : null };
+  return { company: { id: company.id, name: company.name }, base: new URL(hereOf(request), request.url).pathname, here: hereOf(request), templates: await listTemplates(db(), company.id), templateId: raw !== null && !Number.isNaN(raw) ? raw : null };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {

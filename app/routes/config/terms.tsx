@@ -15,7 +15,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const raw = rawParam === "new" ? "new" : optionalId(rawParam);
   return {
     company: { id: company.id, name: company.name },
-    base: url.pathname,
+    base: new URL(hereOf(request), url).pathname,
     here: hereOf(request),
     terms: await listTerms(db(), company.id),
     selected: raw === "new" ? ("new" as const) : raw !== null && !Number.isNaN(raw) ? raw : null,
