@@ -73,6 +73,7 @@ describe("hacienda CLI", () => {
     writeFileSync(join(dir, "firmado.xml"), signed.stdout);
 
     const valid = await cli(["validate"], { input: signed.stdout });
+    expect(valid.stdout).toContain("Documento válido: esquema y reglas de negocio.");
     expect(valid.code).toBe(0);
 
     const verified = await cli(["verify"], { input: signed.stdout });
@@ -108,6 +109,39 @@ describe("hacienda CLI", () => {
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ clave: model.clave, estado: "aceptado", mensaje: "1", firmaRespuestaValida: true });
     expect(sandbox.state.registrations.get(model.clave)).toBe(1);
+  }, 120_000);
+
+  it("validate prints schema and rule errors: a changed TotalComprobante (unsigned and re-signed), a broken document", async () => {
+    const example = await cli(["example", "fe"]);
+    writeFileSync(join(dir, "fe2.json"), example.stdout);
+    const built = await cli(["build", join(dir, "fe2.json")]);
+    expect(built.code).toBe(0);
+    const total = /<TotalComprobante>([^<]+)<\/TotalComprobante>/.exec(built.stdout)![1];
+    expect(total).not.toBe("1130.00000");
+    const altered = built.stdout.replace(`<TotalComprobante>${total}</TotalComprobante>`, "<TotalComprobante>1130.00000</TotalComprobante>");
+    const expected = `[reglas] ResumenFactura/TotalComprobante: ResumenFactura/TotalComprobante dice 1130.00000 pero las líneas suman ${total}`;
+
+    const unsigned = await cli(["validate"], { input: altered });
+    expect(unsigned.code).toBe(1);
+    expect(unsigned.stdout).toContain(expected);
+    expect(unsigned.stdout).not.toContain("[esquema]");
+    expect(unsigned.stderr).toContain("1 error(es).");
+
+    await cli(["cert", "--cedula", "3101123456", "--pin", "9876", "--out", join(dir, "llave2.p12")]);
+    const resigned = await cli(["sign", "--p12", join(dir, "llave2.p12"), "--pin", "9876"], { input: altered });
+    expect(resigned.code).toBe(0);
+    expect((await cli(["verify"], { input: resigned.stdout })).code).toBe(0); // the signature is fine; the math is not
+    const signedBad = await cli(["validate"], { input: resigned.stdout });
+    expect(signedBad.code).toBe(1);
+    expect(signedBad.stdout).toContain(expected);
+
+    const broken = await cli(["validate"], { input: built.stdout.replace(/<CondicionVenta>[^<]+<\/CondicionVenta>/, "<CondicionVenta>77</CondicionVenta>") });
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toMatch(/\[esquema\] [^\n]*CondicionVenta/);
+
+    const notXml = await cli(["validate"], { input: "esto no es XML" });
+    expect(notXml.code).toBe(1);
+    expect(notXml.stdout).toMatch(/\[(esquema|reglas)\]/);
   }, 120_000);
 
   it("reports errors on stderr with a non-zero exit", async () => {

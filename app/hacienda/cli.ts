@@ -14,7 +14,7 @@ export const USAGE = `Uso: npm run hacienda -- <comando> [opciones]
   build <modelo.json>                      Imprime el XML sin firmar del modelo
   sign --p12 ARCHIVO --pin PIN [--now ISO] Firma el XML de la entrada estándar
   verify                                   Verifica la firma del XML de la entrada estándar
-  validate [--xsd CARPETA]                 Valida el XML de la entrada estándar contra el esquema XSD v4.4
+  validate [--xsd CARPETA]                 Valida el XML de la entrada estándar: esquema XSD v4.4 y reglas de negocio (montos incluidos)
   parse                                    Resume el XML de la entrada estándar (JSON)
   clave build --fecha ISO --cedula N [--tipo-id 01] [--sucursal 1] [--terminal 1]
               --tipo fe|te|nc|nd|fec|fee|rep|01..10 --numero N [--situacion 1] [--codigo 8 dígitos]
@@ -166,7 +166,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     case "validate": {
       const { values } = parse({ xsd: { type: "string" } });
-      const [{ validateSchema }, { loadSchemaSet }] = await Promise.all([import("./xsd/index.ts"), import("./xsd/load.server.ts")]);
+      const [{ validateSchema }, { loadSchemaSet }, { readModel }, { checkRules }] = await Promise.all([
+        import("./xsd/index.ts"),
+        import("./xsd/load.server.ts"),
+        import("./read-model.ts"),
+        import("./rules.ts"),
+      ]);
       const xml = await io.stdin();
       const set = loadSchemaSet(xsdDir(values.xsd as string | undefined, io.env));
       const unsigned = !/<(\w+:)?Signature[\s>]/.test(xml);
@@ -174,10 +179,24 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         ...e,
         kind: "esquema",
       }));
-      // Business rules (app/hacienda/validate.ts, validateDocument) work on the model, not on XML;
-      // this command checks the XSD only until a XML → model reader exists.
+      // Business rules (rules.ts) on the model read back from the XML, with the math: every stated
+      // amount is compared with what totals.ts computes from the lines.
+      let model;
+      try {
+        model = readModel(xml);
+      } catch (err) {
+        // Unreadable as a model: the schema errors already say why; otherwise report it.
+        if (errors.length === 0) errors.push({ path: "", message: (err as Error).message, kind: "reglas" });
+      }
+      if (model) {
+        try {
+          for (const e of checkRules(model, { math: true })) errors.push({ ...e, kind: "reglas" });
+        } catch (err) {
+          errors.push({ path: "", message: `No se pudieron revisar las reglas: ${(err as Error).message}`, kind: "reglas" });
+        }
+      }
       if (errors.length === 0) {
-        io.stdout(`Documento válido${unsigned ? " (sin firma)" : ""}.\n`);
+        io.stdout(`Documento válido${unsigned ? " (sin firma)" : ""}: esquema y reglas de negocio.\n`);
         return 0;
       }
       io.stdout(`${errors.map((e) => `[${e.kind}] ${e.path || "(documento)"}: ${e.message}`).join("\n")}\n`);
