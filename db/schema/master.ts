@@ -35,6 +35,14 @@ export const clients = pgTable(
   (t) => [
     index("clients_company_list_idx").on(t.companyId, t.provider, t.active, t.name),
     index("clients_company_identification_idx").on(t.companyId, t.identification),
+    // List search (db/queries/clients.ts, docs/decisions/041): accent-folded words of name,
+    // identification and e-mail (split at @ and .), prefix matching with :*.
+    index("clients_search_words_idx")
+      .using(
+        "gin",
+        sql`to_tsvector('simple'::regconfig, translate(lower(${t.name} || ' ' || ${t.identification} || ' ' || ${t.email}), 'áéíóúüñàèìòù@.', 'aeiouunaeiou  '))`,
+      )
+      .with({ fastupdate: false }),
   ],
 );
 

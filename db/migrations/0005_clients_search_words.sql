@@ -1,0 +1,1 @@
+CREATE INDEX "clients_search_words_idx" ON "clients" USING gin (to_tsvector('simple'::regconfig, translate(lower("name" || ' ' || "identification" || ' ' || "email"), 'áéíóúüñàèìòù@.', 'aeiouunaeiou  '))) WITH (fastupdate=false);
