@@ -3,7 +3,7 @@
  * totals are computed. Pure; strings in, strings out (5 decimals, half-up); never JS floats.
  * Rules and the points where the product spec differs: docs/decisions/010-totals-and-rounding.md.
  */
-import { dec, Decimal, money, round, sum, ZERO } from "./decimal.ts";
+import { add5, fx, fxCmp, fxDiv, fxFixed, fxMul, fxOf5, fxSign, money, money5, round5, type Fx, type Money5 } from "./decimal.ts";
 
 export type TaxCode = "01" | "02" | "03" | "04" | "05" | "06" | "07" | "08" | "12" | "99";
 export type TarifaCode = "01" | "02" | "03" | "04" | "05" | "06" | "07" | "08" | "09" | "10" | "11";
@@ -27,7 +27,7 @@ export const IVA_RATES: Record<TarifaCode, string> = {
 export const SERVICE_UNITS: ReadonlySet<string> = new Set(["Sp", "Spe", "St", "Al", "Alc", "Cm", "I", "Os"]);
 
 /** Taxes that are part of the IVA taxable base (BaseImponible = SubTotal + these). */
-const ONE_HUNDREDTH = new Decimal("0.01");
+const ONE_HUNDREDTH: Fx = { m: 1n, e: 2 };
 const BASE_TAX_CODES = new Set<string>(["02", "04", "05", "12"]);
 const IVA_CODES = new Set<string>(["01", "07"]);
 
@@ -141,25 +141,36 @@ export function lineKind(line: Pick<LineInput, "unit" | "kind">): "goods" | "ser
   return line.kind ?? (SERVICE_UNITS.has(line.unit) ? "service" : "goods");
 }
 
-const IVA_RATE_DECIMALS = new Map(Object.entries(IVA_RATES).map(([k, v]) => [k, new Decimal(v)]));
+const IVA_RATE_FX = new Map(Object.entries(IVA_RATES).map(([k, v]) => [k, fx(v)]));
 
-function taxRate(t: TaxInput, field: string): Decimal | undefined {
-  if (t.rate !== undefined) return dec(t.rate, `${field}/Tarifa`);
+function taxRate(t: TaxInput, field: string): Fx | undefined {
+  if (t.rate !== undefined) return fx(t.rate, `${field}/Tarifa`);
   if (t.tarifaCode) {
-    const r = IVA_RATE_DECIMALS.get(t.tarifaCode);
+    const r = IVA_RATE_FX.get(t.tarifaCode);
     if (r === undefined) throw new TotalsError(`${field}/CodigoTarifaIVA`, `El campo ${field}/CodigoTarifaIVA "${t.tarifaCode}" no existe: use un código de 01 a 11.`);
     return r;
   }
   return undefined;
 }
 
+/** round5(a × b / 100), with decimal.js's intermediate rounding (a.times(b).times(0.01)). */
+function percentOf(a: Money5, b: Fx): Money5 {
+  return round5(fxMul(fxMul(fxOf5(a), b), ONE_HUNDREDTH));
+}
+
+function sum5(values: Money5[]): Money5 {
+  let s = 0n;
+  for (const v of values) s = add5(s, v);
+  return s;
+}
+
 interface LineDecimals {
-  split: Record<LineCategory, Decimal>;
-  discounts: Decimal[];
+  split: Record<LineCategory, Money5>;
+  discounts: Money5[];
   /** Net tax (Monto − MontoExoneracion) per tax, in input order. */
-  taxNet: Decimal[];
-  impuestoNeto: Decimal;
-  asumido: Decimal;
+  taxNet: Money5[];
+  impuestoNeto: Money5;
+  asumido: Money5;
 }
 
 /** Computes one line. `n` is the 1-based line number, used in messages. */
@@ -169,100 +180,104 @@ export function computeLine(line: LineInput, n = 1): LineTotals {
 
 function computeLineD(line: LineInput, n: number): { out: LineTotals; d: LineDecimals } {
   const f = `LineaDetalle ${n}`;
-  const qty = dec(line.quantity, `${f}/Cantidad`);
-  const price = dec(line.unitPrice, `${f}/PrecioUnitario`);
-  if (qty.lte(0)) throw new TotalsError(`${f}/Cantidad`, `El campo ${f}/Cantidad debe ser mayor que cero.`);
-  if (price.lt(0)) throw new TotalsError(`${f}/PrecioUnitario`, `El campo ${f}/PrecioUnitario no puede ser negativo.`);
-  const montoTotal = round(qty.times(price));
+  const qty = fx(line.quantity, `${f}/Cantidad`);
+  const price = fx(line.unitPrice, `${f}/PrecioUnitario`);
+  if (fxSign(qty) <= 0) throw new TotalsError(`${f}/Cantidad`, `El campo ${f}/Cantidad debe ser mayor que cero.`);
+  if (fxSign(price) < 0) throw new TotalsError(`${f}/PrecioUnitario`, `El campo ${f}/PrecioUnitario no puede ser negativo.`);
+  const montoTotal = round5(fxMul(qty, price));
   const discounts = (line.discounts ?? []).map((d, i) => {
-    let amount: Decimal;
-    if (d.amount !== undefined) amount = round(dec(d.amount, `${f}/Descuento ${i + 1}/MontoDescuento`));
+    let amount: Money5;
+    if (d.amount !== undefined) amount = round5(fx(d.amount, `${f}/Descuento ${i + 1}/MontoDescuento`));
     else if (d.percent !== undefined) {
-      const pct = dec(d.percent, `${f}/Descuento ${i + 1}/porcentaje`);
-      if (pct.lt(0) || pct.gt(100)) throw new TotalsError(`${f}/Descuento`, `El porcentaje de descuento de la ${f} debe estar entre 0 y 100.`);
-      amount = round(montoTotal.times(pct).times(ONE_HUNDREDTH));
+      const pct = fx(d.percent, `${f}/Descuento ${i + 1}/porcentaje`);
+      if (fxSign(pct) < 0 || fxCmp(pct, HUNDRED) > 0) throw new TotalsError(`${f}/Descuento`, `El porcentaje de descuento de la ${f} debe estar entre 0 y 100.`);
+      amount = percentOf(montoTotal, pct);
     } else throw new TotalsError(`${f}/Descuento`, `El descuento ${i + 1} de la ${f} necesita un monto o un porcentaje.`);
-    if (amount.lt(0)) throw new TotalsError(`${f}/Descuento`, `El descuento ${i + 1} de la ${f} no puede ser negativo.`);
+    if (amount < 0n) throw new TotalsError(`${f}/Descuento`, `El descuento ${i + 1} de la ${f} no puede ser negativo.`);
     return { code: d.code, amount };
   });
-  const totalDiscount = sum(discounts.map((d) => d.amount));
-  if (totalDiscount.gt(montoTotal))
-    throw new TotalsError(`${f}/Descuento`, `Los descuentos de la ${f} (${money(totalDiscount)}) superan el monto de la línea (${money(montoTotal)}): redúzcalos.`);
-  const subTotal = montoTotal.minus(totalDiscount);
+  const totalDiscount = sum5(discounts.map((d) => d.amount));
+  if (totalDiscount > montoTotal)
+    throw new TotalsError(`${f}/Descuento`, `Los descuentos de la ${f} (${money5(totalDiscount)}) superan el monto de la línea (${money5(montoTotal)}): redúzcalos.`);
+  const subTotal = add5(montoTotal, -totalDiscount);
 
   // Non-IVA taxes first: some of them form part of the IVA base.
-  const computed = new Map<TaxInput, Decimal>();
+  const computed = new Map<TaxInput, Money5>();
+  let baseTaxes = 0n;
   for (const t of line.taxes) {
     if (IVA_CODES.has(t.code)) continue;
     const rate = taxRate(t, `${f}/Impuesto`);
-    let m: Decimal;
-    if (t.amount !== undefined) m = round(dec(t.amount, `${f}/Impuesto/Monto`));
-    else if (rate) m = round(subTotal.times(rate).times(ONE_HUNDREDTH));
+    let m: Money5;
+    if (t.amount !== undefined) m = round5(fx(t.amount, `${f}/Impuesto/Monto`));
+    else if (rate) m = percentOf(subTotal, rate);
     else throw new TotalsError(`${f}/Impuesto`, `El impuesto ${t.code} de la ${f} necesita una tarifa o un monto.`);
     computed.set(t, m);
+    if (BASE_TAX_CODES.has(t.code)) baseTaxes = add5(baseTaxes, m);
   }
-  const baseImponible = subTotal.plus(sum(line.taxes.filter((t) => BASE_TAX_CODES.has(t.code)).map((t) => computed.get(t)!)));
+  const baseImponible = add5(subTotal, baseTaxes);
 
-  let exoneratedFraction = ZERO;
+  let exoneratedFraction: Fx | undefined;
   let category: LineCategory = "exento";
   let hasIva = false;
   const taxes: TaxTotals[] = [];
-  let exonerationTotal = ZERO;
-  let grossTax = ZERO;
-  const taxNet: Decimal[] = [];
+  let exonerationTotal = 0n;
+  let grossTax = 0n;
+  const taxNet: Money5[] = [];
   for (const t of line.taxes) {
     const rate = taxRate(t, `${f}/Impuesto`);
-    let monto: Decimal;
+    let monto: Money5;
     if (IVA_CODES.has(t.code)) {
       if (!t.tarifaCode) throw new TotalsError(`${f}/Impuesto/CodigoTarifaIVA`, `El IVA de la ${f} necesita CodigoTarifaIVA: elija la tarifa.`);
       hasIva = true;
-      monto = t.amount !== undefined ? round(dec(t.amount)) : round(baseImponible.times(rate!).times(ONE_HUNDREDTH));
+      monto = t.amount !== undefined ? round5(fx(t.amount)) : percentOf(baseImponible, rate!);
       category = t.tarifaCode === "11" ? "noSujeto" : t.tarifaCode === "10" || t.tarifaCode === "01" ? "exento" : "gravado";
     } else monto = computed.get(t)!;
-    const out: TaxTotals = { code: t.code, tarifaCode: t.tarifaCode, rate: rate?.toFixed(2), monto: money(monto) };
-    grossTax = grossTax.plus(monto);
+    const out: TaxTotals = { code: t.code, tarifaCode: t.tarifaCode, rate: rate ? fxFixed(rate, 2) : undefined, monto: money5(monto) };
+    grossTax = add5(grossTax, monto);
     let net = monto;
     if (t.exoneration) {
-      const te = dec(t.exoneration.tarifaExonerada, `${f}/Exoneracion/TarifaExonerada`);
-      if (!rate || te.gt(rate) || te.lt(0))
+      const te = fx(t.exoneration.tarifaExonerada, `${f}/Exoneracion/TarifaExonerada`);
+      if (!rate || fxCmp(te, rate) > 0 || fxSign(te) < 0)
         throw new TotalsError(
           `${f}/Exoneracion/TarifaExonerada`,
-          `La tarifa exonerada de la ${f} (${te.toFixed(2)}%) no puede superar la tarifa del impuesto (${rate?.toFixed(2) ?? "0"}%): corrija el porcentaje de exoneración.`,
+          `La tarifa exonerada de la ${f} (${fxFixed(te, 2)}%) no puede superar la tarifa del impuesto (${rate ? fxFixed(rate, 2) : "0"}%): corrija el porcentaje de exoneración.`,
         );
-      const mExo = round(baseImponible.times(te).times(ONE_HUNDREDTH));
-      exonerationTotal = exonerationTotal.plus(mExo);
-      net = monto.minus(mExo);
-      out.exoneration = { tarifaExonerada: te.toFixed(2), monto: money(mExo) };
-      if (IVA_CODES.has(t.code) && rate.gt(0)) exoneratedFraction = te.div(rate);
+      const mExo = percentOf(baseImponible, te);
+      exonerationTotal = add5(exonerationTotal, mExo);
+      net = add5(monto, -mExo);
+      out.exoneration = { tarifaExonerada: fxFixed(te, 2), monto: money5(mExo) };
+      if (IVA_CODES.has(t.code) && fxSign(rate) > 0) exoneratedFraction = fxDiv(te, rate);
     }
     taxNet.push(net);
     taxes.push(out);
   }
   if (!hasIva) category = "exento";
-  const asumido = line.impuestoAsumidoEmisorFabrica ? round(dec(line.impuestoAsumidoEmisorFabrica)) : ZERO;
-  const impuestoNeto = grossTax.minus(exonerationTotal).minus(asumido);
-  if (impuestoNeto.lt(0)) throw new TotalsError(`${f}/ImpuestoNeto`, `El impuesto neto de la ${f} resulta negativo: revise la exoneración y el impuesto asumido.`);
+  const asumido = line.impuestoAsumidoEmisorFabrica ? round5(fx(line.impuestoAsumidoEmisorFabrica)) : 0n;
+  const impuestoNeto = add5(add5(grossTax, -exonerationTotal), -asumido);
+  if (impuestoNeto < 0n) throw new TotalsError(`${f}/ImpuestoNeto`, `El impuesto neto de la ${f} resulta negativo: revise la exoneración y el impuesto asumido.`);
 
-  const split: Record<LineCategory, Decimal> = { gravado: ZERO, exento: ZERO, exonerado: ZERO, noSujeto: ZERO };
-  if (category === "gravado" && exoneratedFraction.gt(0)) {
-    split.exonerado = round(montoTotal.times(exoneratedFraction));
-    split.gravado = montoTotal.minus(split.exonerado);
+  const split: Record<LineCategory, Money5> = { gravado: 0n, exento: 0n, exonerado: 0n, noSujeto: 0n };
+  if (category === "gravado" && exoneratedFraction && fxSign(exoneratedFraction) > 0) {
+    split.exonerado = round5(fxMul(fxOf5(montoTotal), exoneratedFraction));
+    split.gravado = add5(montoTotal, -split.exonerado);
   } else split[category] = montoTotal;
 
   const out: LineTotals = {
     kind: lineKind(line),
-    montoTotal: money(montoTotal),
-    discounts: discounts.map((d) => ({ code: d.code, amount: money(d.amount) })),
-    subTotal: money(subTotal),
-    baseImponible: money(baseImponible),
+    montoTotal: money5(montoTotal),
+    discounts: discounts.map((d) => ({ code: d.code, amount: money5(d.amount) })),
+    subTotal: money5(subTotal),
+    baseImponible: money5(baseImponible),
     taxes,
-    impuestoAsumidoEmisorFabrica: money(asumido),
-    impuestoNeto: money(impuestoNeto),
-    montoTotalLinea: money(subTotal.plus(impuestoNeto)),
-    split: { gravado: money(split.gravado), exento: money(split.exento), exonerado: money(split.exonerado), noSujeto: money(split.noSujeto) },
+    impuestoAsumidoEmisorFabrica: money5(asumido),
+    impuestoNeto: money5(impuestoNeto),
+    montoTotalLinea: money5(add5(subTotal, impuestoNeto)),
+    split: { gravado: money5(split.gravado), exento: money5(split.exento), exonerado: money5(split.exonerado), noSujeto: money5(split.noSujeto) },
   };
   return { out, d: { split, discounts: discounts.map((x) => x.amount), taxNet, impuestoNeto, asumido } };
 }
+
+const HUNDRED: Fx = { m: 100n, e: 0 };
 
 export interface TotalsOptions {
   /**
@@ -277,73 +292,73 @@ export function computeTotals(lines: LineInput[], otherCharges: OtherChargeInput
   const lt = computed.map((c) => c.out);
   const ld = computed.map((c) => c.d);
   const acc = {
-    service: { gravado: ZERO, exento: ZERO, exonerado: ZERO, noSujeto: ZERO },
-    goods: { gravado: ZERO, exento: ZERO, exonerado: ZERO, noSujeto: ZERO },
+    service: { gravado: 0n, exento: 0n, exonerado: 0n, noSujeto: 0n },
+    goods: { gravado: 0n, exento: 0n, exonerado: 0n, noSujeto: 0n },
   };
   ld.forEach((l, i) => {
     const a = acc[lt[i].kind];
-    for (const cat of ["gravado", "exento", "exonerado", "noSujeto"] as const) if (!l.split[cat].isZero()) a[cat] = a[cat].plus(l.split[cat]);
+    for (const cat of ["gravado", "exento", "exonerado", "noSujeto"] as const) if (l.split[cat] !== 0n) a[cat] = add5(a[cat], l.split[cat]);
   });
   const { gravado: servG, exento: servE, exonerado: servX, noSujeto: servN } = acc.service;
   const { gravado: merG, exento: merE, exonerado: merX, noSujeto: merN } = acc.goods;
-  const totalGravado = servG.plus(merG);
-  const totalExento = servE.plus(merE);
-  const totalExonerado = servX.plus(merX);
-  const totalNoSujeto = servN.plus(merN);
-  const totalVenta = totalGravado.plus(totalExento).plus(totalExonerado).plus(totalNoSujeto);
-  const totalDescuentos = sum(ld.flatMap((l) => l.discounts));
-  const totalVentaNeta = totalVenta.minus(totalDescuentos);
+  const totalGravado = add5(servG, merG);
+  const totalExento = add5(servE, merE);
+  const totalExonerado = add5(servX, merX);
+  const totalNoSujeto = add5(servN, merN);
+  const totalVenta = add5(add5(add5(totalGravado, totalExento), totalExonerado), totalNoSujeto);
+  const totalDescuentos = sum5(ld.flatMap((l) => l.discounts));
+  const totalVentaNeta = add5(totalVenta, -totalDescuentos);
 
-  const desglose = new Map<string, { code: TaxCode; tarifaCode?: TarifaCode; total: Decimal }>();
-  let totalIVADevuelto = ZERO;
+  const desglose = new Map<string, { code: TaxCode; tarifaCode?: TarifaCode; total: Money5 }>();
+  let totalIVADevuelto = 0n;
   lt.forEach((l, i) =>
     l.taxes.forEach((t, j) => {
       const key = `${t.code}/${t.tarifaCode ?? ""}`;
       let g = desglose.get(key);
-      if (!g) desglose.set(key, (g = { code: t.code, tarifaCode: t.tarifaCode, total: ZERO }));
-      g.total = g.total.plus(ld[i].taxNet[j]);
-      if (opts.paidByCard && lines[i].healthService && IVA_CODES.has(t.code) && t.tarifaCode === "04") totalIVADevuelto = totalIVADevuelto.plus(ld[i].taxNet[j]);
+      if (!g) desglose.set(key, (g = { code: t.code, tarifaCode: t.tarifaCode, total: 0n }));
+      g.total = add5(g.total, ld[i].taxNet[j]);
+      if (opts.paidByCard && lines[i].healthService && IVA_CODES.has(t.code) && t.tarifaCode === "04") totalIVADevuelto = add5(totalIVADevuelto, ld[i].taxNet[j]);
     }),
   );
-  const totalImpuesto = sum(ld.map((l) => l.impuestoNeto));
-  const totalAsumido = sum(ld.map((l) => l.asumido));
+  const totalImpuesto = sum5(ld.map((l) => l.impuestoNeto));
+  const totalAsumido = sum5(ld.map((l) => l.asumido));
 
   const charges = otherCharges.map((c, i) => {
-    let amount: Decimal;
-    if (c.amount !== undefined) amount = round(dec(c.amount, `OtrosCargos ${i + 1}/MontoCargo`));
-    else if (c.percent !== undefined) amount = round(totalVentaNeta.times(dec(c.percent, `OtrosCargos ${i + 1}/PorcentajeOC`)).times(ONE_HUNDREDTH));
+    let amount: Money5;
+    if (c.amount !== undefined) amount = round5(fx(c.amount, `OtrosCargos ${i + 1}/MontoCargo`));
+    else if (c.percent !== undefined) amount = percentOf(totalVentaNeta, fx(c.percent, `OtrosCargos ${i + 1}/PorcentajeOC`));
     else throw new TotalsError(`OtrosCargos`, `El otro cargo ${i + 1} necesita un monto o un porcentaje.`);
-    if (amount.lt(0)) throw new TotalsError("OtrosCargos", `El otro cargo ${i + 1} no puede ser negativo.`);
-    return { code: c.code, percent: c.percent !== undefined ? dec(c.percent).toFixed(5) : undefined, amount };
+    if (amount < 0n) throw new TotalsError("OtrosCargos", `El otro cargo ${i + 1} no puede ser negativo.`);
+    return { code: c.code, percent: c.percent !== undefined ? fxFixed(fx(c.percent), 5) : undefined, amount };
   });
-  const totalOtrosCargos = sum(charges.map((c) => c.amount));
-  const totalComprobante = totalVentaNeta.plus(totalImpuesto).plus(totalOtrosCargos).minus(totalIVADevuelto);
+  const totalOtrosCargos = sum5(charges.map((c) => c.amount));
+  const totalComprobante = add5(add5(add5(totalVentaNeta, totalImpuesto), totalOtrosCargos), -totalIVADevuelto);
 
   return {
     lines: lt,
-    otherCharges: charges.map((c) => ({ code: c.code, percent: c.percent, amount: money(c.amount) })),
+    otherCharges: charges.map((c) => ({ code: c.code, percent: c.percent, amount: money5(c.amount) })),
     resumen: {
-      totalServGravados: money(servG),
-      totalServExentos: money(servE),
-      totalServExonerado: money(servX),
-      totalServNoSujeto: money(servN),
-      totalMercanciasGravadas: money(merG),
-      totalMercanciasExentas: money(merE),
-      totalMercExonerada: money(merX),
-      totalMercNoSujeta: money(merN),
-      totalGravado: money(totalGravado),
-      totalExento: money(totalExento),
-      totalExonerado: money(totalExonerado),
-      totalNoSujeto: money(totalNoSujeto),
-      totalVenta: money(totalVenta),
-      totalDescuentos: money(totalDescuentos),
-      totalVentaNeta: money(totalVentaNeta),
-      totalDesgloseImpuesto: [...desglose.values()].map((g) => ({ code: g.code, tarifaCode: g.tarifaCode, total: money(g.total) })),
-      totalImpuesto: money(totalImpuesto),
-      totalImpAsumEmisorFabrica: money(totalAsumido),
-      totalIVADevuelto: money(totalIVADevuelto),
-      totalOtrosCargos: money(totalOtrosCargos),
-      totalComprobante: money(totalComprobante),
+      totalServGravados: money5(servG),
+      totalServExentos: money5(servE),
+      totalServExonerado: money5(servX),
+      totalServNoSujeto: money5(servN),
+      totalMercanciasGravadas: money5(merG),
+      totalMercanciasExentas: money5(merE),
+      totalMercExonerada: money5(merX),
+      totalMercNoSujeta: money5(merN),
+      totalGravado: money5(totalGravado),
+      totalExento: money5(totalExento),
+      totalExonerado: money5(totalExonerado),
+      totalNoSujeto: money5(totalNoSujeto),
+      totalVenta: money5(totalVenta),
+      totalDescuentos: money5(totalDescuentos),
+      totalVentaNeta: money5(totalVentaNeta),
+      totalDesgloseImpuesto: [...desglose.values()].map((g) => ({ code: g.code, tarifaCode: g.tarifaCode, total: money5(g.total) })),
+      totalImpuesto: money5(totalImpuesto),
+      totalImpAsumEmisorFabrica: money5(totalAsumido),
+      totalIVADevuelto: money5(totalIVADevuelto),
+      totalOtrosCargos: money5(totalOtrosCargos),
+      totalComprobante: money5(totalComprobante),
     },
   };
 }
@@ -368,8 +383,8 @@ export function fillPayments(total: string, payments: PaymentInput[]): Array<{ c
     if (p.amount === undefined) throw new TotalsError("MedioPago", `Indique el monto del medio de pago ${i + 1}: con varios medios de pago cada uno necesita su monto.`);
     return { ...p, amount: money(p.amount) };
   });
-  const s = sum(out.map((p) => dec(p.amount)));
-  if (!s.eq(dec(total)))
-    throw new TotalsError("MedioPago", `Los montos de los medios de pago suman ${money(s)} y deben sumar el total del comprobante (${money(total)}): corríjalos.`);
+  const s = sum5(out.map((p) => round5(fx(p.amount))));
+  if (fxCmp(fxOf5(s), fx(total)) !== 0)
+    throw new TotalsError("MedioPago", `Los montos de los medios de pago suman ${money5(s)} y deben sumar el total del comprobante (${money(total)}): corríjalos.`);
   return out;
 }
