@@ -8,6 +8,7 @@ import { feColones, quotation, teGeneric } from "../../app/domain/document-view.
 import { saveOutgoingEmail } from "../../app/server/company-mail.server.ts";
 import { setupConfigForCompany } from "../../app/server/config-setup.server.ts";
 import { MISSING_SIGNED_XML, NO_RECIPIENTS, sendDocumentEmail } from "../../app/server/document-email.server.ts";
+import type { OutgoingEmailInput } from "../../app/domain/config-schemas.ts";
 import { createCompany } from "../setup/app.ts";
 import { createTestDatabase } from "../setup/db.ts";
 
@@ -80,7 +81,7 @@ const decodedSubject = (raw: string) => {
 async function companyWithServer() {
   const company = await createCompany(database.db, { name: "Ñandú S.A." });
   await setupConfigForCompany(database.db, company.id);
-  await saveOutgoingEmail(database.db, company.id, { protocol: "smtp", encryption: "none", host: "127.0.0.1", port: smtpPort, username: "u", password: "p", from_email: "facturas@nandu.example", from_name: "Ñandú" } as never);
+  await saveOutgoingEmail(database.db, company.id, { protocol: "smtp", encryption: "none", host: "127.0.0.1", port: smtpPort, username: "u", password: "p", from_email: "facturas@nandu.example", from_name: "Ñandú" } satisfies OutgoingEmailInput);
   return company;
 }
 
