@@ -19,8 +19,10 @@ export async function listRequest(request: Request, context: Readonly<RouterCont
   } catch {
     memory = {};
   }
-  // A new search starts on page 1; otherwise the remembered page is used.
-  const remembered = params.has("search") ? { perPage: memory[section]?.perPage } : memory[section];
+  // A new search or a new page size starts on page 1; otherwise the remembered page is used.
+  const saved = memory[section];
+  const fresh = params.has("search") || (params.has("perPage") && Number(params.get("perPage")) !== saved?.perPage);
+  const remembered = fresh ? { perPage: saved?.perPage } : saved;
   const req = parsePageRequest(params, remembered);
   if (memory[section]?.page !== req.page || memory[section]?.perPage !== req.perPage) {
     memory[section] = { page: req.page, perPage: req.perPage };
