@@ -12,6 +12,9 @@ import { qrPngDataUrl } from "./qr.server.ts";
 /** Spec part 2 §8: shown when a PDF cannot be produced. */
 export const PDF_UNAVAILABLE = "Este archivo no esta disponible para su descarga";
 
+/** The image types @react-pdf/renderer can embed; other logos (SVG, WebP…) are left out of the PDF. */
+const PDF_IMAGE_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/jpg"]);
+
 const s = StyleSheet.create({
   page: { fontFamily: PDF_FONT_FAMILY, fontSize: 8.5, padding: 32, color: "#1f2937" },
   row: { flexDirection: "row" },
@@ -55,7 +58,7 @@ function InvoiceDocument({ view, qr }: { view: DocumentView; qr: string }) {
       <Page size="LETTER" style={s.page}>
         <View style={s.header}>
           <View style={[s.row, { flex: 1 }]}>
-            {c.logo ? <Image style={s.logo} src={`data:${c.logo.mime};base64,${Buffer.from(c.logo.bytes).toString("base64")}`} /> : null}
+            {c.logo && PDF_IMAGE_TYPES.has(c.logo.mime) ? <Image style={s.logo} src={`data:${c.logo.mime};base64,${Buffer.from(c.logo.bytes).toString("base64")}`} /> : null}
             <View style={{ flex: 1 }}>
               <Text style={s.companyName}>{c.name}</Text>
               {c.fantasyName ? <Text>{c.fantasyName}</Text> : null}

@@ -118,6 +118,18 @@ describe("document PDF", () => {
     }
   });
 
+  it("embeds the company logo (PNG) and the QR; leaves out a logo type PDFs cannot carry", async () => {
+    const images = (pdf: Buffer) => {
+      const file = path.join(tmp, `${Math.random().toString(36).slice(2)}.pdf`);
+      fs.writeFileSync(file, pdf);
+      return execFileSync("pdfimages", ["-list", file], { encoding: "utf8" }).trim().split("\n").slice(2).filter((l) => /^\s*\d+\s+\d+\s+image\s/.test(l)).length;
+    };
+    expect(images(await renderDocumentPdf(feColones))).toBe(2);
+    expect(images(await renderDocumentPdf(quotation))).toBe(1);
+    const svgLogo = { ...feColones, company: { ...feColones.company, logo: { bytes: new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>"), mime: "image/svg+xml" } } };
+    expect(images(await renderDocumentPdf(svgLogo))).toBe(1);
+  });
+
   it("a 50-line invoice paginates and keeps every line", async () => {
     const view = manyLines(50);
     const text = flat(pdfText(await renderDocumentPdf(view)));
