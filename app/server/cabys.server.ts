@@ -1,6 +1,7 @@
 // The CABYS catalogue: search (local, then Hacienda's public fe/cabys when nothing is local), lookup of
 // one code (cached into cabys_codes), and the import of the official BCCR spreadsheet with exceljs's
 // streaming WorkbookReader (hacienda/NOTES.md §10–11; docs/decisions/051-cabys-catalogue.md).
+import fs from "node:fs";
 import ExcelJS from "exceljs";
 import { Readable } from "node:stream";
 import type { Db, DbOrTx } from "../../db/client.ts";
@@ -198,6 +199,8 @@ export async function checkCabysUpload(file: FormDataEntryValue | null): Promise
  */
 export async function importCabysSpreadsheet(db: Db, input: Readable | string, opts: { now?: Date } = {}): Promise<ImportResult> {
   let chosen: SheetOutcome | null = null;
+  // exceljs never settles when it cannot open a path: check it first.
+  if (typeof input === "string" && !fs.existsSync(input)) return { ok: false, message: CABYS_IMPORT_MESSAGES.notXlsx, errors: [], errorCount: 0 };
   try {
     const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { worksheets: "emit", sharedStrings: "cache", styles: "cache", hyperlinks: "ignore", entries: "ignore" });
     let index = 0;

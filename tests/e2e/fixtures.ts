@@ -3,6 +3,7 @@
 import type { Db } from "../../db/client.ts";
 import { companies, companyUsers, generalConfigurations, users } from "../../db/schema/index.ts";
 import { hashPassword } from "../../app/server/password.server.ts";
+import { setupNewCompany } from "../../app/server/company-setup.server.ts";
 
 export const PASSWORD = "clave-e2e-123";
 export const DEMO_PASSWORD = "demo-e2e-123";
@@ -18,6 +19,7 @@ export async function seedE2E(db: Db) {
       .values({ name, identificationTypeId: 2, identification, email: "empresa@e2e.colibri.cr", phone: "22223333", provinceNumber: 1, cantonNumber: 1, districtNumber: 1, otherSigns: "Frente al parque", permission, active })
       .returning();
     await db.insert(generalConfigurations).values({ companyId: c.id });
+    await setupNewCompany(db, c.id);
     return c;
   };
   for (const p of PROJECTS) {
