@@ -5,6 +5,11 @@
  * Budgets (not asserted): ≥ 500/s for 1 line, ≥ 300/s for 50 lines.
  *
  *   tsx bench/hacienda.ts            (BENCH_SECONDS=2 per measurement by default)
+ *
+ * Before/after comparisons on a loaded machine: BENCH_BASELINE=DIR (a checkout of another version
+ * of the repository, e.g. `git archive <commit> app | tar -x -C DIR`, with node_modules linked)
+ * also measures that version's build + validate + sign, alternating baseline and current in
+ * BENCH_ROUNDS rounds (default 5) so that both see the same load; medians are reported.
  */
 import { generateKeyPairSync, sign as rsaSign } from "node:crypto";
 import { resolve } from "node:path";
@@ -91,6 +96,46 @@ export async function benchHacienda(): Promise<Record<string, number | string>> 
   results.step_build_50_lines_per_s = round(throughput(() => buildXml(fifty), seconds / 2));
   results.step_validate_50_lines_per_s = round(throughput(() => validateSchema(unsignedFifty, set, { unsigned: true }), seconds / 2));
   results.step_sign_50_lines_per_s = round(throughput(() => signXml(unsignedFifty, key, { now }), seconds / 2));
+  const baselineDir = process.env.BENCH_BASELINE;
+  if (baselineDir) {
+    const base = resolve(baselineDir);
+    const [b, bx, bl, bs] = await Promise.all([
+      import(resolve(base, "app/hacienda/build.ts")),
+      import(resolve(base, "app/hacienda/xsd/index.ts")),
+      import(resolve(base, "app/hacienda/xsd/load.server.ts")),
+      import(resolve(base, "app/hacienda/sign.ts")),
+    ]);
+    const bset = bl.loadSchemaSet(xsdDir);
+    if (b.buildXml(fifty) !== buildXml(fifty) || b.buildXml(one) !== buildXml(one)) throw new Error("baseline and current build different XML");
+    const basePipeline = (doc: typeof one) => () => {
+      const xml = b.buildXml(doc);
+      if (bx.validateSchema(xml, bset, { unsigned: true }).length) throw new Error("baseline: benchmark document is invalid");
+      bs.signXml(xml, key, { now });
+    };
+    const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+    for (const [label, doc] of [["1_line", one], ["50_lines", fifty]] as const) {
+      const before: number[] = [];
+      const after: number[] = [];
+      for (let r = 0; r < rounds; r++) {
+        before.push(throughput(basePipeline(doc), seconds));
+        after.push(throughput(pipeline(doc), seconds));
+      }
+      results[`ab_issue_${label}_baseline_per_s`] = `${round(median(before))} (rounds: ${before.map(round).join(", ")})`;
+      results[`ab_issue_${label}_current_per_s`] = `${round(median(after))} (rounds: ${after.map(round).join(", ")})`;
+    }
+    const stepRounds: Record<string, [number[], number[]]> = { build: [[], []], validate: [[], []] };
+    for (let r = 0; r < rounds; r++) {
+      stepRounds.build[0].push(throughput(() => b.buildXml(fifty), seconds / 2));
+      stepRounds.build[1].push(throughput(() => buildXml(fifty), seconds / 2));
+      stepRounds.validate[0].push(throughput(() => bx.validateSchema(unsignedFifty, bset, { unsigned: true }), seconds / 2));
+      stepRounds.validate[1].push(throughput(() => validateSchema(unsignedFifty, set, { unsigned: true }), seconds / 2));
+    }
+    for (const [step, [bef, aft]] of Object.entries(stepRounds)) {
+      results[`ab_step_${step}_50_lines_baseline_per_s`] = round(median(bef));
+      results[`ab_step_${step}_50_lines_current_per_s`] = round(median(aft));
+    }
+  }
   results.budget_1_line = (results.issue_1_line_per_s as number) >= 500 ? "ok (≥ 500/s)" : "BELOW 500/s";
   results.budget_50_lines = (results.issue_50_lines_per_s as number) >= 300 ? "ok (≥ 300/s)" : "BELOW 300/s";
   results.peak_rss_mb = round(process.resourceUsage().maxRSS / 1024);

@@ -9,7 +9,7 @@ import { computeTotals, fillPayments, type DocumentTotals } from "../domain/tota
 import { formatFechaEmision } from "./clave.ts";
 import { ROOTS, type ComprobanteKind } from "./codes.ts";
 import type { Comprobante, HaciendaDocument, Line, MensajeReceptor, Party } from "./model.ts";
-import { escapeAttr, escapeText, leaf, optLeaf, XmlBuildError } from "./xml.ts";
+import { escapeAttr, escapeText, leaf, optLeaf, rawLeaf, XmlBuildError } from "./xml.ts";
 
 export const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 
@@ -94,7 +94,7 @@ function party(out: string[], tag: "Emisor" | "Receptor", p: Party, kind: Compro
 function line(out: string[], l: Line, n: number, t: DocumentTotals["lines"][number], kind: ComprobanteKind) {
   const p = `LineaDetalle ${n}`;
   out.push("<LineaDetalle>");
-  leaf(out, "NumeroLinea", String(n));
+  rawLeaf(out, "NumeroLinea", String(n));
   if (kind !== "rep") {
     if (HAS.tariffHeading.has(kind)) optLeaf(out, "PartidaArancelaria", l.tariffHeading, `${p}/PartidaArancelaria`);
     optLeaf(out, "CodigoCABYS", l.cabys ?? "", `${p}/CodigoCABYS`);
@@ -116,19 +116,19 @@ function line(out: string[], l: Line, n: number, t: DocumentTotals["lines"][numb
     optLeaf(out, "FormaFarmaceutica", l.pharmaceuticalForm, `${p}/FormaFarmaceutica`);
     leaf(out, "PrecioUnitario", num(l.unitPrice, 5, `${p}/PrecioUnitario`));
   }
-  leaf(out, "MontoTotal", t.montoTotal);
+  rawLeaf(out, "MontoTotal", t.montoTotal);
   if (kind !== "rep")
     (l.discounts ?? []).forEach((d, i) => {
       out.push("<Descuento>");
-      leaf(out, "MontoDescuento", t.discounts[i].amount);
+      rawLeaf(out, "MontoDescuento", t.discounts[i].amount);
       leaf(out, "CodigoDescuento", d.code, `${p}/Descuento/CodigoDescuento`);
       optLeaf(out, "CodigoDescuentoOTRO", d.codeOther, `${p}/Descuento/CodigoDescuentoOTRO`);
       optLeaf(out, "NaturalezaDescuento", d.nature, `${p}/Descuento/NaturalezaDescuento`);
       out.push("</Descuento>");
     });
-  leaf(out, "SubTotal", t.subTotal);
+  rawLeaf(out, "SubTotal", t.subTotal);
   if (HAS.ivaFabrica.has(kind)) optLeaf(out, "IVACobradoFabrica", l.ivaCobradoFabrica, `${p}/IVACobradoFabrica`);
-  if (HAS.baseImponible.has(kind)) leaf(out, "BaseImponible", t.baseImponible);
+  if (HAS.baseImponible.has(kind)) rawLeaf(out, "BaseImponible", t.baseImponible);
   l.taxes.forEach((tax, i) => {
     const tt = t.taxes[i];
     out.push("<Impuesto>");
@@ -136,7 +136,7 @@ function line(out: string[], l: Line, n: number, t: DocumentTotals["lines"][numb
     optLeaf(out, "CodigoImpuestoOTRO", tax.codeOther, `${p}/Impuesto/CodigoImpuestoOTRO`);
     optLeaf(out, "CodigoTarifaIVA", tax.tarifaCode, `${p}/Impuesto/CodigoTarifaIVA`);
     optLeaf(out, "Tarifa", tt.rate, `${p}/Impuesto/Tarifa`);
-    leaf(out, "Monto", tt.monto);
+    rawLeaf(out, "Monto", tt.monto);
     if (tax.exoneration && HAS.exoneration.has(kind)) {
       const e = tax.exoneration;
       const ep = `${p}/Impuesto/Exoneracion`;
@@ -149,15 +149,15 @@ function line(out: string[], l: Line, n: number, t: DocumentTotals["lines"][numb
       leaf(out, "NombreInstitucion", e.institution, `${ep}/NombreInstitucion`);
       optLeaf(out, "NombreInstitucionOtros", e.institutionOther, `${ep}/NombreInstitucionOtros`);
       leaf(out, "FechaEmisionEX", formatFechaEmision(e.issuedAt));
-      leaf(out, "TarifaExonerada", tt.exoneration!.tarifaExonerada);
-      leaf(out, "MontoExoneracion", tt.exoneration!.monto);
+      rawLeaf(out, "TarifaExonerada", tt.exoneration!.tarifaExonerada);
+      rawLeaf(out, "MontoExoneracion", tt.exoneration!.monto);
       out.push("</Exoneracion>");
     }
     out.push("</Impuesto>");
   });
-  if (HAS.impuestoAsumido.has(kind)) leaf(out, "ImpuestoAsumidoEmisorFabrica", t.impuestoAsumidoEmisorFabrica);
-  if (HAS.impuestoNeto.has(kind)) leaf(out, "ImpuestoNeto", t.impuestoNeto);
-  leaf(out, "MontoTotalLinea", t.montoTotalLinea);
+  if (HAS.impuestoAsumido.has(kind)) rawLeaf(out, "ImpuestoAsumidoEmisorFabrica", t.impuestoAsumidoEmisorFabrica);
+  if (HAS.impuestoNeto.has(kind)) rawLeaf(out, "ImpuestoNeto", t.impuestoNeto);
+  rawLeaf(out, "MontoTotalLinea", t.montoTotalLinea);
   out.push("</LineaDetalle>");
 }
 
@@ -213,7 +213,7 @@ function buildComprobante(doc: Comprobante): string {
       }
       leaf(out, "Detalle", c.detail, `${p}/Detalle`);
       optLeaf(out, "PorcentajeOC", totals.otherCharges[i].percent);
-      leaf(out, "MontoCargo", totals.otherCharges[i].amount);
+      rawLeaf(out, "MontoCargo", totals.otherCharges[i].amount);
       out.push("</OtrosCargos>");
     });
   const r = totals.resumen;
@@ -223,43 +223,43 @@ function buildComprobante(doc: Comprobante): string {
   out.push("</CodigoTipoMoneda>");
   if (kind !== "rep") {
     const x = HAS.exoneradoNoSujeto.has(kind);
-    leaf(out, "TotalServGravados", r.totalServGravados);
-    leaf(out, "TotalServExentos", r.totalServExentos);
-    if (x) leaf(out, "TotalServExonerado", r.totalServExonerado);
-    if (x) leaf(out, "TotalServNoSujeto", r.totalServNoSujeto);
-    leaf(out, "TotalMercanciasGravadas", r.totalMercanciasGravadas);
-    leaf(out, "TotalMercanciasExentas", r.totalMercanciasExentas);
-    if (x) leaf(out, "TotalMercExonerada", r.totalMercExonerada);
-    if (x) leaf(out, "TotalMercNoSujeta", r.totalMercNoSujeta);
-    leaf(out, "TotalGravado", r.totalGravado);
-    leaf(out, "TotalExento", r.totalExento);
-    if (x) leaf(out, "TotalExonerado", r.totalExonerado);
-    if (x) leaf(out, "TotalNoSujeto", r.totalNoSujeto);
+    rawLeaf(out, "TotalServGravados", r.totalServGravados);
+    rawLeaf(out, "TotalServExentos", r.totalServExentos);
+    if (x) rawLeaf(out, "TotalServExonerado", r.totalServExonerado);
+    if (x) rawLeaf(out, "TotalServNoSujeto", r.totalServNoSujeto);
+    rawLeaf(out, "TotalMercanciasGravadas", r.totalMercanciasGravadas);
+    rawLeaf(out, "TotalMercanciasExentas", r.totalMercanciasExentas);
+    if (x) rawLeaf(out, "TotalMercExonerada", r.totalMercExonerada);
+    if (x) rawLeaf(out, "TotalMercNoSujeta", r.totalMercNoSujeta);
+    rawLeaf(out, "TotalGravado", r.totalGravado);
+    rawLeaf(out, "TotalExento", r.totalExento);
+    if (x) rawLeaf(out, "TotalExonerado", r.totalExonerado);
+    if (x) rawLeaf(out, "TotalNoSujeto", r.totalNoSujeto);
   }
-  leaf(out, "TotalVenta", r.totalVenta);
-  if (kind !== "rep") leaf(out, "TotalDescuentos", r.totalDescuentos);
-  leaf(out, "TotalVentaNeta", r.totalVentaNeta);
+  rawLeaf(out, "TotalVenta", r.totalVenta);
+  if (kind !== "rep") rawLeaf(out, "TotalDescuentos", r.totalDescuentos);
+  rawLeaf(out, "TotalVentaNeta", r.totalVentaNeta);
   for (const g of r.totalDesgloseImpuesto) {
     out.push("<TotalDesgloseImpuesto>");
     leaf(out, "Codigo", g.code);
     optLeaf(out, "CodigoTarifaIVA", g.tarifaCode);
-    leaf(out, "TotalMontoImpuesto", g.total);
+    rawLeaf(out, "TotalMontoImpuesto", g.total);
     out.push("</TotalDesgloseImpuesto>");
   }
-  leaf(out, "TotalImpuesto", r.totalImpuesto);
+  rawLeaf(out, "TotalImpuesto", r.totalImpuesto);
   if (kind !== "rep") {
-    leaf(out, "TotalImpAsumEmisorFabrica", r.totalImpAsumEmisorFabrica);
-    if (HAS.ivaDevuelto.has(kind)) leaf(out, "TotalIVADevuelto", r.totalIVADevuelto);
-    leaf(out, "TotalOtrosCargos", r.totalOtrosCargos);
+    rawLeaf(out, "TotalImpAsumEmisorFabrica", r.totalImpAsumEmisorFabrica);
+    if (HAS.ivaDevuelto.has(kind)) rawLeaf(out, "TotalIVADevuelto", r.totalIVADevuelto);
+    rawLeaf(out, "TotalOtrosCargos", r.totalOtrosCargos);
   }
   for (const pm of totals.payments) {
     out.push("<MedioPago>");
     leaf(out, "TipoMedioPago", pm.code, "MedioPago/TipoMedioPago");
     optLeaf(out, "MedioPagoOtros", pm.other, "MedioPago/MedioPagoOtros");
-    leaf(out, "TotalMedioPago", pm.amount);
+    rawLeaf(out, "TotalMedioPago", pm.amount);
     out.push("</MedioPago>");
   }
-  leaf(out, "TotalComprobante", r.totalComprobante);
+  rawLeaf(out, "TotalComprobante", r.totalComprobante);
   out.push("</ResumenFactura>");
   (doc.references ?? []).forEach((ref, i) => {
     const p = `InformacionReferencia ${i + 1}`;

@@ -21,8 +21,12 @@ function checkChars(s: string, field: string) {
     throw new XmlBuildError(field, `El campo ${field} contiene caracteres de control no permitidos en XML: bórrelos y escriba el texto de nuevo.`);
 }
 
+// Anything that needs escaping or checking; most texts have none and are returned as they are.
+const SPECIAL_TEXT = /[\u0000-\u001F&<>\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 /** Escapes character data per C14N. */
 export function escapeText(s: string, field = "texto"): string {
+  if (!SPECIAL_TEXT.test(s)) return s;
   checkChars(s, field);
   if (!/[&<>\r]/.test(s)) return s;
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\r/g, "&#xD;");
@@ -43,6 +47,14 @@ export function escapeAttr(s: string, field = "atributo"): string {
 /** Appends <name>text</name> to `out` (text escaped). `path` names the field in errors. */
 export function leaf(out: string[], name: string, text: string, path = name): void {
   out.push(`<${name}>${escapeText(text, path)}</${name}>`);
+}
+
+/**
+ * Appends <name>value</name> for a value the library produced itself and that cannot need
+ * escaping (amounts written by totals.ts, formatted dates, line numbers): no checks, no copies.
+ */
+export function rawLeaf(out: string[], name: string, value: string): void {
+  out.push(`<${name}>${value}</${name}>`);
 }
 
 /** Like leaf, but does nothing when text is undefined, null or "". */

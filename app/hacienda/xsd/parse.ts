@@ -104,7 +104,7 @@ export function parseXml(xml: string): XNode {
         if (!/^[ \t\r\n]*$/.test(raw)) throw new XmlSyntaxError("hay texto fuera del elemento raíz", lineAt(i));
       } else {
         if (raw.indexOf("]]>") >= 0) throw new XmlSyntaxError('"]]>" no está permitido en el texto', lineAt(i));
-        stack[stack.length - 1].text += decodeEntities(raw.replace(/\r\n?/g, "\n"), line);
+        stack[stack.length - 1].text += decodeEntities(raw.indexOf("\r") < 0 ? raw : raw.replace(/\r\n?/g, "\n"), line);
       }
     }
     if (lt < 0) break;
