@@ -164,7 +164,9 @@ export function checkDraft(d: DocumentDraft): FieldError[] {
     if (!d.references?.length) e.push({ field: "references", message: DRAFT_MESSAGES.referenceRequired });
   }
   (d.references ?? []).forEach((r, i) => {
-    if (!r.docType || !r.number || !r.issuedAt || !r.code || !r.reason?.trim()) e.push({ field: `references.${i}`, message: DRAFT_MESSAGES.referenceFields });
+    // A reference to one of our documents (documentId) takes its type, clave and date from it.
+    const own = !!r.documentId;
+    if ((!own && (!r.docType || !r.number || !r.issuedAt)) || !r.code || !r.reason?.trim()) e.push({ field: `references.${i}`, message: DRAFT_MESSAGES.referenceFields });
   });
   return e;
 }

@@ -1,0 +1,312 @@
+// Issuing a document (spec part 2 §2–§5; issue 5 item 3): ONE transaction allocates the consecutive
+// (upsert … RETURNING on the counter row: never max()+1), builds the clave, computes and stores the
+// totals (the same draftTotals the form shows), builds, validates (rules + XSD), signs (XAdES with
+// the company key) and stores the signed bytes, the lines, the references and the client snapshot,
+// and enqueues the submission. Any validation failure rolls everything back (the counter included)
+// and returns the Spanish errors keyed by form field. docs/decisions/070-issuing-transaction.md.
+import { randomBytes as nodeRandomBytes } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db, DbOrTx, Tx } from "../../db/client.ts";
+import { clients, companies, documentCounters, documentLines, documentReferences, documents } from "../../db/schema/index.ts";
+import { enqueue } from "../../jobs/runner.ts";
+import { buildClave, buildConsecutivo, DOC_TYPE_CODES, randomSecurityCode, type IdType } from "../hacienda/clave.ts";
+import { documentTotals } from "../hacienda/build.ts";
+import type { SigningKey } from "../hacienda/p12.ts";
+import { signXml } from "../hacienda/sign.ts";
+import { validateDocument } from "../hacienda/validate.ts";
+import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
+import { TotalsError } from "../domain/totals.ts";
+import { checkDraft, draftToComprobante, draftTotals, fieldOfPath, lineRate, summaryOf, type DocumentDraft, type FieldError, type PartySnapshot } from "../domain/document-draft.ts";
+import { addDays, costaRicaDay } from "../domain/document-status.ts";
+import { companyHacienda, signingKeyFor, SigningKeyError } from "./signing-key.server.ts";
+
+export type IssueResult =
+  | { ok: true; documentId: number; kind: string; number: number; clave: string | null; consecutivo: string | null; status: string; total: string }
+  | { ok: false; errors: FieldError[] };
+
+export interface IssueInput {
+  companyId: number;
+  userId: number | null;
+  draft: DocumentDraft;
+  now: Date;
+  schemaSet: CompiledSchemaSet;
+  /** The company's signing key (default: signing-key.server.ts, cached per company). Resolved before the transaction. */
+  keyFor?: (companyId: number) => Promise<SigningKey>;
+  /** Injected randomness for the security code (default node:crypto). */
+  randomBytes?: (n: number) => Uint8Array;
+  /** Set by the recurring job: the recurring document and the period this issue belongs to. */
+  recurring?: { id: number; period: string };
+  replacesDocumentId?: number | null;
+}
+
+/** Thrown inside the transaction to roll it back with the errors. */
+export class IssueValidationError extends Error {
+  constructor(readonly errors: FieldError[]) {
+    super(errors.map((e) => e.message).join(" "));
+  }
+}
+
+const COUNTER_TYPE: Record<string, string> = { fe: DOC_TYPE_CODES.fe, te: DOC_TYPE_CODES.te, nc: DOC_TYPE_CODES.nc, nd: DOC_TYPE_CODES.nd, fec: DOC_TYPE_CODES.fec, qt: "qt" };
+/** TipoDocIR of our own documents (Nota 10); notes on an FEC use 17 (NC) / 18 (ND). */
+const REF_DOC_TYPE: Record<string, string> = { fe: "01", nd: "02", nc: "03", te: "04" };
+export const NOTE_SOURCES = new Set(["fe", "te", "fec"]);
+
+export const ISSUE_MESSAGES = {
+  clientNotFound: "El cliente seleccionado no existe en esta empresa.",
+  referenceNotFound: "El documento de referencia no existe en esta empresa.",
+  referenceKind: "Solo se pueden emitir notas de facturas, tiquetes o facturas de compra.",
+  noActivity: "La empresa no tiene actividad económica: indíquela en los datos de la empresa.",
+} as const;
+
+export function idTypeOf(n: number | null | undefined): IdType {
+  return String(n ?? 1).padStart(2, "0") as IdType;
+}
+
+export async function companySnapshot(db: DbOrTx, companyId: number) {
+  const [c] = await db.select().from(companies).where(eq(companies.id, companyId));
+  if (!c) throw new Error(`company ${companyId} not found`);
+  const issuer: PartySnapshot = {
+    name: c.name,
+    idType: idTypeOf(c.identificationTypeId),
+    idNumber: c.identification,
+    tradeName: c.fantasyName,
+    email: c.email,
+    phone: c.phone,
+    province: c.provinceNumber,
+    canton: c.cantonNumber,
+    district: c.districtNumber,
+    address: c.otherSigns,
+    countryId: c.countryId,
+    activityCode: c.economicActivityCode,
+  };
+  return { company: c, issuer };
+}
+
+export async function clientSnapshot(db: DbOrTx, companyId: number, clientId: number): Promise<PartySnapshot | null> {
+  const [c] = await db
+    .select()
+    .from(clients)
+    .where(and(eq(clients.id, clientId), eq(clients.companyId, companyId)));
+  if (!c) return null;
+  return {
+    name: c.name,
+    idType: idTypeOf(c.identificationTypeId),
+    idNumber: c.identification,
+    tradeName: c.comercialName,
+    email: c.email,
+    phone: c.phone,
+    province: c.provinceNumber,
+    canton: c.cantonNumber,
+    district: c.districtNumber,
+    barrio: c.barrio,
+    address: c.address,
+    countryId: c.countryId,
+    activityCode: c.economicActivityCode,
+    generic: c.generic,
+  };
+}
+
+/** Issues a document in its own transaction. */
+export async function issueDocument(db: Db, input: IssueInput): Promise<IssueResult> {
+  const pre = checkDraft(input.draft);
+  if (pre.length) return { ok: false, errors: pre };
+  // The key is resolved before the transaction: never read the .p12 under the counter lock (and
+  // PGlite has one connection: no query outside the transaction while it is open).
+  let key: SigningKey | null;
+  try {
+    key = await resolveKey(db, input);
+  } catch (error) {
+    if (error instanceof SigningKeyError) return { ok: false, errors: [{ field: "form", message: error.message }] };
+    throw error;
+  }
+  try {
+    return await db.transaction((tx) => issueDocumentInTx(tx, input, key));
+  } catch (error) {
+    if (error instanceof IssueValidationError) return { ok: false, errors: error.errors };
+    throw error;
+  }
+}
+
+/** The signing key the issue needs (null for quotations and no_hacienda companies). */
+export async function resolveKey(db: DbOrTx, input: Pick<IssueInput, "companyId" | "draft" | "now" | "keyFor">): Promise<SigningKey | null> {
+  if (input.draft.kind === "qt") return null;
+  const [c] = await db.select({ noHacienda: companies.noHacienda }).from(companies).where(eq(companies.id, input.companyId));
+  if (!c || c.noHacienda) return null;
+  return input.keyFor ? input.keyFor(input.companyId) : signingKeyFor(db, input.companyId, input.now);
+}
+
+/**
+ * The issuing steps on an open transaction (the recurring job advances its period in the same one).
+ * `key` comes from resolveKey. Throws IssueValidationError.
+ */
+export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningKey | null): Promise<Extract<IssueResult, { ok: true }>> {
+  const { companyId, draft, now } = input;
+  const pre = checkDraft(draft);
+  if (pre.length) throw new IssueValidationError(pre);
+  const { company, issuer } = await companySnapshot(tx, companyId);
+  const client = draft.clientId ? await clientSnapshot(tx, companyId, draft.clientId) : null;
+  if (draft.clientId && !client) throw new IssueValidationError([{ field: "clientId", message: ISSUE_MESSAGES.clientNotFound }]);
+
+  // References to our own documents: fill clave and date from the stored document (tenancy-checked).
+  const references = [];
+  for (const r of draft.references ?? []) {
+    if (r.documentId) {
+      const [src] = await tx
+        .select({ id: documents.id, kind: documents.kind, clave: documents.clave, issuedAt: documents.issuedAt })
+        .from(documents)
+        .where(and(eq(documents.id, r.documentId), eq(documents.companyId, companyId)));
+      if (!src) throw new IssueValidationError([{ field: "references", message: ISSUE_MESSAGES.referenceNotFound }]);
+      if ((draft.kind === "nc" || draft.kind === "nd") && !NOTE_SOURCES.has(src.kind)) throw new IssueValidationError([{ field: "references", message: ISSUE_MESSAGES.referenceKind }]);
+      const docType = r.docType || (src.kind === "fec" ? (draft.kind === "nc" ? "17" : "18") : REF_DOC_TYPE[src.kind]);
+      references.push({ ...r, docType, number: src.clave ?? r.number, issuedAt: src.issuedAt.toISOString() });
+    } else references.push(r);
+  }
+  const effective: DocumentDraft = { ...draft, references };
+
+  let totals;
+  try {
+    totals = draftTotals(effective);
+  } catch (error) {
+    if (error instanceof TotalsError) throw new IssueValidationError([{ field: fieldOfPath(error.field), message: error.message }]);
+    throw error;
+  }
+
+  const hacienda = draft.kind !== "qt" && !company.noHacienda;
+  const hc = await companyHacienda(tx, companyId, now);
+  const branch = hc?.branch ?? 1;
+  const terminal = hc?.terminal ?? 1;
+  const docType = COUNTER_TYPE[draft.kind];
+  const [counter] = await tx
+    .insert(documentCounters)
+    .values({ companyId, branch, terminal, docType, nextNumber: 2 })
+    .onConflictDoUpdate({
+      target: [documentCounters.companyId, documentCounters.branch, documentCounters.terminal, documentCounters.docType],
+      set: { nextNumber: sql`${documentCounters.nextNumber} + 1` },
+    })
+    .returning({ next: documentCounters.nextNumber });
+  const number = counter.next - 1;
+
+  let clave: string | null = null;
+  let consecutivo: string | null = null;
+  let signed: Buffer | null = null;
+  if (draft.kind !== "qt") {
+    try {
+      consecutivo = buildConsecutivo({ branch, terminal, docType: docType as never, sequence: number });
+      clave = buildClave({
+        issuedAt: now,
+        issuerId: draft.kind === "fec" ? (client?.idNumber ?? issuer.idNumber) : issuer.idNumber,
+        issuerIdType: draft.kind === "fec" ? client?.idType : issuer.idType,
+        consecutivo,
+        situacion: draft.situacion ?? 1,
+        securityCode: randomSecurityCode(input.randomBytes ?? ((n) => nodeRandomBytes(n))),
+      });
+    } catch (error) {
+      const e = error as { field?: string; message: string };
+      throw new IssueValidationError([{ field: e.field ?? "form", message: e.message }]);
+    }
+    const doc = draftToComprobante(effective, { issuer, client, clave, consecutivo, issuedAt: now, providerId: issuer.idNumber });
+    const result = validateDocument(doc, input.schemaSet);
+    if (!result.ok || !result.xml) {
+      throw new IssueValidationError(result.errors.map((e) => ({ field: fieldOfPath(e.path), message: e.message })));
+    }
+    // The stored totals are the builder's, which equal draftTotals (same function, same inputs).
+    totals = documentTotals(doc);
+    // no_hacienda companies: numbered and validated, never signed nor sent.
+    if (hacienda) {
+      if (!key) throw new IssueValidationError([{ field: "form", message: "La empresa no tiene una llave criptográfica configurada: súbala en Configuración › Hacienda." }]);
+      signed = Buffer.from(signXml(result.xml, key, { now }), "utf8");
+    }
+  }
+
+  const summary = summaryOf(totals);
+  const today = costaRicaDay(now);
+  const [row] = await tx
+    .insert(documents)
+    .values({
+      companyId,
+      kind: draft.kind,
+      clientId: draft.clientId ?? null,
+      status: hacienda ? "por enviar" : "no aplica",
+      issuedAt: now,
+      currencyId: draft.currency === "USD" ? 1 : 2,
+      exchangeRate: draft.currency === "USD" ? draft.exchangeRate : "1",
+      totalComprobante: summary.total,
+      branch,
+      terminal,
+      number,
+      consecutivo,
+      clave,
+      situacion: draft.kind === "qt" ? null : (draft.situacion ?? 1),
+      createdBy: input.userId,
+      createdAt: now,
+      saleCondition: draft.saleCondition,
+      creditDays: draft.saleCondition === "02" ? (draft.creditDays ?? null) : null,
+      expirationDate: draft.saleCondition === "02" && draft.creditDays ? addDays(today, draft.creditDays) : null,
+      payments: totals.payments,
+      note: draft.note ?? null,
+      terms: draft.terms ?? null,
+      emails: draft.emails ?? [],
+      clientSnapshot: client,
+      draft: effective,
+      subtotal: summary.subtotal,
+      discount: summary.discount,
+      tax: summary.tax,
+      exonerated: summary.exonerated,
+      ivaDevuelto: summary.ivaDevuelto,
+      otherCharges: summary.otherCharges,
+      totals: totals.resumen,
+      signedXml: signed,
+      replacesDocumentId: input.replacesDocumentId ?? null,
+      recurringId: input.recurring?.id ?? null,
+      recurringPeriod: input.recurring?.period ?? null,
+    })
+    .returning({ id: documents.id });
+
+  if (draft.lines.length) {
+    await tx.insert(documentLines).values(
+      draft.lines.map((l, i) => {
+        const t = totals.lines[i];
+        return {
+          companyId,
+          documentId: row.id,
+          position: i + 1,
+          itemId: l.itemId ?? null,
+          code: l.code ?? null,
+          cabys: l.cabys ?? null,
+          description: l.description,
+          quantity: l.quantity,
+          unit: l.unit,
+          unitPrice: l.unitPrice,
+          discountPercent: l.discountPercent || "0",
+          taxCode: l.tax.code ?? "01",
+          tarifaCode: l.tax.tarifaCode ?? null,
+          taxRate: lineRate(l),
+          exoneration: l.exoneration ?? null,
+          subtotal: t.montoTotal,
+          discount: t.discounts.reduce((a, d) => a + Number(d.amount), 0).toFixed(5),
+          tax: t.impuestoNeto,
+          exonerated: t.taxes.reduce((a, x) => a + Number(x.exoneration?.monto ?? 0), 0).toFixed(5),
+          total: t.montoTotalLinea,
+        };
+      }),
+    );
+  }
+  if (references.length) {
+    await tx.insert(documentReferences).values(
+      references.map((r) => ({
+        companyId,
+        documentId: row.id,
+        referencedDocumentId: r.documentId ?? null,
+        docType: r.docType,
+        number: r.number,
+        issuedAt: new Date(r.issuedAt),
+        code: r.code,
+        reason: r.reason,
+      })),
+    );
+  }
+  if (hacienda) {
+    await enqueue(tx as unknown as Db, "submit-document", { documentId: row.id, companyId }, { runAt: now, uniqueKey: `submit:${row.id}`, maxAttempts: 1000 });
+  }
+  return { ok: true, documentId: row.id, kind: draft.kind, number, clave, consecutivo, status: hacienda ? "por enviar" : "no aplica", total: summary.total };
+}
