@@ -17,7 +17,7 @@ export default [
   route("activity-lookup", "routes/companies/activity-lookup.tsx"),
   route("activities", "routes/clients/activities-search.tsx"),
   route("cabys-search", "routes/items/cabys-search.tsx"),
-  wip("query-public/:code64", "query-public"),
+  route("query-public/:code64", "routes/public/query-public.tsx", { id: "query-public" }),
 
   layout("routes/app-layout.tsx", [
     route("dashboard", "routes/dashboard/dashboard.tsx", { id: "dashboard" }),
