@@ -40,6 +40,8 @@ const NAME_RE = /^[A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*(?::[A-Za-z_\
 const ATTR_NAME_RE = new RegExp(NAME_RE.source.slice(1), "y");
 const EMPTY_SCOPE: Map<string, string> = new Map();
 const EMPTY_ATTRS: Map<string, string> = new Map();
+/** Element names already checked against NAME_RE (a document repeats a few dozen names thousands of times). */
+const VALID_NAMES = new Set<string>();
 
 function decodeEntities(s: string, line: number): string {
   if (s.indexOf("&") < 0) return s;
@@ -114,10 +116,14 @@ export function parseXml(xml: string): XNode {
       // end tag
       const gt = xml.indexOf(">", i);
       if (gt < 0) throw new XmlSyntaxError("etiqueta de cierre sin terminar", lineAt(i));
-      const qn = xml.slice(i + 2, gt).trim();
       const top = stack.pop();
-      if (!top || top.qname !== qn)
-        throw new XmlSyntaxError(`la etiqueta de cierre </${qn}> no corresponde a <${top?.qname ?? ""}>`, lineAt(i));
+      // Compare in place (no substring) when the end tag is exactly </qname>.
+      const exact = top !== undefined && gt === i + 2 + top.qname.length && xml.startsWith(top.qname, i + 2);
+      if (!exact) {
+        const qn = xml.slice(i + 2, gt).trim();
+        if (!top || top.qname !== qn)
+          throw new XmlSyntaxError(`la etiqueta de cierre </${qn}> no corresponde a <${top?.qname ?? ""}>`, lineAt(i));
+      }
       nsStack.pop();
       i = gt + 1;
       continue;
@@ -156,9 +162,12 @@ export function parseXml(xml: string): XNode {
       q++;
     }
     const qname = xml.slice(i + 1, q);
-    NAME_RE.lastIndex = 0;
-    const m = NAME_RE.exec(qname);
-    if (!m || m[0].length !== qname.length) throw new XmlSyntaxError(`nombre de elemento inválido "${qname}"`, lineAt(i));
+    if (!VALID_NAMES.has(qname)) {
+      NAME_RE.lastIndex = 0;
+      const m = NAME_RE.exec(qname);
+      if (!m || m[0].length !== qname.length) throw new XmlSyntaxError(`nombre de elemento inválido "${qname}"`, lineAt(i));
+      if (VALID_NAMES.size < 4096) VALID_NAMES.add(qname);
+    }
     let p = q;
     const rawAttrs: Array<[string, string]> = [];
     let selfClose = false;

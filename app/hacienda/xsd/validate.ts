@@ -167,7 +167,13 @@ export function checkSimpleValue(t: SimpleType, raw: string): string | null {
   if (t.enumSet && !t.enumSet.has(v))
     return `el valor "${raw}" no está permitido; use uno de los códigos del catálogo de Hacienda (${shortList(t.enumeration!)})`;
   for (const step of t.patterns) {
-    if (!step.res.some((re) => re.test(v))) return `el valor "${raw}" no tiene el formato requerido (${step.source.join(" o ")})`;
+    let ok = false;
+    for (const re of step.res)
+      if (re.test(v)) {
+        ok = true;
+        break;
+      }
+    if (!ok) return `el valor "${raw}" no tiene el formato requerido (${step.source.join(" o ")})`;
   }
   if (t.length !== undefined || t.minLength !== undefined || t.maxLength !== undefined) {
     const n = t.builtin === "base64Binary" ? Math.floor((v.replace(/[\s=]/g, "").length * 3) / 4) : /[\uD800-\uDFFF]/.test(v) ? [...v].length : v.length;
@@ -213,7 +219,8 @@ function nullableRaw(p: Particle): boolean {
 }
 
 interface FirstSet {
-  names: Set<string>;
+  /** namespace → local names that can start the particle (no string building per check). */
+  names: Map<string, Set<string>>;
   wildcards: Array<(ns: string) => boolean>;
 }
 const firstMemo = new WeakMap<Particle, FirstSet>();
@@ -221,12 +228,15 @@ const firstMemo = new WeakMap<Particle, FirstSet>();
 function firstSet(p: Particle): FirstSet {
   let f = firstMemo.get(p);
   if (f) return f;
-  f = { names: new Set(), wildcards: [] };
+  f = { names: new Map(), wildcards: [] };
   const add = (q: Particle) => {
     switch (q.kind) {
-      case "element":
-        f!.names.add(`${q.decl.ns}|${q.decl.name}`);
+      case "element": {
+        let set = f!.names.get(q.decl.ns);
+        if (!set) f!.names.set(q.decl.ns, (set = new Set()));
+        set.add(q.decl.name);
         break;
+      }
       case "any":
         f!.wildcards.push(q.nsOk);
         break;
@@ -248,7 +258,9 @@ function firstSet(p: Particle): FirstSet {
 function canStart(p: Particle, n: XNode): boolean {
   if (p.kind === "element") return n.name === p.decl.name && n.ns === p.decl.ns;
   const f = firstSet(p);
-  return f.names.has(`${n.ns}|${n.name}`) || (f.wildcards.length > 0 && f.wildcards.some((w) => w(n.ns)));
+  if (f.names.get(n.ns)?.has(n.name)) return true;
+  for (const w of f.wildcards) if (w(n.ns)) return true;
+  return false;
 }
 
 export function canStartSlow(p: Particle, n: XNode): boolean {
@@ -442,9 +454,16 @@ function validateAttributes(n: XNode, t: SimpleType | ComplexType, path: string,
   }
 }
 
+const requiredAttrsMemo = new WeakMap<ComplexType, boolean>();
+function hasRequiredAttributes(t: ComplexType): boolean {
+  let v = requiredAttrsMemo.get(t);
+  if (v === undefined) requiredAttrsMemo.set(t, (v = t.attributes.some((a) => a.required)));
+  return v;
+}
+
 function validateElement(n: XNode, decl: ElementDecl, ctx: Ctx, isRoot = false) {
   const t = decl.type;
-  if (n.attrs.size || (t.kind === "complex" && t.attributes.some((a) => a.required))) validateAttributes(n, t, nodePath(n), ctx);
+  if (n.attrs.size || (t.kind === "complex" && hasRequiredAttributes(t))) validateAttributes(n, t, nodePath(n), ctx);
   const nil = n.attrs.size ? n.attrs.get(XSI_NIL) : undefined;
   if (nil === "true" || nil === "1") {
     const path = nodePath(n);
