@@ -1,9 +1,21 @@
 // Client and provider queries. Every function takes the company id and filters by it (tenancy).
-import { and, asc, desc, eq, ilike, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
 import { barrios, cantons, clientContacts, clients, countries, districts, documents, identificationTypes, provinces } from "../schema/index.ts";
 
-const likeTerm = (search: string) => `%${search.replace(/[\\%_]/g, (c) => "\\" + c)}%`;
+/** The expression of the GIN index clients_search_words_idx (db/schema/master.ts). */
+const searchWords = sql`to_tsvector('simple'::regconfig, translate(lower(${clients.name} || ' ' || ${clients.identification} || ' ' || ${clients.email}), 'áéíóúüñàèìòù@.', 'aeiouunaeiou  '))`;
+
+/** The words of a search, folded like the index (lower case, no accents, split at anything not a letter or digit). */
+export function clientSearchWords(search: string): string[] {
+  return search
+    .toLowerCase()
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .slice(0, 8);
+}
 
 export interface ClientListRow {
   id: number;
@@ -17,20 +29,23 @@ export interface ClientListRow {
 }
 
 /**
- * A page of clients (or providers) of a company, sorted by name. The search matches name,
- * identification and e-mail (case-insensitive substring; a pg_trgm index keeps it fast, see bench/clients.ts).
+ * A page of clients (or providers) of a company, sorted by name. The search matches words of the
+ * name, identification and e-mail that start with each searched word, ignoring case and accents
+ * (GIN index clients_search_words_idx; docs/decisions/041; bench/clients.ts).
  */
 export async function clientsPage(
   db: DbOrTx,
   opts: { companyId: number; provider: boolean; active?: boolean; search: string; page: number; perPage: number },
 ): Promise<{ rows: ClientListRow[]; total: number }> {
-  const term = opts.search ? likeTerm(opts.search) : null;
+  const words = clientSearchWords(opts.search);
+  const query = words.map((w) => `${w}:*`).join(" & ");
   const where = and(
     eq(clients.companyId, opts.companyId),
     eq(clients.provider, opts.provider),
     isNull(clients.deletedAt),
     opts.active === undefined ? undefined : eq(clients.active, opts.active),
-    term ? or(ilike(clients.name, term), ilike(clients.identification, term), ilike(clients.email, term)) : undefined,
+    // A search with no letters or digits matches nothing rather than everything.
+    opts.search ? (words.length ? sql`${searchWords} @@ to_tsquery('simple'::regconfig, ${query})` : sql`false`) : undefined,
   );
   const [[{ total }], rows] = await Promise.all([
     db.select({ total: sql<number>`count(*)::int` }).from(clients).where(where),
@@ -47,7 +62,9 @@ export async function clientsPage(
       })
       .from(clients)
       .where(where)
-      .orderBy(asc(clients.name), asc(clients.id))
+      // With a search, sort the (few) matches found through the word index: ordering by the bare
+      // column would tempt the planner to walk the name index and test every row (seconds at 100k).
+      .orderBy(words.length ? sql`${clients.name} || ''` : asc(clients.name), asc(clients.id))
       .limit(opts.perPage)
       .offset((opts.page - 1) * opts.perPage),
   ]);
