@@ -52,3 +52,13 @@ export function SubmitButton({ children, className = "btn btn-primary", ...props
     </button>
   );
 }
+
+/** The form-level error message, announced to screen readers. */
+export function FormAlert({ children, className = "" }: { children: React.ReactNode; className?: string }) {
+  if (!children) return null;
+  return (
+    <p className={`rounded-md bg-danger/10 p-3 text-sm text-danger ${className}`} role="alert">
+      {children}
+    </p>
+  );
+}

@@ -1,7 +1,7 @@
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/login";
 import { AuthCard } from "../../components/auth-card.tsx";
-import { AppForm, Field } from "../../components/form.tsx";
+import { AppForm, Field, FormAlert } from "../../components/form.tsx";
 import { loginSchema } from "../../domain/auth-schemas.ts";
 import { parseForm } from "../../domain/forms.ts";
 import { signIn } from "../../server/auth.server.ts";
@@ -31,11 +31,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
   const values: Record<string, string> = actionData?.values ?? {};
   return (
     <AuthCard title="Iniciar sesión">
-      {actionData?.message && (
-        <p className="mb-4 rounded-md bg-danger/10 p-3 text-sm text-danger" role="alert">
-          {actionData.message}
-        </p>
-      )}
+      <FormAlert className="mb-4">{actionData?.message}</FormAlert>
       <AppForm className="login-form space-y-4" noValidate={false}>
         <Field label="Correo" name="email" error={errors.email}>
           <input id="email" name="email" type="email" className="input" required minLength={4} autoComplete="username" defaultValue={values.email} aria-invalid={!!errors.email || undefined} />

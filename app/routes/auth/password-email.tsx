@@ -1,7 +1,7 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/password-email";
 import { AuthCard } from "../../components/auth-card.tsx";
-import { AppForm, Field } from "../../components/form.tsx";
+import { AppForm, Field, FormAlert } from "../../components/form.tsx";
 import { forgotPasswordSchema } from "../../domain/auth-schemas.ts";
 import { parseForm } from "../../domain/forms.ts";
 import { requestPasswordReset, RESET_SEND_FAILED, RESET_SENT } from "../../server/auth.server.ts";
@@ -22,11 +22,7 @@ export default function PasswordEmail({ actionData }: Route.ComponentProps) {
   const errors: Record<string, string> = actionData?.errors ?? {};
   return (
     <AuthCard title="Recuperar contraseña">
-      {actionData?.message && (
-        <p className="mb-4 rounded-md bg-danger/10 p-3 text-sm text-danger" role="alert">
-          {actionData.message}
-        </p>
-      )}
+      <FormAlert className="mb-4">{actionData?.message}</FormAlert>
       <AppForm className="space-y-4">
         <Field label="Correo" name="email" error={errors.email}>
           <input id="email" name="email" type="email" className="input" required minLength={4} defaultValue={actionData?.values?.email} aria-invalid={!!errors.email || undefined} />

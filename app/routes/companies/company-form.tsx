@@ -2,7 +2,7 @@ import { useState } from "react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/company-form";
 import { companyWithConfiguration } from "../../../db/queries/companies.ts";
-import { AppForm, Field, SubmitButton } from "../../components/form.tsx";
+import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { LocationFields } from "../../components/location-fields.tsx";
 import { ACTIVITY_MESSAGES, COMPANY_MESSAGES, CURRENCY_EMIT_DOC, INVOICE_FORMATS, PLANS, companySchema, lookupDigits, type Activity } from "../../domain/company-schemas.ts";
 import { formValues, parseForm } from "../../domain/forms.ts";
@@ -178,11 +178,7 @@ function CompanyFormView({ state }: { state: ViewState }) {
           Volver
         </Link>
       </div>
-      {Object.keys(errors).length > 0 && (
-        <p className="rounded-md bg-danger/10 p-3 text-sm text-danger" role="alert">
-          Revisa los datos marcados.
-        </p>
-      )}
+      <FormAlert>{Object.keys(errors).length > 0 && "Revisa los datos marcados."}</FormAlert>
 
       <section className="card space-y-4" aria-labelledby="card-detalle">
         <h2 id="card-detalle" className="font-semibold">

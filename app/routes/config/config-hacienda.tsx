@@ -3,7 +3,7 @@
 // (spec part 1 §3 Consecutive/access configuration, §5 Consecutives, §7, §8 Keys/access test).
 import { data, Link } from "react-router";
 import type { Route } from "./+types/config-hacienda";
-import { AppForm, Field, SubmitButton } from "../../components/form.tsx";
+import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { CONFIG_MESSAGES, CONSECUTIVE_TYPES, HACIENDA_ENVIRONMENTS, haciendaConfigSchema } from "../../domain/config-schemas.ts";
 import { formValues, parseForm } from "../../domain/forms.ts";
 import { requireConfigCompany } from "../../server/config.server.ts";
@@ -82,11 +82,7 @@ function HaciendaForm({ s }: { s: Route.ComponentProps["loaderData"] }) {
           Configuraciones
         </Link>
       </div>
-      {s.message && (
-        <p className="rounded-md bg-danger/10 p-3 text-sm text-danger" role="alert">
-          {s.message}
-        </p>
-      )}
+      <FormAlert>{s.message}</FormAlert>
 
       <section className="card space-y-4" aria-labelledby="consecutivos-title">
         <h2 id="consecutivos-title" className="font-semibold">

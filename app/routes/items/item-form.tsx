@@ -3,7 +3,7 @@ import { data, Link } from "react-router";
 import type { Route } from "./+types/item-form";
 import { cabysByCode } from "../../../db/queries/cabys.ts";
 import { itemById } from "../../../db/queries/items.ts";
-import { AppForm, Field, SubmitButton } from "../../components/form.tsx";
+import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { formValues, parseForm } from "../../domain/forms.ts";
 import { formatRate, ITEM_MESSAGES, itemSchema } from "../../domain/item-schemas.ts";
 import { searchCabysCatalogue, type CabysResult } from "../../server/cabys.server.ts";
@@ -172,11 +172,7 @@ export function ItemFormView({ state, action }: { state: ViewState; action?: str
           Volver
         </Link>
       </div>
-      {Object.keys(errors).length > 0 && (
-        <p className="rounded-md bg-danger/10 p-3 text-sm text-danger" role="alert">
-          {errors._form ?? "Revisa los datos marcados."}
-        </p>
-      )}
+      <FormAlert>{Object.keys(errors).length > 0 && (errors._form ?? "Revisa los datos marcados.")}</FormAlert>
       <section className="card space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
           {text("code", "Código", { required: true, maxLength: 20 })}
