@@ -36,6 +36,10 @@ export const CLIENT_ACTIVITY_MESSAGES = {
   onlyLegal: "La búsqueda de actividades aplica solo para personas jurídicas (02)",
 } as const;
 
+/** Filters of the client detail's document tabs (spec part 1 §2.3 Client detail). */
+export const DOCUMENT_FILTERS = ["aceptado", "rechazado", "pagado", "no-pagado"] as const;
+export type DocumentFilter = (typeof DOCUMENT_FILTERS)[number];
+
 /** Where the form is shown: the list's dialog, the standalone /new-client page, or the detail's Información tab. */
 export type ClientFormMode = "dialog" | "new" | "detail";
 

@@ -142,8 +142,8 @@ export async function genericClient(db: DbOrTx, companyId: number) {
   return row;
 }
 
-export const DOCUMENT_FILTERS = ["aceptado", "rechazado", "pagado", "no-pagado"] as const;
-export type DocumentFilter = (typeof DOCUMENT_FILTERS)[number];
+export { DOCUMENT_FILTERS, type DocumentFilter } from "../../app/domain/client-schemas.ts";
+import type { DocumentFilter } from "../../app/domain/client-schemas.ts";
 
 /** A page of the client's documents of some kinds (fe = Facturas, te = Tiquetes, qt = Cotizaciones). */
 export async function clientDocumentsPage(

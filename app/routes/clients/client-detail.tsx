@@ -1,10 +1,10 @@
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/client-detail";
-import { clientBalances, clientDocumentsPage, DOCUMENT_FILTERS, type DocumentFilter } from "../../../db/queries/clients.ts";
+import { clientBalances, clientDocumentsPage } from "../../../db/queries/clients.ts";
 import { ActivityFields, ClientForm, clientFormKey, type ClientFormViewState } from "../../components/client-form.tsx";
 import { AppForm, SubmitButton } from "../../components/form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
-import { activityLookupCheck, activityRequired, CLIENT_MESSAGES } from "../../domain/client-schemas.ts";
+import { activityLookupCheck, activityRequired, CLIENT_MESSAGES, DOCUMENT_FILTERS, type DocumentFilter } from "../../domain/client-schemas.ts";
 import type { Activity } from "../../domain/company-schemas.ts";
 import { formatDate, formatMoney } from "../../domain/format.ts";
 import { lastPage } from "../../domain/pagination.ts";

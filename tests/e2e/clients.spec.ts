@@ -1,0 +1,113 @@
+import { expect, test, type Page } from "@playwright/test";
+import { account } from "./fixtures.ts";
+import { expectToast, projectOf, signIn } from "./helpers.ts";
+
+async function fillClient(page: Page, o: { name: string; identification?: string; email?: string }) {
+  const dialog = page.locator("[data-client-form]");
+  await dialog.getByLabel("Nombre", { exact: true }).fill(o.name);
+  await dialog.getByLabel("Identificación", { exact: true }).fill(o.identification ?? "109870654");
+  await dialog.getByLabel("Email", { exact: true }).fill(o.email ?? "cliente@example.cr");
+  await dialog.getByLabel("Teléfono").fill("88887777");
+  await dialog.getByLabel("Dirección").fill("200 m sur de la escuela");
+  await page.locator("#contact_name_0").fill("Contacto Uno");
+  await page.locator("#contact_email_0").fill("uno@example.cr");
+}
+
+async function confirm(page: Page, row: ReturnType<Page["locator"]>, label: string) {
+  await row.getByRole("button", { name: label }).click();
+  await row.getByRole("button", { name: "Sí, continuar" }).click();
+}
+
+test("clients: create with two contacts, validation keeps values, edit, deactivate/activate, delete", async ({ page }, info) => {
+  const p = projectOf(info);
+  const name = `Cliente Journey ${p}`;
+  await signIn(page, account("staff", p));
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/clients");
+  await expect(page.getByRole("link", { name: "Clientes activos" })).toBeVisible();
+  await page.getByRole("link", { name: "Nuevo Cliente" }).click();
+  await expect(page.locator("[data-client-dialog]")).toBeVisible();
+
+  // A wrong e-mail: the error shows and everything typed stays.
+  await fillClient(page, { name, email: "no-es-correo" });
+  await page.getByRole("button", { name: "Agregar contacto" }).click();
+  await expect(page.locator("#contact_name_1")).toBeVisible();
+  await expect(page.locator("#contact_name_0")).toHaveValue("Contacto Uno");
+  await page.locator("#contact_name_1").fill("Contacto Dos");
+  await page.locator("#contact_email_1").fill("dos@example.cr");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByText("Ingresa un correo válido")).toBeVisible();
+  await expect(page.locator("[data-client-form]").getByLabel("Nombre", { exact: true })).toHaveValue(name);
+  await expect(page.locator("#contact_name_1")).toHaveValue("Contacto Dos");
+
+  await page.locator("[data-client-form]").getByLabel("Email", { exact: true }).fill("journey@example.cr");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Cliente Guardado Correctamente");
+  await expect(page).toHaveURL(/\/clients$/);
+
+  await page.getByLabel("Buscar").fill(`Journey ${p}`);
+  await page.getByRole("button", { name: "Buscar" }).click();
+  const row = page.locator("tr[data-client-id]").filter({ hasText: name });
+  await expect(row).toBeVisible();
+  await expect(row.getByText("Activo")).toBeVisible();
+
+  // Edit: the two contacts come back.
+  await row.getByRole("link", { name: "Editar" }).click();
+  await expect(page.locator("#contact_email_1")).toHaveValue("dos@example.cr");
+  await page.locator("[data-client-form]").getByLabel("Nombre", { exact: true }).fill(`${name} Editado`);
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Cliente actualizado correctamente");
+
+  await page.goto(`/clients?search=${encodeURIComponent(`Journey ${p}`)}`);
+  const edited = page.locator("tr[data-client-id]").filter({ hasText: "Editado" });
+  await confirm(page, edited, "Desactivar");
+  await expectToast(page, "Cliente desactivado correctamente");
+  await page.goto(`/clients?tab=inactive&search=${encodeURIComponent(`Journey ${p}`)}`);
+  const inactive = page.locator("tr[data-client-id]").filter({ hasText: "Editado" });
+  await expect(inactive.getByText("Inactivo")).toBeVisible();
+  await inactive.getByRole("button", { name: "Activar" }).click();
+  await expectToast(page, "Cliente activado correctamente");
+  await page.goto(`/clients?search=${encodeURIComponent(`Journey ${p}`)}`);
+  await confirm(page, page.locator("tr[data-client-id]").filter({ hasText: "Editado" }), "Eliminar");
+  await expectToast(page, "Cliente eliminado");
+  await expect(page.getByText("No hay Clientes")).toBeVisible();
+});
+
+test("providers and students", async ({ page }, info) => {
+  const p = projectOf(info);
+  await signIn(page, account("staff", p));
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await page.goto("/providers");
+  await page.getByRole("link", { name: "Nuevo Proveedor" }).click();
+  await fillClient(page, { name: `Proveedor Journey ${p}`, email: "prov@example.cr" });
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByText("La actividad económica es obligatoria")).toBeVisible();
+  await page.locator("[data-client-form]").getByLabel("Actividad económica").fill("471101");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Cliente Guardado Correctamente");
+  await expect(page.locator("tr[data-client-id]").filter({ hasText: `Proveedor Journey ${p}` })).toBeVisible();
+
+  // A representative for the student.
+  await page.goto("/new-client");
+  await fillClient(page, { name: `Representante ${p}` });
+  await page.getByLabel("Actividad económica").fill("620100");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Cliente Guardado Correctamente");
+
+  await page.goto("/students");
+  await page.getByRole("link", { name: "Nuevo estudiante" }).click();
+  const dialog = page.getByRole("dialog", { name: "Nuevo estudiante" });
+  await dialog.getByLabel("Nombre").fill(`Alumna ${p}`);
+  await dialog.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByText("El apellido es obligatorio")).toBeVisible();
+  await expect(page.getByLabel("Nombre")).toHaveValue(`Alumna ${p}`);
+  await page.getByLabel("Apellido").fill("Mora");
+  await page.getByLabel("Representante").selectOption({ label: `Representante ${p} (109870654)` });
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Estudiante guardado correctamente");
+  const row = page.locator("tr[data-student-id]").filter({ hasText: `Alumna ${p}` });
+  await expect(row.getByText(`Representante ${p}`)).toBeVisible();
+  await confirm(page, row, "Eliminar");
+  await expectToast(page, "Estudiante eliminado");
+});
