@@ -1,10 +1,17 @@
 import type { JobHandler, Schedule } from "./runner.ts";
 import { purgeSessionsTask } from "./tasks/purge-sessions.ts";
 import { exchangeRateTask } from "./tasks/exchange-rate.ts";
+import { submitDocumentTask } from "./tasks/submit-document.ts";
+import { haciendaSweepTask, pollDocumentTask } from "./tasks/poll-document.ts";
+import { recurringTask } from "./tasks/recurring.ts";
 
 export const handlers: Record<string, JobHandler> = {
   "purge-sessions": purgeSessionsTask,
   "exchange-rate": exchangeRateTask,
+  "submit-document": submitDocumentTask,
+  "poll-document": pollDocumentTask,
+  "hacienda-sweep": haciendaSweepTask,
+  recurring: recurringTask,
 };
 
 export const schedules: Schedule[] = [
@@ -13,4 +20,8 @@ export const schedules: Schedule[] = [
   // date (from 00:05 CR on) and only checks afterwards, so a failed fetch is retried the next hour
   // (docs/decisions/050-exchange-rate.md).
   { cron: "5 * * * *", type: "exchange-rate" },
+  // Safety net of the send pipeline: documents left 'por enviar' or long 'procesando' (decision 071).
+  { cron: "*/5 * * * *", type: "hacienda-sweep" },
+  // Recurring invoices: every 15 minutes; each period is issued exactly once (decision 072).
+  { cron: "*/15 * * * *", type: "recurring" },
 ];

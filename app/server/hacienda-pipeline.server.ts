@@ -1,0 +1,309 @@
+// The send pipeline (issue 5 item 4; docs/decisions/071-send-pipeline.md). Jobs submit the stored
+// signed bytes (never re-signed), poll with backoff until Hacienda answers, and the callback
+// endpoint applies the same state change as polling (applyHaciendaAnswer). The clave is the
+// idempotency key: resubmitting is always safe ("ya fue recibido" counts as sent).
+import { and, count, eq, inArray, lte, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "../../db/client.ts";
+import { companies, documentReferences, documents } from "../../db/schema/index.ts";
+import { enqueue } from "../../jobs/runner.ts";
+import { createHaciendaClient, HaciendaClientError, parseCallback, readMensajeHacienda, sandboxEnvironment, type ClientOptions, type Credentials, type HaciendaClient } from "../hacienda/client.ts";
+import { verifyXml } from "../hacienda/verify.ts";
+import type { DocumentDraft } from "../domain/document-draft.ts";
+import { companyHacienda, type CompanyHacienda } from "./signing-key.server.ts";
+import { idTypeOf } from "./issue-document.server.ts";
+import { sandboxUrlFor } from "./hacienda-config.server.ts";
+
+/** Poll delays after a submission: 5 s, 15 s, 1 min, 5 min, 15 min, then hourly. */
+export const POLL_BACKOFF_MS = [5_000, 15_000, 60_000, 300_000, 900_000, 3_600_000];
+export const pollDelay = (attempt: number) => POLL_BACKOFF_MS[Math.min(attempt, POLL_BACKOFF_MS.length - 1)];
+
+export const PIPELINE_MESSAGES = {
+  noCredentials: "La empresa no tiene usuario y contraseña de Hacienda: configúrelos en Configuración › Hacienda. El documento queda por enviar.",
+  badSignature: "La respuesta de Hacienda no trae una firma válida; se consultará de nuevo.",
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Clients: one per environment/URL (the client caches tokens per company key).
+
+let clientOptions: Partial<ClientOptions> = {};
+let callbackUrl: string | undefined = process.env.HACIENDA_CALLBACK_URL || undefined;
+const clients = new Map<string, HaciendaClient>();
+
+/** Tests and the server: client options (timeouts, retries, fetch) and the public callback URL. */
+export function configurePipeline(opts: { clientOptions?: Partial<ClientOptions>; callbackUrl?: string | null }) {
+  if (opts.clientOptions) clientOptions = opts.clientOptions;
+  if (opts.callbackUrl !== undefined) callbackUrl = opts.callbackUrl ?? undefined;
+  clients.clear();
+}
+
+export function clientFor(hc: CompanyHacienda): HaciendaClient {
+  const key = hc.environment === "sandbox" ? `sandbox|${sandboxUrlFor(hc.sandboxUrl)}` : hc.environment;
+  let c = clients.get(key);
+  if (!c) {
+    c = createHaciendaClient({
+      ...(hc.environment === "sandbox" ? sandboxEnvironment(sandboxUrlFor(hc.sandboxUrl)) : { environment: hc.environment }),
+      verify: (xml) => verifyXml(xml),
+      ...clientOptions,
+    });
+    clients.set(key, c);
+  }
+  return c;
+}
+
+function credentialsOf(companyId: number, hc: CompanyHacienda): Credentials {
+  if (!hc.username || !hc.password) throw new HaciendaClientError("CREDENCIALES_INVALIDAS", PIPELINE_MESSAGES.noCredentials);
+  return { username: hc.username, password: hc.password, companyKey: `company-${companyId}` };
+}
+
+async function loadDocument(db: DbOrTx, companyId: number, documentId: number) {
+  const [d] = await db
+    .select()
+    .from(documents)
+    .where(and(eq(documents.id, documentId), eq(documents.companyId, companyId)));
+  return d;
+}
+
+async function recordError(db: DbOrTx, documentId: number, message: string) {
+  await db
+    .update(documents)
+    .set({ lastError: message.slice(0, 1000) })
+    .where(eq(documents.id, documentId));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Submit
+
+export type SubmitOutcome = "sent" | "duplicate" | "skipped" | "refused";
+
+/** Posts the stored signed bytes. Retryable failures throw (the job runner retries); the document stays 'por enviar'. */
+export async function submitDocument(db: Db, { companyId, documentId }: { companyId: number; documentId: number }, now: Date): Promise<SubmitOutcome> {
+  const doc = await loadDocument(db, companyId, documentId);
+  if (!doc || doc.status !== "por enviar" || !doc.signedXml || !doc.clave) return "skipped";
+  const hc = await companyHacienda(db, companyId, now);
+  if (!hc) throw new HaciendaClientError("CONFIGURACION", PIPELINE_MESSAGES.noCredentials);
+  const [company] = await db.select().from(companies).where(eq(companies.id, companyId));
+  const snap = doc.clientSnapshot as { idType: string; idNumber: string; generic?: boolean } | null;
+  const companyId_ = { tipoIdentificacion: idTypeOf(company.identificationTypeId), numeroIdentificacion: company.identification };
+  const clientId_ = snap && !snap.generic ? { tipoIdentificacion: snap.idType, numeroIdentificacion: snap.idNumber } : undefined;
+  const emisor = doc.kind === "fec" && clientId_ ? clientId_ : companyId_;
+  const receptor = doc.kind === "fec" ? companyId_ : clientId_;
+  await db
+    .update(documents)
+    .set({ submitAttempts: sql`${documents.submitAttempts} + 1` })
+    .where(eq(documents.id, documentId));
+  try {
+    const result = await clientFor(hc).submit(credentialsOf(companyId, hc), {
+      clave: doc.clave,
+      fecha: doc.issuedAt,
+      emisor,
+      ...(receptor ? { receptor } : {}),
+      ...(callbackUrl ? { callbackUrl } : {}),
+      comprobanteXml: new Uint8Array(doc.signedXml),
+    });
+    await db.transaction(async (tx) => {
+      await tx
+        .update(documents)
+        .set({ status: "procesando", submittedAt: now, lastError: null })
+        .where(and(eq(documents.id, documentId), eq(documents.status, "por enviar")));
+      await enqueue(tx as unknown as Db, "poll-document", { companyId, documentId, attempt: 0 }, { runAt: new Date(now.getTime() + pollDelay(0)), uniqueKey: `poll:${documentId}:0`, maxAttempts: 1000 });
+    });
+    return result.duplicate ? "duplicate" : "sent";
+  } catch (error) {
+    if (error instanceof HaciendaClientError && error.code === "ENVIO_RECHAZADO") {
+      // Refused at reception (not a network problem): final, with Hacienda's reason.
+      await db
+        .update(documents)
+        .set({ status: "rechazado", haciendaDetail: error.errorCause ?? error.message, answeredAt: now, lastError: error.message })
+        .where(and(eq(documents.id, documentId), eq(documents.status, "por enviar")));
+      return "refused";
+    }
+    await recordError(db, documentId, (error as Error).message);
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Poll and the shared state change
+
+export interface HaciendaAnswer {
+  clave: string;
+  estado: string;
+  /** The MensajeHacienda XML. */
+  respuestaXml?: string;
+}
+
+/**
+ * Applies a final answer (aceptado/rechazado) to the document with that clave — once: only a
+ * document still 'por enviar'/'procesando' changes. An accepted credit note adds its total to the
+ * credit_note_total of the documents it references. Returns the document id when it changed.
+ */
+export async function applyHaciendaAnswer(db: Db, answer: HaciendaAnswer, now: Date): Promise<number | null> {
+  if (answer.estado !== "aceptado" && answer.estado !== "rechazado") return null;
+  const info = answer.respuestaXml ? readMensajeHacienda(answer.respuestaXml) : { detalleMensaje: undefined, estadoMensaje: undefined, detalleLineas: [] as string[] };
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(documents)
+      .set({
+        status: answer.estado,
+        responseXml: answer.respuestaXml ? Buffer.from(answer.respuestaXml, "utf8") : null,
+        haciendaDetail: info.detalleLineas.join("\n") || info.detalleMensaje || null,
+        haciendaMessage: info.estadoMensaje ?? null,
+        answeredAt: now,
+        lastError: null,
+      })
+      .where(and(eq(documents.clave, answer.clave), inArray(documents.status, ["por enviar", "procesando"])))
+      .returning({ id: documents.id, kind: documents.kind, total: documents.totalComprobante, companyId: documents.companyId });
+    if (!row) return null;
+    if (row.kind === "nc" && answer.estado === "aceptado") {
+      const refs = await tx.select({ id: documentReferences.referencedDocumentId }).from(documentReferences).where(eq(documentReferences.documentId, row.id));
+      for (const r of refs)
+        if (r.id)
+          await tx
+            .update(documents)
+            .set({ creditNoteTotal: sql`${documents.creditNoteTotal} + ${row.total}` })
+            .where(and(eq(documents.id, r.id), eq(documents.companyId, row.companyId)));
+    }
+    return row.id;
+  });
+}
+
+export type PollOutcome = "final" | "waiting" | "resubmit" | "skipped";
+
+export async function pollDocument(db: Db, { companyId, documentId, attempt }: { companyId: number; documentId: number; attempt: number }, now: Date): Promise<PollOutcome> {
+  const doc = await loadDocument(db, companyId, documentId);
+  if (!doc || doc.status !== "procesando" || !doc.clave) return "skipped";
+  const hc = await companyHacienda(db, companyId, now);
+  if (!hc) return "skipped";
+  try {
+    const st = await clientFor(hc).status(credentialsOf(companyId, hc), doc.clave);
+    if ((st.estado === "aceptado" || st.estado === "rechazado") && st.respuesta) {
+      if (st.respuesta.verification && !st.respuesta.verification.valid) throw new HaciendaClientError("RESPUESTA_INVALIDA", PIPELINE_MESSAGES.badSignature, { retryable: true });
+      await applyHaciendaAnswer(db, { clave: doc.clave, estado: st.estado, respuestaXml: st.respuesta.xml }, now);
+      return "final";
+    }
+    if (st.estado === "error") return resubmit(db, companyId, documentId, now);
+    const next = attempt + 1;
+    await enqueue(db, "poll-document", { companyId, documentId, attempt: next }, { runAt: new Date(now.getTime() + pollDelay(next)), uniqueKey: `poll:${documentId}:${next}`, maxAttempts: 1000 });
+    return "waiting";
+  } catch (error) {
+    if (error instanceof HaciendaClientError && error.code === "NO_ENCONTRADO") return resubmit(db, companyId, documentId, now);
+    await recordError(db, documentId, (error as Error).message);
+    throw error;
+  }
+}
+
+/** Hacienda does not have it: back to 'por enviar' and submit again (same bytes, same clave). */
+async function resubmit(db: Db, companyId: number, documentId: number, now: Date): Promise<PollOutcome> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(documents)
+      .set({ status: "por enviar" })
+      .where(and(eq(documents.id, documentId), eq(documents.status, "procesando")));
+    await enqueue(tx as unknown as Db, "submit-document", { companyId, documentId }, { runAt: now, uniqueKey: `submit:${documentId}`, maxAttempts: 1000 });
+  });
+  return "resubmit";
+}
+
+/**
+ * Safety net (scheduled): documents left 'por enviar' get a submission job, documents 'procesando'
+ * for more than `staleMs` get a poll. Unique keys make this idempotent.
+ */
+export async function sweepPending(db: Db, now: Date, staleMs = 10 * 60_000): Promise<number> {
+  const waiting = await db.select({ id: documents.id, companyId: documents.companyId }).from(documents).where(eq(documents.status, "por enviar")).limit(500);
+  for (const d of waiting) await enqueue(db, "submit-document", { companyId: d.companyId, documentId: d.id }, { runAt: now, uniqueKey: `submit:${d.id}`, maxAttempts: 1000 });
+  const stale = await db
+    .select({ id: documents.id, companyId: documents.companyId })
+    .from(documents)
+    .where(and(eq(documents.status, "procesando"), lte(documents.submittedAt, new Date(now.getTime() - staleMs))))
+    .limit(500);
+  for (const d of stale) await enqueue(db, "poll-document", { companyId: d.companyId, documentId: d.id, attempt: POLL_BACKOFF_MS.length }, { runAt: now, uniqueKey: `poll:${d.id}:sweep`, maxAttempts: 1000 });
+  return waiting.length + stale.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Callback
+
+export type CallbackResult = { status: 200 | 400; message: string; documentId?: number };
+
+/**
+ * Hacienda's POST to our callbackUrl. Verified: parsable, the clave is one of ours, and a final
+ * state carries a MensajeHacienda with a valid signature for that same clave. Otherwise 400 and
+ * nothing changes.
+ */
+export async function handleHaciendaCallback(db: Db, body: string, now: Date): Promise<CallbackResult> {
+  let payload;
+  try {
+    payload = parseCallback(body);
+  } catch (error) {
+    return { status: 400, message: (error as Error).message };
+  }
+  const [doc] = await db.select({ id: documents.id }).from(documents).where(eq(documents.clave, payload.clave));
+  if (!doc) return { status: 400, message: "La clave no corresponde a un comprobante de Colibrí." };
+  if (payload.estado !== "aceptado" && payload.estado !== "rechazado") return { status: 200, message: "Estado recibido." };
+  if (!payload.respuestaXml) return { status: 400, message: "La notificación no trae el MensajeHacienda." };
+  let valid = false;
+  try {
+    valid = verifyXml(payload.respuestaXml).valid;
+  } catch {
+    valid = false;
+  }
+  if (!valid) return { status: 400, message: "La firma del MensajeHacienda no es válida." };
+  if (readMensajeHacienda(payload.respuestaXml).clave !== payload.clave) return { status: 400, message: "El MensajeHacienda es de otro comprobante." };
+  const changed = await applyHaciendaAnswer(db, { clave: payload.clave, estado: payload.estado, respuestaXml: payload.respuestaXml }, now);
+  return { status: 200, message: "Notificación aplicada.", documentId: changed ?? doc.id };
+}
+
+// ---------------------------------------------------------------------------------------------
+// For the screens
+
+/** "N documentos pendientes de enviar": documents waiting to be sent or for Hacienda's answer. */
+export async function pendingCount(db: DbOrTx, companyId: number): Promise<{ porEnviar: number; procesando: number; total: number }> {
+  const rows = await db
+    .select({ status: documents.status, n: count() })
+    .from(documents)
+    .where(and(eq(documents.companyId, companyId), inArray(documents.status, ["por enviar", "procesando"])))
+    .groupBy(documents.status);
+  const porEnviar = Number(rows.find((r) => r.status === "por enviar")?.n ?? 0);
+  const procesando = Number(rows.find((r) => r.status === "procesando")?.n ?? 0);
+  return { porEnviar, procesando, total: porEnviar + procesando };
+}
+
+/** Hacienda's reasons for a rejected document, one per line, in Spanish as Hacienda wrote them. */
+export function rejectionReasons(detail: string | null | undefined): string[] {
+  return (detail ?? "").split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+}
+
+async function storedDraft(db: DbOrTx, companyId: number, documentId: number) {
+  const doc = await loadDocument(db, companyId, documentId);
+  if (!doc || !doc.draft) return null;
+  return { doc, draft: structuredClone(doc.draft) as DocumentDraft };
+}
+
+/**
+ * A corrected replacement of a rejected document: same content, InformacionReferencia code 16
+ * ('Sustituye comprobante electrónico rechazado', 2026 revision) with TipoDocIR 10 ('comprobante
+ * rechazado por Hacienda', NOTES §8) and the rejected clave. The screen lets the user fix it and
+ * submits it with replacesDocumentId = documentId.
+ */
+export async function replacementDraft(db: DbOrTx, companyId: number, documentId: number): Promise<DocumentDraft | null> {
+  const s = await storedDraft(db, companyId, documentId);
+  if (!s || s.doc.status !== "rechazado" || !s.doc.clave) return null;
+  const refs = (s.draft.references ?? []).filter((r) => r.code !== "16");
+  return {
+    ...s.draft,
+    references: [...refs, { docType: "10", number: s.doc.clave, issuedAt: s.doc.issuedAt.toISOString(), code: "16", reason: "Sustituye comprobante electrónico rechazado" }],
+  };
+}
+
+/** A credit note that cancels a document (fe, te, fec): its lines, code 01 'Anula documento de referencia'. */
+export async function creditNoteDraft(db: DbOrTx, companyId: number, documentId: number, reason = "Anula documento de referencia"): Promise<DocumentDraft | null> {
+  const s = await storedDraft(db, companyId, documentId);
+  if (!s || !["fe", "te", "fec"].includes(s.doc.kind)) return null;
+  return {
+    ...s.draft,
+    kind: "nc",
+    situacion: 1,
+    note: reason,
+    references: [{ documentId, docType: "", number: "", issuedAt: "", code: "01", reason }],
+  };
+}
