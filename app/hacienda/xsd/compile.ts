@@ -12,6 +12,7 @@
  */
 import { DOMParser } from "@xmldom/xmldom";
 import { translateXsdPattern } from "./regex.ts";
+import { intern } from "./parse.ts";
 
 export const XS = "http://www.w3.org/2001/XMLSchema";
 
@@ -172,7 +173,7 @@ export function compileSchemas(files: Record<string, string>): CompiledSchemaSet
     if (errors.length) throw new Error(`XSD ${fileName}: ${errors.join("; ")}`);
     const root = dom.documentElement as unknown as El;
     if (!root || root.namespaceURI !== XS || root.localName !== "schema") throw new Error(`XSD ${fileName}: not a schema`);
-    const tns = root.getAttribute("targetNamespace") ?? "";
+    const tns = intern(root.getAttribute("targetNamespace") ?? "");
     const sd: SchemaDoc = {
       root,
       tns,
@@ -415,7 +416,7 @@ export function compileSchemas(files: Record<string, string>): CompiledSchemaSet
       const { ns, local } = resolveQName(el, ref);
       return globalElement(ns, local);
     }
-    const name = el.getAttribute("name") ?? "";
+    const name = intern(el.getAttribute("name") ?? "");
     const ns = global || sd.elementFormQualified || el.getAttribute("form") === "qualified" ? sd.tns : "";
     const decl: ElementDecl = { name, ns, type: ANY_TYPE, nillable: el.getAttribute("nillable") === "true" };
     const tn = el.getAttribute("type");

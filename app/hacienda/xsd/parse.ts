@@ -40,8 +40,22 @@ const NAME_RE = /^[A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*(?::[A-Za-z_\
 const ATTR_NAME_RE = new RegExp(NAME_RE.source.slice(1), "y");
 const EMPTY_SCOPE: Map<string, string> = new Map();
 const EMPTY_ATTRS: Map<string, string> = new Map();
-/** Element names already checked against NAME_RE (a document repeats a few dozen names thousands of times). */
-const VALID_NAMES = new Set<string>();
+/**
+ * Element names already checked against NAME_RE, mapped to one shared string instance (a document
+ * repeats a few dozen names thousands of times). Names and namespace URIs go through `intern`, as
+ * do the compiled schema's (compile.ts), so the validator's comparisons are mostly pointer checks.
+ */
+const VALID_NAMES = new Map<string, string>();
+const INTERNED = new Map<string, string>();
+
+/** One shared instance per distinct string (bounded table of short strings; otherwise the string itself). */
+export function intern(s: string): string {
+  if (s.length > 256) return s;
+  const v = INTERNED.get(s);
+  if (v !== undefined) return v;
+  if (INTERNED.size < 8192) INTERNED.set(s, s);
+  return s;
+}
 
 function decodeEntities(s: string, line: number): string {
   if (s.indexOf("&") < 0) return s;
@@ -161,12 +175,15 @@ export function parseXml(xml: string): XNode {
       if (ch === 62 || ch === 32 || ch === 47 || ch === 9 || ch === 10 || ch === 13 || Number.isNaN(ch)) break;
       q++;
     }
-    const qname = xml.slice(i + 1, q);
-    if (!VALID_NAMES.has(qname)) {
+    let qname = xml.slice(i + 1, q);
+    const known = VALID_NAMES.get(qname);
+    if (known !== undefined) qname = known;
+    else {
       NAME_RE.lastIndex = 0;
       const m = NAME_RE.exec(qname);
       if (!m || m[0].length !== qname.length) throw new XmlSyntaxError(`nombre de elemento inválido "${qname}"`, lineAt(i));
-      if (VALID_NAMES.size < 4096) VALID_NAMES.add(qname);
+      qname = intern(qname);
+      if (VALID_NAMES.size < 4096 && qname.length <= 256) VALID_NAMES.set(qname, qname);
     }
     let p = q;
     const rawAttrs: Array<[string, string]> = [];
@@ -206,8 +223,8 @@ export function parseXml(xml: string): XNode {
     const scope = rawAttrs.length ? new Map<string, string>() : EMPTY_SCOPE;
     const attrs = rawAttrs.length ? new Map<string, string>() : EMPTY_ATTRS;
     for (const [n, v] of rawAttrs) {
-      if (n === "xmlns") scope.set("", v);
-      else if (n.startsWith("xmlns:")) scope.set(n.slice(6), v);
+      if (n === "xmlns") scope.set("", intern(v));
+      else if (n.startsWith("xmlns:")) scope.set(n.slice(6), intern(v));
     }
     nsStack.push(scope);
     for (const [n, v] of rawAttrs) {
@@ -225,7 +242,7 @@ export function parseXml(xml: string): XNode {
     const ns = lookup(prefix);
     if (ns === undefined && prefix !== "") throw new XmlSyntaxError(`prefijo de espacio de nombres no declarado en <${qname}>`, lineAt(i));
     const node: XNode = {
-      name: colon < 0 ? qname : qname.slice(colon + 1),
+      name: colon < 0 ? qname : intern(qname.slice(colon + 1)),
       ns: ns ?? "",
       qname,
       attrs,
