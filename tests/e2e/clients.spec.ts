@@ -59,17 +59,18 @@ test("clients: create with two contacts, validation keeps values, edit, deactiva
   await expectToast(page, "Cliente actualizado correctamente");
 
   await page.goto(`/clients?search=${encodeURIComponent(`Journey ${p}`)}`);
-  const edited = page.locator("tr[data-client-id]").filter({ hasText: "Editado" });
+  const edited = page.locator("tr[data-client-id]").filter({ hasText: `Journey ${p}` });
   await confirm(page, edited, "Desactivar");
   await expectToast(page, "Cliente desactivado correctamente");
   await page.goto(`/clients?tab=inactive&search=${encodeURIComponent(`Journey ${p}`)}`);
-  const inactive = page.locator("tr[data-client-id]").filter({ hasText: "Editado" });
+  const inactive = page.locator("tr[data-client-id]").filter({ hasText: `Journey ${p}` });
   await expect(inactive.getByText("Inactivo")).toBeVisible();
   await inactive.getByRole("button", { name: "Activar" }).click();
   await expectToast(page, "Cliente activado correctamente");
   await page.goto(`/clients?search=${encodeURIComponent(`Journey ${p}`)}`);
-  await confirm(page, page.locator("tr[data-client-id]").filter({ hasText: "Editado" }), "Eliminar");
+  await confirm(page, page.locator("tr[data-client-id]").filter({ hasText: `Journey ${p}` }), "Eliminar");
   await expectToast(page, "Cliente eliminado");
+  await page.goto(`/clients?search=${encodeURIComponent(`Journey ${p}`)}`);
   await expect(page.getByText("No hay Clientes")).toBeVisible();
 });
 
