@@ -38,7 +38,6 @@ const XML_NS = "http://www.w3.org/XML/1998/namespace";
 const NAME_RE = /^[A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*(?::[A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*)?/;
 
 const ATTR_NAME_RE = new RegExp(NAME_RE.source.slice(1), "y");
-const EMPTY_SCOPE: Map<string, string> = new Map();
 const EMPTY_ATTRS: Map<string, string> = new Map();
 /**
  * Element names already checked against NAME_RE, mapped to one shared string instance (a document
@@ -102,14 +101,10 @@ export function parseXml(xml: string): XNode {
   if (xml.charCodeAt(0) === 0xfeff) i = 1;
   let root: XNode | null = null;
   const stack: XNode[] = [];
+  // Each entry is the complete prefix → URI map in scope (an element without declarations shares
+  // its parent's map), so resolving a prefix is one lookup whatever the depth.
   const nsStack: Array<Map<string, string>> = [new Map([["xml", XML_NS]])];
-  const lookup = (prefix: string): string | undefined => {
-    for (let k = nsStack.length - 1; k >= 0; k--) {
-      const v = nsStack[k].get(prefix);
-      if (v !== undefined) return v;
-    }
-    return undefined;
-  };
+  const lookup = (prefix: string): string | undefined => nsStack[nsStack.length - 1].get(prefix);
 
   while (i < len) {
     const lt = xml.indexOf("<", i);
@@ -220,11 +215,14 @@ export function parseXml(xml: string): XNode {
       rawAttrs.push([am[0], decodeEntities(rawVal.replace(/[\r\n\t]/g, " "), line)]);
       p = qe + 1;
     }
-    const scope = rawAttrs.length ? new Map<string, string>() : EMPTY_SCOPE;
+    const parentScope = nsStack[nsStack.length - 1];
+    let scope = parentScope;
     const attrs = rawAttrs.length ? new Map<string, string>() : EMPTY_ATTRS;
     for (const [n, v] of rawAttrs) {
-      if (n === "xmlns") scope.set("", intern(v));
-      else if (n.startsWith("xmlns:")) scope.set(n.slice(6), intern(v));
+      const isDefault = n === "xmlns";
+      if (!isDefault && !n.startsWith("xmlns:")) continue;
+      if (scope === parentScope) scope = new Map(parentScope);
+      scope.set(isDefault ? "" : n.slice(6), intern(v));
     }
     nsStack.push(scope);
     for (const [n, v] of rawAttrs) {
