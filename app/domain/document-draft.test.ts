@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { checkDraft, DRAFT_MESSAGES, draftToComprobante, draftTotals, fieldOfPath, partyOf, type DocumentDraft, type PartySnapshot } from "./document-draft.ts";
+import { documentTotals } from "../hacienda/build.ts";
+
+const issuer: PartySnapshot = { name: "Soluciones Colibrí S.A.", idType: "02", idNumber: "3101123456", email: "f@colibri.cr", phone: "22905555", province: 1, canton: 1, district: 8, address: "Del ICE 200 metros norte", activityCode: "620100" };
+const client: PartySnapshot = { name: "La Sabana Ltda", idType: "02", idNumber: "3102654321", email: "c@sabana.cr", province: 4, canton: 1, district: 1, address: "Costado sur del parque", activityCode: "464900" };
+const ctx = { issuer, client, clave: "5".repeat(50), consecutivo: "00100001010000000001", issuedAt: new Date("2026-11-21T15:30:00Z"), providerId: "3101123456" };
+
+const draft = (over: Partial<DocumentDraft> = {}): DocumentDraft => ({
+  kind: "fe",
+  clientId: 1,
+  saleCondition: "01",
+  payments: [{ code: "01" }],
+  currency: "CRC",
+  exchangeRate: "1",
+  lines: [{ cabys: "4523000000100", description: "Computadora", quantity: "2", unit: "Unid", unitPrice: "1000", discountPercent: "10", tax: { tarifaCode: "08" } }],
+  ...over,
+});
+
+describe("checkDraft (part 2 §5)", () => {
+  it("accepts a complete draft", () => expect(checkDraft(draft())).toEqual([]));
+  it("at least one item, ranges, note and reference for notes, credit days, exchange rate", () => {
+    expect(checkDraft(draft({ lines: [] }))).toContainEqual({ field: "lines", message: DRAFT_MESSAGES.noItems });
+    const l = draft().lines[0];
+    expect(checkDraft(draft({ lines: [{ ...l, quantity: "0.05", discountPercent: "101", unitPrice: "-1" }] })).map((e) => e.field)).toEqual([
+      "lines.0.quantity",
+      "lines.0.unitPrice",
+      "lines.0.discountPercent",
+    ]);
+    expect(checkDraft(draft({ kind: "nc" })).map((e) => e.field)).toEqual(["note", "references"]);
+    expect(checkDraft(draft({ saleCondition: "02" }))).toContainEqual({ field: "creditDays", message: DRAFT_MESSAGES.creditDays });
+    expect(checkDraft(draft({ currency: "USD", exchangeRate: "0" }))).toContainEqual({ field: "exchangeRate", message: DRAFT_MESSAGES.exchangeRate });
+    expect(checkDraft(draft({ lines: [{ ...l, tax: { tarifaCode: "10" }, exoneration: { docType: "03", number: "X", institution: "01", issuedAt: "2026-01-01", percentage: "5" } }] }))).toContainEqual({
+      field: "lines.0.exoneration",
+      message: DRAFT_MESSAGES.exonerationRate,
+    });
+  });
+});
+
+describe("draftToComprobante", () => {
+  it("maps an FE: parties, discount, IVA, payments, currency", () => {
+    const doc = draftToComprobante(draft({ currency: "USD", exchangeRate: "505.12", note: "OC-118" }), ctx);
+    expect(doc).toMatchObject({ kind: "fe", activityCode: "620100", receiverActivityCode: "464900", currency: { code: "USD", rate: "505.12" }, others: [{ text: "OC-118" }] });
+    expect(doc.issuer.location).toEqual({ province: "1", canton: "01", district: "08", otherSigns: "Del ICE 200 metros norte" });
+    expect(doc.lines[0]).toMatchObject({ discounts: [{ code: "07", percent: "10" }], taxes: [{ code: "01", tarifaCode: "08" }] });
+  });
+  it("the builder's totals equal the form's totals (one function)", () => {
+    const d = draft();
+    expect(documentTotals(draftToComprobante(d, ctx))).toEqual(draftTotals(d));
+  });
+  it("FEC: the provider issues, the company receives; TE to the generic client has no receiver", () => {
+    const fec = draftToComprobante(draft({ kind: "fec" }), ctx);
+    expect(fec.issuer.id.number).toBe("3102654321");
+    expect(fec.receiver?.id.number).toBe("3101123456");
+    expect(fec.receiverActivityCode).toBe("620100");
+    const te = draftToComprobante(draft({ kind: "te" }), { ...ctx, client: { ...client, generic: true } });
+    expect(te.receiver).toBeUndefined();
+  });
+  it("foreign party: OtrasSenasExtranjero", () => {
+    expect(partyOf({ ...client, countryId: 12, address: "1200 Harbor Blvd, Long Beach" }).foreignAddress).toBe("1200 Harbor Blvd, Long Beach");
+  });
+});
+
+describe("fieldOfPath", () => {
+  it("maps Hacienda paths to form fields", () => {
+    expect(fieldOfPath("LineaDetalle 2/CodigoCABYS")).toBe("lines.1.cabys");
+    expect(fieldOfPath("Receptor/Identificacion/Numero")).toBe("clientId");
+    expect(fieldOfPath("InformacionReferencia[1]/Codigo")).toBe("references");
+    expect(fieldOfPath("ResumenFactura/MedioPago")).toBe("payments");
+  });
+});
