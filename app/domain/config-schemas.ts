@@ -92,15 +92,6 @@ const intRange = (message: string, min: number, max: number) =>
       .transform(Number),
   );
 
-const optional = (max: number, message: string) =>
-  z.preprocess(
-    text,
-    z
-      .string()
-      .max(max, message)
-      .transform((v) => v || null),
-  );
-
 // ---- General configuration --------------------------------------------------------------------
 
 export const generalConfigSchema = z.object({
