@@ -10,7 +10,7 @@ import type { Db, DbOrTx, Tx } from "../../db/client.ts";
 import { clients, companies, documentCounters, documentLines, documentReferences, documents } from "../../db/schema/index.ts";
 import { enqueue } from "../../jobs/runner.ts";
 import { buildClave, buildConsecutivo, DOC_TYPE_CODES, randomSecurityCode, type IdType } from "../hacienda/clave.ts";
-import { documentTotals } from "../hacienda/build.ts";
+import { buildXml, documentTotals } from "../hacienda/build.ts";
 import type { SigningKey } from "../hacienda/p12.ts";
 import { signXml } from "../hacienda/sign.ts";
 import { validateDocument } from "../hacienda/validate.ts";
@@ -176,6 +176,30 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
   const branch = hc?.branch ?? 1;
   const terminal = hc?.terminal ?? 1;
   const docType = COUNTER_TYPE[draft.kind];
+  const situacion = draft.situacion ?? 1;
+  const issuerId = draft.kind === "fec" ? (client?.idNumber ?? issuer.idNumber) : issuer.idNumber;
+  const issuerIdType = draft.kind === "fec" ? client?.idType : issuer.idType;
+  const header = (sequence: number) => {
+    try {
+      const consecutivo = buildConsecutivo({ branch, terminal, docType: docType as never, sequence });
+      const securityCode = randomSecurityCode(input.randomBytes ?? ((n) => nodeRandomBytes(n)));
+      return { consecutivo, clave: buildClave({ issuedAt: now, issuerId, issuerIdType, consecutivo, situacion, securityCode }) };
+    } catch (error) {
+      const e = error as { field?: string; message: string };
+      throw new IssueValidationError([{ field: e.field ?? "form", message: e.message }]);
+    }
+  };
+  const mapped = (h: { clave: string; consecutivo: string }) => draftToComprobante(effective, { issuer, client, ...h, issuedAt: now, providerId: issuer.idNumber });
+
+  // Validate (rules + XSD) BEFORE taking the counter lock, with a provisional number of the same
+  // shape: validity never depends on the sequence, and concurrent issuers do this work in
+  // parallel. Under the lock only the final build and the signature remain (decision 070).
+  if (draft.kind !== "qt") {
+    const result = validateDocument(mapped(header(1)), input.schemaSet);
+    if (!result.ok) throw new IssueValidationError(result.errors.map((e) => ({ field: fieldOfPath(e.path), message: e.message })));
+    if (hacienda && !key) throw new IssueValidationError([{ field: "form", message: "La empresa no tiene una llave criptográfica configurada: súbala en Configuración › Hacienda." }]);
+  }
+
   const [counter] = await tx
     .insert(documentCounters)
     .values({ companyId, branch, terminal, docType, nextNumber: 2 })
@@ -190,32 +214,21 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
   let consecutivo: string | null = null;
   let signed: Buffer | null = null;
   if (draft.kind !== "qt") {
+    const h = header(number);
+    clave = h.clave;
+    consecutivo = h.consecutivo;
+    const doc = mapped(h);
+    let xml: string;
     try {
-      consecutivo = buildConsecutivo({ branch, terminal, docType: docType as never, sequence: number });
-      clave = buildClave({
-        issuedAt: now,
-        issuerId: draft.kind === "fec" ? (client?.idNumber ?? issuer.idNumber) : issuer.idNumber,
-        issuerIdType: draft.kind === "fec" ? client?.idType : issuer.idType,
-        consecutivo,
-        situacion: draft.situacion ?? 1,
-        securityCode: randomSecurityCode(input.randomBytes ?? ((n) => nodeRandomBytes(n))),
-      });
+      xml = buildXml(doc);
     } catch (error) {
       const e = error as { field?: string; message: string };
-      throw new IssueValidationError([{ field: e.field ?? "form", message: e.message }]);
-    }
-    const doc = draftToComprobante(effective, { issuer, client, clave, consecutivo, issuedAt: now, providerId: issuer.idNumber });
-    const result = validateDocument(doc, input.schemaSet);
-    if (!result.ok || !result.xml) {
-      throw new IssueValidationError(result.errors.map((e) => ({ field: fieldOfPath(e.path), message: e.message })));
+      throw new IssueValidationError([{ field: fieldOfPath(e.field ?? ""), message: e.message }]);
     }
     // The stored totals are the builder's, which equal draftTotals (same function, same inputs).
     totals = documentTotals(doc);
     // no_hacienda companies: numbered and validated, never signed nor sent.
-    if (hacienda) {
-      if (!key) throw new IssueValidationError([{ field: "form", message: "La empresa no tiene una llave criptográfica configurada: súbala en Configuración › Hacienda." }]);
-      signed = Buffer.from(signXml(result.xml, key, { now }), "utf8");
-    }
+    if (hacienda) signed = Buffer.from(signXml(xml, key!, { now }), "utf8");
   }
 
   const summary = summaryOf(totals);
