@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { account } from "./fixtures.ts";
-import { expectToast, projectOf, signIn } from "./helpers.ts";
+import { expectToast, projectOf, signIn, waitForMail } from "./helpers.ts";
 
 async function fillClient(page: Page, o: { name: string; identification?: string; email?: string }) {
   const dialog = page.locator("[data-client-form]");
@@ -111,4 +111,25 @@ test("providers and students", async ({ page }, info) => {
   await expect(row.getByText(`Representante ${p}`)).toBeVisible();
   await confirm(page, row, "Eliminar");
   await expectToast(page, "Estudiante eliminado");
+});
+
+test("account statement: the dialog and 'Enviar al cliente' sends an e-mail", async ({ page }, info) => {
+  const p = projectOf(info);
+  const email = `estado-${p}@example.cr`;
+  await signIn(page, account("staff", p));
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/new-client");
+  await fillClient(page, { name: `Estado ${p}`, email });
+  await page.getByLabel("Actividad económica").fill("620100");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Cliente Guardado Correctamente");
+  await page.goto(`/clients?search=${encodeURIComponent(`Estado ${p}`)}`);
+  await page.locator("tr[data-client-id]").filter({ hasText: `Estado ${p}` }).getByRole("link", { name: "Estado de cuenta" }).click();
+  const dialog = page.getByRole("dialog", { name: "Estado de cuenta" });
+  await expect(dialog.getByText(`Estado ${p}`)).toBeVisible();
+  await expect(dialog.locator("[data-pending-total]")).toHaveText("₡0,00");
+  const since = Date.now();
+  await dialog.getByRole("button", { name: "Enviar al cliente" }).click();
+  await expectToast(page, "Estado de cuenta enviado al cliente correctamente.");
+  expect(await waitForMail(email, since)).toContain("Estado de cuenta");
 });
