@@ -140,7 +140,10 @@ export async function benchHacienda(): Promise<Record<string, number | string>> 
       for (let r = 0; r < rounds; r++) {
         const [w1, c1] = throughputBoth(before, secs);
         const [w2, c2] = throughputBoth(after, secs);
-        wb.push(w1), cb.push(c1), wa.push(w2), ca.push(c2);
+        wb.push(w1);
+        cb.push(c1);
+        wa.push(w2);
+        ca.push(c2);
       }
       results[`ab_${label}_baseline_per_s`] = `${round(median(wb))} wall, ${round(median(cb))} per CPU-second`;
       results[`ab_${label}_current_per_s`] = `${round(median(wa))} wall, ${round(median(ca))} per CPU-second`;
