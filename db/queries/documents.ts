@@ -1,0 +1,103 @@
+// Document reads for the screens (detail, lists, PDF, e-mail). Every function takes companyId.
+import { and, asc, count, desc, eq, inArray, type SQL } from "drizzle-orm";
+import type { DbOrTx } from "../client.ts";
+import { documentLines, documentReferences, documents, recurringDocuments } from "../schema/index.ts";
+
+export async function documentOf(db: DbOrTx, { companyId, id }: { companyId: number; id: number }) {
+  const [d] = await db
+    .select()
+    .from(documents)
+    .where(and(eq(documents.companyId, companyId), eq(documents.id, id)));
+  return d ?? null;
+}
+
+export async function documentByClave(db: DbOrTx, { companyId, clave }: { companyId: number; clave: string }) {
+  const [d] = await db
+    .select()
+    .from(documents)
+    .where(and(eq(documents.companyId, companyId), eq(documents.clave, clave)));
+  return d ?? null;
+}
+
+export async function linesOf(db: DbOrTx, { companyId, documentId }: { companyId: number; documentId: number }) {
+  return db
+    .select()
+    .from(documentLines)
+    .where(and(eq(documentLines.companyId, companyId), eq(documentLines.documentId, documentId)))
+    .orderBy(asc(documentLines.position));
+}
+
+export async function referencesOf(db: DbOrTx, { companyId, documentId }: { companyId: number; documentId: number }) {
+  return db
+    .select()
+    .from(documentReferences)
+    .where(and(eq(documentReferences.companyId, companyId), eq(documentReferences.documentId, documentId)));
+}
+
+/** Notes (nc/nd) that reference a document. */
+export async function notesOf(db: DbOrTx, { companyId, documentId }: { companyId: number; documentId: number }) {
+  return db
+    .select({ id: documents.id, kind: documents.kind, status: documents.status, total: documents.totalComprobante, issuedAt: documents.issuedAt })
+    .from(documentReferences)
+    .innerJoin(documents, eq(documents.id, documentReferences.documentId))
+    .where(and(eq(documentReferences.companyId, companyId), eq(documentReferences.referencedDocumentId, documentId)));
+}
+
+export interface DocumentListQuery {
+  companyId: number;
+  kinds: string[];
+  status?: string;
+  clientId?: number;
+  page?: number;
+  pageSize?: number;
+}
+
+/** A page of documents, newest first (list columns only; no XML bytes). */
+export async function documentsPage(db: DbOrTx, q: DocumentListQuery) {
+  const pageSize = q.pageSize ?? 10;
+  const page = Math.max(1, q.page ?? 1);
+  const where: SQL[] = [eq(documents.companyId, q.companyId), inArray(documents.kind, q.kinds)];
+  if (q.status) where.push(eq(documents.status, q.status));
+  if (q.clientId) where.push(eq(documents.clientId, q.clientId));
+  const rows = await db
+    .select({
+      id: documents.id,
+      kind: documents.kind,
+      number: documents.number,
+      consecutivo: documents.consecutivo,
+      clave: documents.clave,
+      status: documents.status,
+      issuedAt: documents.issuedAt,
+      expirationDate: documents.expirationDate,
+      clientId: documents.clientId,
+      clientSnapshot: documents.clientSnapshot,
+      currencyId: documents.currencyId,
+      exchangeRate: documents.exchangeRate,
+      total: documents.totalComprobante,
+      paymentAmount: documents.paymentAmount,
+      creditNoteTotal: documents.creditNoteTotal,
+      haciendaDetail: documents.haciendaDetail,
+    })
+    .from(documents)
+    .where(and(...where))
+    .orderBy(desc(documents.issuedAt), desc(documents.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  const [{ n }] = await db
+    .select({ n: count() })
+    .from(documents)
+    .where(and(...where));
+  return { rows, total: Number(n), page, lastPage: Math.max(1, Math.ceil(Number(n) / pageSize)) };
+}
+
+export async function recurringOf(db: DbOrTx, { companyId, id }: { companyId: number; id: number }) {
+  const [r] = await db
+    .select()
+    .from(recurringDocuments)
+    .where(and(eq(recurringDocuments.companyId, companyId), eq(recurringDocuments.id, id)));
+  return r ?? null;
+}
+
+export async function recurringList(db: DbOrTx, { companyId }: { companyId: number }) {
+  return db.select().from(recurringDocuments).where(eq(recurringDocuments.companyId, companyId)).orderBy(asc(recurringDocuments.nextSendDate));
+}
