@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { Decimal } from "../domain/decimal.ts";
 import { buildXml } from "./build.ts";
 import type { DocumentKind } from "./codes.ts";
 import { isHaciendaError } from "./errors.ts";
@@ -20,6 +21,55 @@ describe("readModel", () => {
       expect(checkRules(read, { math: true })).toEqual([]);
     });
   }
+
+  it("round-trips the less common parts: base-forming and fixed-amount taxes, asumido, IVA devuelto, third-party charge, several payments", () => {
+    const fe = exampleDocument("fe") as Comprobante;
+    const doc: Comprobante = {
+      ...fe,
+      saleCondition: "99",
+      saleConditionOther: "Canje de servicios",
+      creditDays: undefined,
+      receiver: { ...fe.receiver!, foreignAddress: "Oficina 5, Managua", registroFiscal8707: "R-1" },
+      lines: [
+        {
+          cabys: "2211000000100",
+          commercialCodes: [{ type: "01", code: "A-1" }, { type: "04", code: "B&2" }],
+          quantity: "3.125",
+          unit: "L",
+          commercialUnit: "Botella",
+          transactionType: "01",
+          description: "Bebida con impuesto selectivo",
+          serialNumbers: ["SN1", "SN2"],
+          medicineRegistry: "MS-123",
+          pharmaceuticalForm: "A01",
+          unitPrice: "1999.99999",
+          discounts: [{ code: "99", codeOther: "Descuento por fidelidad", amount: "12.34567", nature: "Cliente frecuente" }],
+          taxes: [{ code: "02", rate: "10" }, { code: "04", amount: "150.5" }, { code: "01", tarifaCode: "08" }],
+          ivaCobradoFabrica: "02",
+          impuestoAsumidoEmisorFabrica: "5",
+        },
+        { cabys: "8512000000000", quantity: "1", unit: "Sp", description: "Consulta médica privada", unitPrice: "30000", taxes: [{ code: "01", tarifaCode: "04" }], healthService: true },
+      ],
+      otherCharges: [{ code: "04", thirdParty: { id: { type: "01", number: "114480790" }, name: "Juan Pérez" }, detail: "Cobro por cuenta de tercero", amount: "1000" }],
+      payments: [{ code: "02" }],
+      references: [
+        { docType: "99", docTypeOther: "Contrato marco", number: "CM-1", issuedAt: new Date("2026-01-05T12:00:00Z"), code: "99", codeOther: "Referencia al contrato", reason: "Según contrato" },
+        { docType: "01", issuedAt: new Date("2026-11-01T12:00:00Z") },
+      ],
+      others: [{ text: "Sin código" }, { text: "Con código & <signos>", code: "X" }],
+    };
+    const xml = buildXml(doc);
+    expect(xml).toMatch(/<TotalIVADevuelto>[1-9]/); // the health-service line paid by card
+    const read = readModel(xml);
+    expect(buildXml(read)).toBe(xml);
+    expect(checkRules(read, { math: true }).filter((e) => e.path.startsWith("ResumenFactura") || e.path.startsWith("DetalleServicio/"))).toEqual([]);
+
+    const split = { ...doc, payments: [{ code: "01", amount: "1000" }, { code: "04", amount: "" }] };
+    const total = /<TotalComprobante>([^<]+)</.exec(buildXml({ ...doc, payments: [{ code: "01" }] }))![1];
+    split.payments[1].amount = new Decimal(total).minus(1000).toFixed(5);
+    const splitXml = buildXml(split);
+    expect(buildXml(readModel(splitXml))).toBe(splitXml);
+  });
 
   it("reads the inputs, not only the bytes: clave, dates, parties, lines, references", () => {
     const doc = exampleDocument("fe") as Comprobante;
