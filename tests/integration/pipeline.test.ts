@@ -1,6 +1,8 @@
 // The send pipeline against the real local sandbox (issue 5 items 4, 10): every kind accepted with
 // its MensajeHacienda stored, a rejected document and its accepted replacement, the fault switches
 // with nothing lost or sent twice, Hacienda down, and the verified callback.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { asc, eq, and, ne } from "drizzle-orm";
 import { documents, jobs } from "../../db/schema/index.ts";
@@ -166,5 +168,32 @@ describe("send pipeline against the local sandbox", () => {
     // The poll that follows finds nothing to do.
     await drain();
     expect((await docOf(r.documentId)).status).toBe("aceptado");
+  });
+
+  it("the sandbox's real callback reaches the endpoint's handler and makes the document 'aceptado' without polling", async () => {
+    const { company, user, client } = await issuingCompany(database.db, { sandboxUrl: sandbox.url });
+    const received: number[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        void handleHaciendaCallback(database.db, Buffer.concat(chunks).toString("utf8"), clock.now).then((r) => {
+          received.push(r.status);
+          res.writeHead(r.status).end(r.message);
+        });
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    configurePipeline({ callbackUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hacienda/callback` });
+    try {
+      const r = await issue(company.id, user.id, sampleDraft("fe", client.id));
+      expect(await submitDocument(database.db, { companyId: company.id, documentId: r.documentId }, clock.now)).toBe("sent");
+      await sandbox.settled();
+      expect(received).toContain(200);
+      expect((await docOf(r.documentId)).status).toBe("aceptado");
+    } finally {
+      configurePipeline({ callbackUrl: null });
+      await new Promise((r) => server.close(r));
+    }
   });
 });
