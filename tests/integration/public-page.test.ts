@@ -5,6 +5,7 @@ import { feColones, feDollars, ncOfFe, quotation, teGeneric } from "../../app/do
 import type { DocumentView } from "../../app/domain/document-view.ts";
 import { LEGAL_NOTICE } from "../../app/domain/legal.ts";
 import * as route from "../../app/routes/public/query-public.tsx";
+import * as page from "../../app/server/public-page.server.tsx";
 import { parsePublicCode, publicCode, publicUrl } from "../../app/server/public-link.server.ts";
 
 const store = new Map<string, DocumentView>([
@@ -43,7 +44,7 @@ describe("public page", () => {
   for (const [key, view] of store) {
     it(`renders ${view.kindLabel} (${key}) with no script, ≤ 30 kB`, async () => {
       const [c, d] = key.split(":").map(Number);
-      const res = await route.queryPublic(publicCode({ companyId: c, documentId: d }), load);
+      const res = await page.queryPublic(publicCode({ companyId: c, documentId: d }), load);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toContain("text/html");
       const html = await res.text();
@@ -60,12 +61,12 @@ describe("public page", () => {
   }
 
   it("prints totals, the total in colones, terms and the notice", async () => {
-    const html = await (await route.queryPublic(publicCode({ companyId: 1, documentId: 126 }), load)).text();
+    const html = await (await page.queryPublic(publicCode({ companyId: 1, documentId: 126 }), load)).text();
     expect(html).toContain("$960,50");
     expect(html).toContain("Total en colones");
     expect(html).toContain("₡485.167,76");
     expect(html).toContain("Términos y condiciones");
-    const crc = await (await route.queryPublic(publicCode({ companyId: 1, documentId: 125 }), load)).text();
+    const crc = await (await page.queryPublic(publicCode({ companyId: 1, documentId: 125 }), load)).text();
     expect(crc).toContain("₡1.234,50");
     expect(crc).toContain("₡74.248,69");
     expect(crc).toContain("María José Muñoz Peña");
@@ -74,13 +75,13 @@ describe("public page", () => {
 
   it("a 50-line document stays under 30 kB", async () => {
     const big: DocumentView = { ...feColones, company: { ...feColones.company, invoiceFormat: "2" }, lines: Array.from({ length: 50 }, (_, i) => ({ ...feColones.lines[1], code: `A-${i}` })) };
-    const html = await (await route.publicPageResponse(big)).text();
+    const html = await (await page.publicPageResponse(big)).text();
     expect(Buffer.byteLength(html)).toBeLessThanOrEqual(30 * 1024);
   });
 
   it("escapes what users typed", async () => {
     const evil: DocumentView = { ...feColones, note: '<script>alert(1)</script>', client: { ...feColones.client, name: '<img src=x onerror="x">' } };
-    const html = await (await route.publicPageResponse(evil)).text();
+    const html = await (await page.publicPageResponse(evil)).text();
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toContain("<img src=x");
   });
@@ -89,7 +90,7 @@ describe("public page", () => {
     const good = publicCode({ companyId: 1, documentId: 125 });
     const forged = `${Buffer.from(JSON.stringify({ c: 2, d: 42 })).toString("base64url")}.${good.split(".")[1]}`;
     for (const code of [publicCode({ companyId: 1, documentId: 999 }), publicCode({ companyId: 2, documentId: 125 }), forged, "abc", "", "1", `${good}x`]) {
-      const res = await route.queryPublic(code, load);
+      const res = await page.queryPublic(code, load);
       expect(res.status, code).toBe(404);
       const html = await res.text();
       expect(html).toContain("No hay información");
