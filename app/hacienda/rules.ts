@@ -291,8 +291,10 @@ function mrRules(m: MensajeReceptor): RuleError[] {
 export interface RuleOptions {
   /**
    * Also run the invoice math (discount ≤ amount, exoneration ≤ rate, MedioPago adds up to
-   * TotalComprobante). Default true. validateDocument passes false because the builder runs the
-   * same math and raises the same Spanish errors.
+   * TotalComprobante) and, for a model read from XML (read-model.ts, `stated`), compare every
+   * amount the document states with what totals.ts computes (statedAmountErrors). Default true.
+   * validateDocument passes false because the builder runs the same math and raises the same
+   * Spanish errors.
    */
   math?: boolean;
 }
