@@ -56,6 +56,11 @@ describe("draftToComprobante", () => {
     const te = draftToComprobante(draft({ kind: "te" }), { ...ctx, client: { ...client, generic: true } });
     expect(te.receiver).toBeUndefined();
   });
+  it("TE to an international client: receiver tipo 05; name and id required", () => {
+    const te = draftToComprobante(draft({ kind: "te", internationalClient: { name: "John Smith", cedula: "P123456789" } }), { ...ctx, client: { ...client, generic: true } });
+    expect(te.receiver).toEqual({ name: "John Smith", id: { type: "05", number: "P123456789" }, emails: [] });
+    expect(checkDraft(draft({ kind: "te", internationalClient: { name: "", cedula: "" } }))).toContainEqual({ field: "internationalClient", message: DRAFT_MESSAGES.internationalClient });
+  });
   it("foreign party: OtrasSenasExtranjero", () => {
     expect(partyOf({ ...client, countryId: 12, address: "1200 Harbor Blvd, Long Beach" }).foreignAddress).toBe("1200 Harbor Blvd, Long Beach");
   });

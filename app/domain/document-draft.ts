@@ -123,6 +123,7 @@ export const DRAFT_MESSAGES = {
   exonerationRate: "La exoneración solo aplica cuando la tarifa del impuesto es mayor que 0.",
   exonerationPercent: "El porcentaje de exoneración debe estar entre 0 y la tarifa del impuesto.",
   exonerationFields: "Complete el tipo, número, fecha e institución de la exoneración.",
+  internationalClient: "Indique el nombre y la identificación del cliente internacional.",
 } as const;
 
 const NUM = /^\d+(\.\d+)?$/;
@@ -138,6 +139,8 @@ export function checkDraft(d: DocumentDraft): FieldError[] {
   const e: FieldError[] = [];
   if (d.kind === "fec" && !d.clientId) e.push({ field: "clientId", message: DRAFT_MESSAGES.providerRequired });
   if ((d.kind === "fe" || d.kind === "nc" || d.kind === "nd" || d.kind === "qt") && !d.clientId) e.push({ field: "clientId", message: DRAFT_MESSAGES.clientRequired });
+  if (d.internationalClient && (!d.internationalClient.name?.trim() || !d.internationalClient.cedula?.trim()))
+    e.push({ field: "internationalClient", message: DRAFT_MESSAGES.internationalClient });
   if (d.currency === "USD" && !(num(d.exchangeRate) > 0)) e.push({ field: "exchangeRate", message: DRAFT_MESSAGES.exchangeRate });
   if (d.saleCondition === "02" && !(Number.isInteger(d.creditDays) && d.creditDays! >= 1 && d.creditDays! <= 365))
     e.push({ field: "creditDays", message: DRAFT_MESSAGES.creditDays });
@@ -284,7 +287,11 @@ export interface MappingContext {
 export function draftToComprobante(d: DocumentDraft, ctx: MappingContext): Comprobante {
   const kind = d.kind === "qt" ? "fe" : d.kind;
   const company = partyOf(ctx.issuer);
-  const client = ctx.client && !ctx.client.generic ? partyOf(ctx.client) : undefined;
+  // A ticket to an international client names the buyer as "extranjero no domiciliado" (tipo 05).
+  const international = d.kind === "te" && d.internationalClient?.name && d.internationalClient.cedula
+    ? { name: d.internationalClient.name.slice(0, 100), id: { type: "05" as IdType, number: d.internationalClient.cedula.slice(0, 20) }, emails: [] }
+    : undefined;
+  const client = international ?? (ctx.client && !ctx.client.generic ? partyOf(ctx.client) : undefined);
   const references: Reference[] = (d.references ?? []).map((r) => ({
     docType: r.docType,
     number: r.number,

@@ -166,6 +166,13 @@ describe("issueDocument", () => {
     if (r.ok) expect(parseClave(r.clave!).situacion).toBe(3);
   });
 
+  it("a ticket to an international client validates with receptor tipo 05", async () => {
+    const { company, user, generic } = await issuingCompany(database.db);
+    const r = await issue(company.id, user.id, sampleDraft("te", generic.id, { internationalClient: { name: "John Smith", cedula: "P123456789" } }));
+    expect(r.ok, JSON.stringify(r)).toBe(true);
+    if (r.ok) expect((await database.db.select().from(documents).where(eq(documents.id, r.documentId)))[0].signedXml!.toString()).toContain("<Tipo>05</Tipo>");
+  });
+
   it("no_hacienda companies: no status and no submission", async () => {
     const { company, user, client } = await issuingCompany(database.db, { noHacienda: true });
     const r = await issue(company.id, user.id, sampleDraft("fe", client.id));
