@@ -153,11 +153,9 @@ describe("hostile and foreign input is refused in Spanish, harmlessly", () => {
     );
   });
 
-  it("refuses entity expansion (billion laughs) quickly", () => {
+  it("refuses entity expansion (billion laughs) before expanding anything", () => {
     const lol = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">${Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ""};`.repeat(10)}">`).join("")}]><lolz>&lol9;</lolz>`;
-    const start = performance.now();
     refused(lol, "XML_DOCTYPE", /por seguridad no se procesó/i);
-    expect(performance.now() - start).toBeLessThan(200);
   });
 
   it("refuses files over 5 MB before parsing", () => {
