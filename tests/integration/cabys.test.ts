@@ -108,16 +108,13 @@ describe("import of the BCCR spreadsheet", () => {
 
   it("imports a generated 25,000-row spreadsheet in one go, then updates on a second import", async () => {
     const bytes = await cabysXlsxBytes({ rows: 25_000 });
-    const started = Date.now();
     const r = await call(admin, itemsRoute.action, { path: "/items", form: { intent: "import-cabys", file: upload(bytes) } });
-    const ms = Date.now() - started;
     expect(r.status).toBe(302);
     expect(toastsOf(admin)).toEqual([{ type: "success", text: CABYS_IMPORT_MESSAGES.imported(25_000) }]);
     expect(await total()).toBeGreaterThanOrEqual(25_000);
     const [row] = await database.db.select().from(cabysCodes).where(eq(cabysCodes.code, generatedCode(12_345)));
     expect(row.description).toBe(generatedDescription(12_345));
     expect(row.categories).toContain("Categoría 1 de");
-    console.log(`[cabys] 25,000-row import through the route: ${ms} ms`);
     const again = await importCabysSpreadsheet(database.db, await writeCabysXlsx({ rows: 3, overrides: { 1: { description: "Descripción nueva" } } }));
     expect(again).toEqual({ ok: true, imported: 3 });
     const [updated] = await database.db.select().from(cabysCodes).where(eq(cabysCodes.code, generatedCode(1)));
@@ -162,16 +159,5 @@ describe("search", () => {
     fake.cabysDown = false;
     const ok = await searchCabysCatalogue(database.db, "9999999999992");
     expect(ok.results[0]).toMatchObject({ code: "9999999999992", taxRate: "0" });
-  });
-
-  it("measures 50 word searches over the catalogue (printed, not asserted)", async () => {
-    const times: number[] = [];
-    for (let i = 0; i < 50; i++) {
-      const t = performance.now();
-      await searchCabysCatalogue(database.db, i % 2 ? "leche entera" : String(2100000000 + i * 37));
-      times.push(performance.now() - t);
-    }
-    times.sort((a, b) => a - b);
-    console.log(`[cabys] search p50 ${times[25].toFixed(1)} ms, p95 ${times[47].toFixed(1)} ms`);
   });
 });

@@ -306,9 +306,8 @@ describe("economic activity lookup", () => {
   });
 
   it("gives up after the timeout with 'Error conectando con Hacienda'", async () => {
-    const started = Date.now();
+    // The fake answers (with an activity) only after the timeout: an answer would mean no timeout.
     expect(await lookupActivities(AE_CASES.slow)).toMatchObject({ ok: false, message: ACTIVITY_MESSAGES.network });
-    expect(Date.now() - started).toBeLessThan(1200);
   });
 
   it("reports a network failure (nothing listening)", async () => {
