@@ -10,6 +10,7 @@ export default [
   route("password/email", "routes/auth/password-email.tsx"),
   route("password/reset/:token", "routes/auth/password-reset.tsx"),
   route("pages/error-404", "routes/error-404.tsx"),
+  route("hacienda/callback", "routes/hacienda-callback.tsx"),
   route("select-company", "routes/companies/select-company.tsx"),
   route("advertisement-seen", "routes/dashboard/advertisement-seen.tsx"),
   route("company-logo/:id", "routes/companies/logo.tsx"),

@@ -17,6 +17,8 @@ export interface RouteRule {
   inactiveOk?: boolean;
   /** Allowed for plan (permission) 2, reception only. */
   plan2?: boolean;
+  /** Called by another server (no browser, no cookies): it authenticates its payload itself. */
+  csrfExempt?: boolean;
 }
 
 export const ROUTES = [
@@ -26,6 +28,7 @@ export const ROUTES = [
   { name: "password-reset", pattern: "/password/reset/:token", title: "Restablecer contraseña", public: true, guestOnly: true },
   { name: "password-email", pattern: "/password/email", title: "Recuperar contraseña", public: true, guestOnly: true },
   { name: "error-404", pattern: "/pages/error-404", title: "Página no encontrada", public: true },
+  { name: "hacienda-callback", pattern: "/hacienda/callback", title: "Notificación de Hacienda", public: true, csrfExempt: true },
   // signed-in utilities
   { name: "logout", pattern: "/logout", title: "Cerrar sesión", utility: true },
   { name: "select-company", pattern: "/select-company", title: "Seleccionar compañía", utility: true },

@@ -7,7 +7,7 @@ import { handleHaciendaCallback } from "../server/hacienda-pipeline.server.ts";
 
 const MAX_BODY = 8 * 1024 * 1024;
 
-// Typed without ./+types: the route is registered in app/routes.ts by its owner (see the report).
+// Registered in app/routes.ts; public and exempt from CSRF in app/domain/access.ts.
 export async function action({ request }: { request: Request }) {
   if (request.method !== "POST") return new Response("Método no permitido", { status: 405 });
   const length = Number(request.headers.get("content-length") ?? 0);

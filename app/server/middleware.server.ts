@@ -48,7 +48,7 @@ export const rootMiddleware: MiddlewareFunction<Response> = async ({ request, co
   if (decision.kind === "redirect") return finish(redirect(decision.to));
   state.title = decision.route.title;
 
-  if (UNSAFE.has(request.method) && !(await checkCsrf(request, csrf.token))) {
+  if (UNSAFE.has(request.method) && !decision.route.csrfExempt && !(await checkCsrf(request, csrf.token))) {
     throw data(CSRF_MESSAGE, { status: 403, headers: setCookies.map((c) => ["Set-Cookie", c] as [string, string]) });
   }
 
