@@ -1,12 +1,109 @@
 // Loads a stored document as a DocumentView (app/domain/document-view.ts) for the PDF, the public
-// page and the e-mail. Tenancy: always by companyId and documentId together.
-//
-// NOT YET WIRED: the document queries (db/queries/documents.ts) are being written by the issuing
-// work. Until they export a loader of a document with its lines, this returns null, so the public
-// page answers 'No hay información' (404). Mapping their rows to DocumentView is the next step.
+// page and the e-mail. Tenancy: always by companyId and documentId together. Only stored values are
+// printed (the total in colones is the stored total times the stored exchange rate).
+import { and, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
-import type { DocumentView } from "../domain/document-view.ts";
+import { documentOf, linesOf, referencesOf } from "../../db/queries/documents.ts";
+import { codeTables, companies, currencies } from "../../db/schema/index.ts";
+import { Decimal } from "../domain/decimal.ts";
+import { DOCUMENT_KIND_LABELS, type DocumentKind, type DocumentView, type HaciendaStatus } from "../domain/document-view.ts";
+import type { PartySnapshot } from "../domain/document-draft.ts";
+import { env } from "./env.server.ts";
+import { publicUrl } from "./public-link.server.ts";
 
-export async function loadDocumentView(_db: DbOrTx, _ref: { companyId: number; documentId: number }): Promise<DocumentView | null> {
-  return null;
+const STATUSES = new Set(["por enviar", "procesando", "aceptado", "rechazado"]);
+
+async function codeNames(db: DbOrTx, kind: string, codes: string[]) {
+  if (!codes.length) return new Map<string, string>();
+  const rows = await db
+    .select({ code: codeTables.code, name: codeTables.name })
+    .from(codeTables)
+    .where(and(eq(codeTables.kind, kind), inArray(codeTables.code, codes)));
+  return new Map(rows.map((r) => [r.code ?? "", r.name]));
+}
+
+export async function loadDocumentView(db: DbOrTx, ref: { companyId: number; documentId: number }): Promise<DocumentView | null> {
+  const doc = await documentOf(db, { companyId: ref.companyId, id: ref.documentId });
+  if (!doc || !(doc.kind in DOCUMENT_KIND_LABELS)) return null;
+  const [[company], [currency], lines, refs] = await Promise.all([
+    db.select().from(companies).where(eq(companies.id, ref.companyId)),
+    db.select().from(currencies).where(eq(currencies.id, doc.currencyId)),
+    linesOf(db, { companyId: ref.companyId, documentId: doc.id }),
+    referencesOf(db, { companyId: ref.companyId, documentId: doc.id }),
+  ]);
+  if (!company) return null;
+  const [saleNames, refTypeNames, refCodeNames] = await Promise.all([
+    codeNames(db, "sale_condition", doc.saleCondition ? [doc.saleCondition] : []),
+    codeNames(db, "reference_document_type", refs.map((r) => r.docType)),
+    codeNames(db, "reference_code", refs.map((r) => r.code ?? "")),
+  ]);
+  const client = doc.clientSnapshot as (PartySnapshot & { generic?: boolean }) | null;
+  const currencyCode = currency?.code ?? "CRC";
+  const kind = doc.kind as DocumentKind;
+  return {
+    kind,
+    kindLabel: DOCUMENT_KIND_LABELS[kind],
+    consecutive: doc.consecutivo ?? String(doc.number ?? doc.id),
+    clave: doc.clave ?? "",
+    issueDate: doc.issuedAt,
+    haciendaStatus: (STATUSES.has(doc.status) ? doc.status : null) as HaciendaStatus,
+    company: {
+      name: company.name,
+      fantasyName: company.fantasyName,
+      identification: { type: String(company.identificationTypeId).padStart(2, "0"), number: company.identification },
+      phone: company.phone,
+      email: company.email,
+      address: company.otherSigns,
+      logo: company.logo && company.logoMime ? { bytes: new Uint8Array(company.logo), mime: company.logoMime } : null,
+      invoiceFormat: company.invoiceFormat === "2" ? "2" : "1",
+    },
+    client: client
+      ? {
+          name: client.name,
+          identification: client.idNumber ? { type: client.idType, number: client.idNumber } : null,
+          email: client.email ?? null,
+          phone: client.phone ?? null,
+          address: client.address ?? null,
+          generic: !!client.generic,
+        }
+      : { name: "", identification: null, email: null, phone: null, address: null, generic: true },
+    currency: { code: currencyCode, symbol: currency?.symbol ?? "₡" },
+    exchangeRate: doc.exchangeRate,
+    saleCondition: (doc.saleCondition && saleNames.get(doc.saleCondition)) ?? "",
+    paymentTermDays: doc.creditDays ?? null,
+    dueDate: doc.expirationDate ? new Date(`${doc.expirationDate}T12:00:00-06:00`) : null,
+    lines: lines.map((l) => ({
+      code: l.code ?? "",
+      cabys: l.cabys ?? "",
+      description: l.description,
+      quantity: l.quantity,
+      unit: l.unit,
+      unitPrice: l.unitPrice,
+      discount: l.discount,
+      taxRate: l.taxRate,
+      taxAmount: l.tax,
+      exoneration: l.exonerated,
+      lineTotal: l.total,
+    })),
+    totals: {
+      subtotal: doc.subtotal,
+      discount: doc.discount,
+      tax: doc.tax,
+      exonerated: doc.exonerated,
+      ivaDevuelto: doc.ivaDevuelto,
+      otherCharges: doc.otherCharges,
+      total: doc.totalComprobante,
+    },
+    totalColones: currencyCode === "CRC" ? null : new Decimal(doc.totalComprobante).times(doc.exchangeRate).toFixed(5),
+    references: refs.map((r) => ({
+      documentType: refTypeNames.get(r.docType) ?? r.docType,
+      number: r.number ?? "",
+      date: r.issuedAt,
+      code: (r.code && refCodeNames.get(r.code)) ?? r.code ?? "",
+      reason: r.reason ?? "",
+    })),
+    note: doc.note,
+    terms: doc.terms,
+    publicUrl: publicUrl(env().appUrl, { companyId: ref.companyId, documentId: doc.id }),
+  };
 }

@@ -1,0 +1,44 @@
+// An issued document, loaded as the printable view: the public page and the PDF render it from the
+// stored values, and another company's id finds nothing.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
+import { renderDocumentPdf } from "../../app/pdf/invoice-pdf.server.tsx";
+import { loadDocumentView } from "../../app/server/document-view.server.ts";
+import { issueDocument } from "../../app/server/issue-document.server.ts";
+import { publicCode } from "../../app/server/public-link.server.ts";
+import * as publicRoute from "../../app/routes/public/query-public.tsx";
+import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
+import { createTestDatabase } from "../setup/db.ts";
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+beforeAll(async () => {
+  database = await createTestDatabase();
+}, 60_000);
+afterAll(() => database?.drop());
+
+it("an issued invoice prints on the public page and as a PDF, only for its own company", async () => {
+  const { user, company, client } = await issuingCompany(database.db);
+  const issued = await issueDocument(database.db, { companyId: company.id, userId: user.id, draft: sampleDraft("fe", client.id), now: new Date("2026-11-21T15:30:00Z"), schemaSet: testSchemaSet() });
+  expect(issued.ok).toBe(true);
+  if (!issued.ok) return;
+  const view = await loadDocumentView(database.db, { companyId: company.id, documentId: issued.documentId });
+  expect(view).not.toBeNull();
+  expect(view!.clave).toBe(issued.clave);
+  expect(view!.client.name).toBe("Distribuidora La Sabana Limitada");
+  expect(view!.totals.total).toBe("1226150.00000");
+  expect(view!.lines.length).toBeGreaterThan(0);
+  expect(view!.haciendaStatus).toBe("por enviar");
+
+  expect(await loadDocumentView(database.db, { companyId: company.id + 1000, documentId: issued.documentId })).toBeNull();
+
+  const code = publicCode({ companyId: company.id, documentId: issued.documentId });
+  const res = (await publicRoute.loader({ params: { code64: code }, request: new Request(`http://x/query-public/${code}`), context: {} } as never)) as Response;
+  expect(res.status).toBe(200);
+  const html = await res.text();
+  expect(html).toContain(issued.clave);
+  expect(html).toContain("₡1.226.150,00");
+  expect(html).not.toContain("<script");
+
+  const pdf = await renderDocumentPdf(view!);
+  expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+}, 60_000);
