@@ -38,6 +38,7 @@ export const ROUTES = [
   { name: "activity-lookup", pattern: "/activity-lookup", title: "Actividades económicas", utility: true },
   { name: "activities", pattern: "/activities", title: "Actividades económicas", utility: true },
   { name: "cabys-search", pattern: "/cabys-search", title: "CABYS", utility: true },
+  { name: "document-file", pattern: "/document-file/:id/:file", title: "Archivo del documento", utility: true },
   // authenticated screens (part 1 §2.1)
   { name: "dashboard", pattern: "/dashboard", title: "Inicio", inactiveOk: true, plan2: true },
   { name: "rdashboard", pattern: "/rdashboard", title: "Inicio" },

@@ -1,0 +1,3 @@
+export function loader() {
+  return new Response("No encontrado", { status: 404 });
+}

@@ -1,0 +1,3 @@
+export default function Pending() {
+  return <div className="card">Esta sección está en construcción.</div>;
+}
