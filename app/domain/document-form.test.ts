@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { checkDraft, draftTotals } from "./document-draft.ts";
+import { applyItemPicks, errorMap, FORM_MESSAGES, readDocumentForm, toDraft, type FormItem, type FormTaxType } from "./document-form.ts";
+
+const taxTypes: FormTaxType[] = [
+  { id: 11, name: "IVA 13%", rate: "13.0000", taxCode: "01", vatCode: "08" },
+  { id: 12, name: "IVA 4%", rate: "4.0000", taxCode: "01", vatCode: "04" },
+];
+const items: FormItem[] = [{ id: 7, code: "LAP-14", cabysCode: "4523000000100", name: "Portátil", description: "Computadora portátil 14 pulgadas", unitCode: "Unid", taxTypeId: 11, price: "450000.00000" }];
+
+const flat = {
+  client_id: "5",
+  sale_condition: "01",
+  payment_method: "01",
+  currency: "CRC",
+  note: "Gracias",
+  "lines[3].description": "Horas de consultoría en sistemas",
+  "lines[3].cabys": "8313100000000",
+  "lines[3].unit": "Sp",
+  "lines[3].quantity": "10",
+  "lines[3].price": "25000",
+  "lines[3].discount": "",
+  "lines[3].taxTypeId": "12",
+  "lines[0].description": "Computadora portátil 14 pulgadas",
+  "lines[0].code": "LAP-14",
+  "lines[0].cabys": "4523000000100",
+  "lines[0].unit": "Unid",
+  "lines[0].quantity": " 2 ",
+  "lines[0].price": "450000",
+  "lines[0].discount": "5",
+  "lines[0].taxTypeId": "11",
+  "lines[x].description": "ignored",
+};
+
+describe("document form parsing", () => {
+  it("reads the flat fields into ordered lines and a draft with the same totals as the fixture", () => {
+    const form = readDocumentForm(flat);
+    expect(form.lines.map((l) => l.description)).toEqual(["Computadora portátil 14 pulgadas", "Horas de consultoría en sistemas"]);
+    expect(form.lines[0].quantity).toBe("2");
+    const { draft, errors } = toDraft("fe", form, taxTypes);
+    expect(errors).toEqual([]);
+    expect(checkDraft(draft)).toEqual([]);
+    expect(draft).toMatchObject({ kind: "fe", clientId: 5, saleCondition: "01", payments: [{ code: "01" }], currency: "CRC", exchangeRate: "1", note: "Gracias" });
+    expect(draft.lines[0]).toMatchObject({ code: "LAP-14", cabys: "4523000000100", unitPrice: "450000", discountPercent: "5", tax: { code: "01", tarifaCode: "08" } });
+    expect(draft.lines[1].tax).toEqual({ code: "01", tarifaCode: "04" });
+    expect(draftTotals(draft).resumen.totalComprobante).toBe("1226150.00000");
+  });
+
+  it("credit days only on credit; dollars keep the typed rate", () => {
+    const { draft } = toDraft("fe", readDocumentForm({ ...flat, sale_condition: "02", credit_days: "30", currency: "USD", exchange_rate: "505.5" }), taxTypes);
+    expect(draft.creditDays).toBe(30);
+    expect(draft.exchangeRate).toBe("505.5");
+    const cash = toDraft("fe", readDocumentForm({ ...flat, credit_days: "30" }), taxTypes).draft;
+    expect(cash.creditDays).toBeUndefined();
+  });
+
+  it("no lines, missing tax type and description, and range errors keyed by row", () => {
+    const empty = toDraft("fe", readDocumentForm({ client_id: "5" }), taxTypes).draft;
+    expect(errorMap(checkDraft(empty)).lines).toBe("El documento debe contener minimo un artículo.");
+    const bad = readDocumentForm({ client_id: "5", "lines[0].quantity": "0", "lines[0].price": "10", "lines[0].discount": "150", "lines[0].taxTypeId": "99" });
+    const { draft, errors } = toDraft("fe", bad, taxTypes);
+    const map = errorMap([...errors, ...checkDraft(draft)]);
+    expect(map["lines.0.tax"]).toBe(FORM_MESSAGES.taxTypeRequired);
+    expect(map["lines.0.description"]).toBe(FORM_MESSAGES.descriptionRequired);
+    expect(map["lines.0.quantity"]).toBe("La cantidad debe estar entre 0.1 y 100000.");
+    expect(map["lines.0.discountPercent"]).toBe("El descuento debe estar entre 0 y 100.");
+  });
+
+  it("an item pick fills the row once; an unknown item is an error on its row", () => {
+    const picked = applyItemPicks(readDocumentForm({ "lines[0].itemId": "7", "lines[0].quantity": "1" }), items);
+    expect(picked.errors).toEqual([]);
+    expect(picked.form.lines[0]).toMatchObject({ picked: "7", code: "LAP-14", cabys: "4523000000100", price: "450000", taxTypeId: "11", unit: "Unid" });
+    // Already picked: what was typed afterwards is kept.
+    const kept = applyItemPicks({ ...picked.form, lines: [{ ...picked.form.lines[0], price: "400000" }] }, items);
+    expect(kept.form.lines[0].price).toBe("400000");
+    const foreign = applyItemPicks(readDocumentForm({ "lines[0].itemId": "999" }), items);
+    expect(foreign.errors).toEqual([{ field: "lines.0.itemId", message: FORM_MESSAGES.itemNotFound }]);
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * The shared document form (spec part 2 §2 "Shared document form", §3 Item row, §5): the ONE place
+ * where the flat form fields (`client_id`, `lines[0].description`, …) become a `DocumentDraft`.
+ * Pure: the company's tax types and items are passed in.
+ */
+import type { DocumentDraft, DraftKind, FieldError } from "./document-draft.ts";
+import type { TarifaCode, TaxCode } from "./totals.ts";
+
+export const FORM_MESSAGES = {
+  descriptionRequired: "La descripción es obligatoria.",
+  taxTypeRequired: "Seleccione el impuesto.",
+  itemNotFound: "El artículo seleccionado no existe en esta empresa.",
+  clientNotAllowed: "El cliente seleccionado no existe en esta empresa.",
+  paymentMethodRequired: "Seleccione el medio de pago.",
+  saleConditionRequired: "Seleccione la condición de venta.",
+  invoiceSaved: "Factura guardada con exito",
+  ticketSaved: "Tiquete guardado con exito",
+} as const;
+
+/** At most this many lines are read from one submission. */
+export const MAX_LINES = 200;
+
+export interface FormTaxType {
+  id: number;
+  name: string;
+  rate: string;
+  taxCode: string;
+  vatCode: string;
+}
+
+export interface FormItem {
+  id: number;
+  code: string;
+  cabysCode: string | null;
+  name: string;
+  description: string;
+  unitCode: string;
+  taxTypeId: number;
+  price: string;
+}
+
+/** One row of the item table, as typed (strings). `picked` is the item whose data filled the row. */
+export interface FormLine {
+  itemId: string;
+  picked: string;
+  code: string;
+  cabys: string;
+  description: string;
+  unit: string;
+  quantity: string;
+  price: string;
+  discount: string;
+  taxTypeId: string;
+}
+
+export interface DocumentFormValues {
+  clientId: string;
+  saleCondition: string;
+  creditDays: string;
+  paymentMethod: string;
+  currency: "CRC" | "USD";
+  exchangeRate: string;
+  note: string;
+  lines: FormLine[];
+}
+
+const LINE_FIELDS = ["itemId", "picked", "code", "cabys", "description", "unit", "quantity", "price", "discount", "taxTypeId"] as const;
+const LINE_KEY = /^lines\[(\d{1,4})\]\.(\w+)$/;
+
+export function blankLine(taxTypeId = ""): FormLine {
+  return { itemId: "", picked: "", code: "", cabys: "", description: "", unit: "Unid", quantity: "1", price: "", discount: "0", taxTypeId };
+}
+
+/** Flat form values → the structured form (lines in index order, renumbered from 0). */
+export function readDocumentForm(values: Record<string, string | undefined>): DocumentFormValues {
+  const byIndex = new Map<number, FormLine>();
+  for (const [key, raw] of Object.entries(values)) {
+    const m = LINE_KEY.exec(key);
+    if (!m || !(LINE_FIELDS as readonly string[]).includes(m[2])) continue;
+    const i = Number(m[1]);
+    if (!byIndex.has(i)) {
+      if (byIndex.size >= MAX_LINES) continue;
+      byIndex.set(i, { ...blankLine(), unit: "", quantity: "", discount: "" });
+    }
+    byIndex.get(i)![m[2] as (typeof LINE_FIELDS)[number]] = (raw ?? "").trim();
+  }
+  const lines = [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, l]) => l);
+  return {
+    clientId: (values.client_id ?? "").trim(),
+    saleCondition: (values.sale_condition ?? "01").trim(),
+    creditDays: (values.credit_days ?? "").trim(),
+    paymentMethod: (values.payment_method ?? "01").trim(),
+    currency: values.currency === "USD" ? "USD" : "CRC",
+    exchangeRate: (values.exchange_rate ?? "").trim(),
+    note: (values.note ?? "").slice(0, 1000),
+    lines,
+  };
+}
+
+/** The structured form → flat field names (what the inputs are called). */
+export function lineFieldName(index: number, field: (typeof LINE_FIELDS)[number]): string {
+  return `lines[${index}].${field}`;
+}
+
+/**
+ * Fills each row whose item picker changed (itemId ≠ picked) from the company's item. An id that is
+ * not one of the company's items is an error on that row (nothing is filled).
+ */
+export function applyItemPicks(form: DocumentFormValues, items: FormItem[]): { form: DocumentFormValues; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const lines = form.lines.map((l, i) => {
+    if (!l.itemId) return { ...l, picked: "" };
+    const item = items.find((it) => String(it.id) === l.itemId);
+    if (!item) {
+      errors.push({ field: `lines.${i}.itemId`, message: FORM_MESSAGES.itemNotFound });
+      return l;
+    }
+    if (l.picked === l.itemId) return l;
+    return {
+      ...l,
+      picked: l.itemId,
+      code: item.code,
+      cabys: item.cabysCode ?? "",
+      description: item.description || item.name,
+      unit: item.unitCode,
+      price: String(Number(item.price)),
+      taxTypeId: String(item.taxTypeId),
+    };
+  });
+  return { form: { ...form, lines }, errors };
+}
+
+function taxOf(t: FormTaxType): { code?: TaxCode; tarifaCode?: TarifaCode; rate?: string } {
+  const code = t.taxCode as TaxCode;
+  if (code === "01" || code === "07") return { code, tarifaCode: t.vatCode as TarifaCode };
+  return { code, rate: String(Number(t.rate)) };
+}
+
+/** The structured form → the draft `issueDocument` takes, plus the form-only errors (checkDraft runs separately). */
+export function toDraft(kind: DraftKind, form: DocumentFormValues, taxTypes: FormTaxType[]): { draft: DocumentDraft; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const clientId = /^\d+$/.test(form.clientId) ? Number(form.clientId) : null;
+  if (!form.saleCondition) errors.push({ field: "saleCondition", message: FORM_MESSAGES.saleConditionRequired });
+  if (!form.paymentMethod) errors.push({ field: "payments", message: FORM_MESSAGES.paymentMethodRequired });
+  const lines = form.lines.map((l, i) => {
+    const taxType = taxTypes.find((t) => String(t.id) === l.taxTypeId);
+    if (!taxType) errors.push({ field: `lines.${i}.tax`, message: FORM_MESSAGES.taxTypeRequired });
+    if (!l.description) errors.push({ field: `lines.${i}.description`, message: FORM_MESSAGES.descriptionRequired });
+    const itemId = /^\d+$/.test(l.itemId) ? Number(l.itemId) : null;
+    return {
+      itemId,
+      ...(l.code ? { code: l.code.slice(0, 20) } : {}),
+      ...(l.cabys ? { cabys: l.cabys } : {}),
+      description: l.description.slice(0, 200),
+      quantity: l.quantity,
+      unit: l.unit || "Unid",
+      unitPrice: l.price,
+      ...(l.discount ? { discountPercent: l.discount } : {}),
+      tax: taxType ? taxOf(taxType) : {},
+    };
+  });
+  const credit = form.saleCondition === "02";
+  const creditDays = credit && /^\d+$/.test(form.creditDays) ? Number(form.creditDays) : null;
+  const draft: DocumentDraft = {
+    kind,
+    clientId,
+    saleCondition: form.saleCondition,
+    ...(credit ? { creditDays } : {}),
+    payments: form.paymentMethod ? [{ code: form.paymentMethod }] : [],
+    currency: form.currency,
+    exchangeRate: form.currency === "CRC" ? "1" : form.exchangeRate,
+    lines,
+    ...(form.note.trim() ? { note: form.note.trim() } : {}),
+  };
+  return { draft, errors };
+}
+
+/** Errors keyed by form field path (first message per field). */
+export function errorMap(errors: FieldError[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of errors) out[e.field] ??= e.message;
+  return out;
+}
