@@ -1,3 +1,237 @@
-export default function Pending() {
-  return <div className="card">Esta sección está en construcción.</div>;
+// /invoices, /tickets, /notes and /simples (spec part 2 §2): one route module, the section decided
+// by the URL path. Search, page size, a filter, the remembered page; payment status and due state
+// worded by app/domain/document-status.ts. Plan 5 hides the new-document button, the payment and
+// action columns, and shows the control-number column (invoices and notes).
+import { Form, Link } from "react-router";
+import type { Route } from "./+types/documents-list";
+import { currencies } from "../../../db/schema/index.ts";
+import { DOCUMENT_LIST_FILTERS, documentList, noteParents, type DocumentListFilter } from "../../../db/queries/document-lists.ts";
+import { ListControls, Pagination } from "../../components/pagination.tsx";
+import { costaRicaDay, dueState, haciendaStatusLabel, paymentStatus } from "../../domain/document-status.ts";
+import { formatDate, formatMoney, truncate } from "../../domain/format.ts";
+import { lastPage } from "../../domain/pagination.ts";
+import { requestContext } from "../../server/context.ts";
+import { db } from "../../server/db.server.ts";
+import { listRequest } from "../../server/page-memory.server.ts";
+
+type Section = "invoices" | "tickets" | "notes" | "simples";
+
+interface SectionInfo {
+  title: string;
+  kinds: string[];
+  /** Detail-viewer type of the rows. */
+  type: string;
+  empty: string;
+  filters: { value: DocumentListFilter; label: string }[];
+  newLink: { to: string; label: string } | null;
+  payments: boolean;
+}
+
+const hacienda = [
+  { value: "aceptado", label: "Aceptado" },
+  { value: "rechazado", label: "Rechazado" },
+] as const;
+const paid = [
+  { value: "pagado", label: "Pagado" },
+  { value: "no-pagado", label: "No Pagado" },
+] as const;
+
+export const SECTIONS: Record<Section, SectionInfo> = {
+  invoices: { title: "Facturas", kinds: ["fe"], type: "invoice", empty: "No hay Facturas", filters: [...hacienda, ...paid], newLink: { to: "/new-invoice", label: "Nueva Factura" }, payments: true },
+  tickets: { title: "Tiquetes Electrónicos", kinds: ["te"], type: "ticket", empty: "No hay Tiquetes Electronicos", filters: [...hacienda], newLink: { to: "/new-ticket", label: "Nuevo Tiquete" }, payments: false },
+  notes: {
+    title: "Notas",
+    kinds: ["nc", "nd"],
+    type: "note",
+    empty: "No hay Notas",
+    filters: [{ value: "nc", label: "Notas Credito" }, { value: "nd", label: "Notas Debito" }, ...hacienda],
+    newLink: null,
+    payments: false,
+  },
+  simples: { title: "Simplificados", kinds: ["fec"], type: "simple", empty: "No hay Simplificados", filters: [...hacienda, ...paid], newLink: { to: "/new-simple", label: "Nuevo Simplificado" }, payments: true },
+};
+
+const KIND_LABEL: Record<string, string> = { fe: "Factura", te: "Tiquete", nc: "Nota de Crédito", nd: "Nota de Débito", fec: "Simplificado", qt: "Cotización" };
+const PARENT_TYPE: Record<string, string> = { fe: "invoice", te: "ticket", fec: "simple", qt: "quotation" };
+
+function sectionOf(pathname: string): Section {
+  const first = pathname.split("/").filter(Boolean)[0];
+  return first === "tickets" || first === "notes" || first === "simples" ? first : "invoices";
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { company } = context.get(requestContext);
+  const url = new URL(request.url);
+  const section = sectionOf(url.pathname);
+  const info = SECTIONS[section];
+  const rawFilter = url.searchParams.get("filter") ?? "";
+  const filter = info.filters.some((f) => f.value === rawFilter) && (DOCUMENT_LIST_FILTERS as readonly string[]).includes(rawFilter) ? (rawFilter as DocumentListFilter) : null;
+  const req = await listRequest(request, context, `/${section}${filter ? `?${filter}` : ""}`);
+  const database = db();
+  const { rows, total } = await documentList(database, { companyId: company!.id, kinds: info.kinds, search: req.search, filter, page: req.page, perPage: req.perPage });
+  const symbols = new Map((await database.select({ id: currencies.id, symbol: currencies.symbol }).from(currencies)).map((c) => [c.id, c.symbol]));
+  const parents = section === "notes" ? await noteParents(database, { companyId: company!.id, noteIds: rows.map((r) => r.id) }) : new Map();
+  const today = costaRicaDay(new Date());
+  const plan5 = company!.permission === 5;
+  return {
+    section,
+    filter,
+    page: req.page,
+    perPage: req.perPage,
+    search: req.search,
+    lastPage: lastPage(total, req.perPage),
+    total,
+    plan5,
+    rows: rows.map((r) => {
+      const client = (r.clientSnapshot ?? {}) as { name?: string; generic?: boolean };
+      const symbol = symbols.get(r.currencyId) ?? "₡";
+      const input = { total: r.total, paymentAmount: r.paymentAmount, creditNoteTotal: r.creditNoteTotal, haciendaStatus: r.status, expirationDate: r.expirationDate };
+      const parent = parents.get(r.id) as { id: number | null; kind: string | null; number: string | null } | undefined;
+      return {
+        id: r.id,
+        kind: r.kind,
+        kindLabel: KIND_LABEL[r.kind] ?? r.kind,
+        number: r.consecutivo ?? String(r.number ?? r.id),
+        control: r.number ?? null,
+        clientId: client.generic ? null : r.clientId,
+        clientName: client.name ?? "",
+        total: formatMoney(r.total, symbol),
+        paid: formatMoney(r.paymentAmount, symbol),
+        owes: Number(r.total) > Number(r.paymentAmount),
+        paymentStatus: paymentStatus(input),
+        due: dueState(input, today),
+        date: formatDate(r.issuedAt),
+        hacienda: haciendaStatusLabel(r.status),
+        parent: parent ? { href: parent.id && parent.kind ? `/detail/${PARENT_TYPE[parent.kind] ?? "invoice"}/${parent.id}` : null, label: `${KIND_LABEL[parent.kind ?? ""] ?? "Documento"} ${parent.number ?? ""}`.trim() } : null,
+      };
+    }),
+  };
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: data ? SECTIONS[data.section].title : "Documentos" }];
+}
+
+function statusChip(status: string | null) {
+  if (!status) return null;
+  const cls = status === "aceptado" ? "chip chip-on" : status === "rechazado" ? "chip chip-off" : "chip";
+  return <span className={cls}>{status}</span>;
+}
+
+export default function DocumentsList({ loaderData }: Route.ComponentProps) {
+  const { section, filter, rows, page, perPage, search, plan5 } = loaderData;
+  const info = SECTIONS[section];
+  const showActions = !plan5;
+  const showControl = plan5 && (section === "invoices" || section === "notes");
+  const payments = info.payments && !plan5;
+  const columns = 6 + (showControl ? 1 : 0) + (payments ? 3 : 0) + (section === "notes" ? 2 : 0) + (showActions ? 1 : 0);
+  return (
+    <div className="card">
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-lg font-semibold">{info.title}</h1>
+        {info.newLink && !plan5 && (
+          <Link to={info.newLink.to} className="btn btn-primary" data-new-document>
+            {info.newLink.label}
+          </Link>
+        )}
+      </div>
+      <ListControls search={search} perPage={perPage} extra={filter ? { filter } : undefined} />
+      <Form method="get" className="mb-4 flex flex-wrap items-center gap-2" aria-label="Filtros">
+        <input type="hidden" name="page" value="1" />
+        {search ? <input type="hidden" name="search" value={search} /> : null}
+        <input type="hidden" name="perPage" value={perPage} />
+        <span>Filtrar:</span>
+        <button type="submit" name="filter" value="" className={`btn btn-sm ${filter ? "btn-outline" : "btn-primary"}`}>
+          Todos
+        </button>
+        {info.filters.map((f) => (
+          <button key={f.value} type="submit" name="filter" value={f.value} className={`btn btn-sm ${filter === f.value ? "btn-primary" : "btn-outline"}`} aria-pressed={filter === f.value}>
+            {f.label}
+          </button>
+        ))}
+      </Form>
+      <div className="overflow-x-auto">
+        <table className="table" data-documents={section}>
+          <thead>
+            <tr>
+              <th>Número</th>
+              {showControl && <th>N° de control</th>}
+              {section === "notes" && <th>Tipo</th>}
+              {section === "notes" && <th>Pertenece a</th>}
+              <th>Cliente</th>
+              <th>Total</th>
+              {payments && <th>Pagado</th>}
+              {payments && <th>Estado de pago</th>}
+              {payments && <th>Vencimiento</th>}
+              <th>Fecha</th>
+              <th>Hacienda</th>
+              <th>Ver</th>
+              {showActions && <th>Acciones</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 && (
+              <tr>
+                <td colSpan={columns} className="text-center text-slate-500" data-empty>
+                  {info.empty}
+                </td>
+              </tr>
+            )}
+            {rows.map((r) => (
+              <tr key={r.id} data-document-id={r.id}>
+                <td>
+                  <Link to={`/detail/${info.type}/${r.id}`}>{r.number}</Link>
+                </td>
+                {showControl && <td>{r.control}</td>}
+                {section === "notes" && <td>{r.kindLabel}</td>}
+                {section === "notes" && <td>{r.parent ? r.parent.href ? <Link to={r.parent.href}>{r.parent.label}</Link> : r.parent.label : ""}</td>}
+                <td title={r.clientName}>{r.clientId ? <Link to={`/client-detail/${r.clientId}`}>{truncate(r.clientName)}</Link> : truncate(r.clientName)}</td>
+                <td className="text-right">{r.total}</td>
+                {payments && <td className="text-right">{r.paid}</td>}
+                {payments && <td>{r.paymentStatus ?? ""}</td>}
+                {payments && <td>{r.due ? <span className="chip chip-off">{r.due}</span> : ""}</td>}
+                <td>{r.date}</td>
+                <td>{statusChip(r.hacienda)}</td>
+                <td>
+                  <Link className="btn btn-outline btn-sm" to={`/detail/${info.type}/${r.id}`}>
+                    Ver
+                  </Link>
+                </td>
+                {showActions && (
+                  <td>
+                    <div className="flex flex-wrap gap-1">
+                      {payments && r.owes && r.hacienda !== "rechazado" && (
+                        <Link className="btn btn-outline btn-sm" to={`/payments?document_id=${r.id}`}>
+                          Pagar
+                        </Link>
+                      )}
+                      {section !== "notes" && (
+                        <>
+                          <Link className="btn btn-outline btn-sm" to={`/new-note/nc/${info.type}/${r.id}`}>
+                            Nota de crédito
+                          </Link>
+                          <Link className="btn btn-outline btn-sm" to={`/new-note/nd/${info.type}/${r.id}`}>
+                            Nota de débito
+                          </Link>
+                          <Link className="btn btn-outline btn-sm" to={`/new-clone/${info.type}/${r.id}`}>
+                            Clonar
+                          </Link>
+                        </>
+                      )}
+                      {section === "invoices" && (
+                        <Link className="btn btn-outline btn-sm" to={`/new-recurring/invoice/${r.id}`}>
+                          Hacer recurrente
+                        </Link>
+                      )}
+                    </div>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pagination page={page} lastPage={loaderData.lastPage} />
+    </div>
+  );
 }

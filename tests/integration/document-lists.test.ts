@@ -1,0 +1,116 @@
+// /invoices, /tickets, /notes and /simples with issued documents: kinds in their own list, the
+// filters, payment status and due state, the empty texts, plan 5 (no new button, control number),
+// and only the signed-in company's documents.
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { companies, documents } from "../../db/schema/index.ts";
+import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
+import { issueDocument } from "../../app/server/issue-document.server.ts";
+import * as list from "../../app/routes/documents/documents-list.tsx";
+import type { DocumentDraft } from "../../app/domain/document-draft.ts";
+import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
+import { call, signedIn } from "../setup/app.ts";
+import { createTestDatabase } from "../setup/db.ts";
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+beforeAll(async () => {
+  database = await createTestDatabase();
+}, 60_000);
+afterAll(() => database?.drop());
+
+const issue = async (companyId: number, userId: number, draft: DocumentDraft) => {
+  const r = await issueDocument(database.db, { companyId, userId, draft, now: new Date("2026-11-21T15:30:00Z"), schemaSet: testSchemaSet() });
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r;
+};
+
+async function setup() {
+  const a = await issuingCompany(database.db);
+  const fe = await issue(a.company.id, a.user.id, sampleDraft("fe", a.client.id));
+  const fe2 = await issue(a.company.id, a.user.id, sampleDraft("fe", a.client.id));
+  const te = await issue(a.company.id, a.user.id, sampleDraft("te", a.generic.id));
+  const nc = await issue(
+    a.company.id,
+    a.user.id,
+    sampleDraft("nc", a.client.id, { note: "Devolución", references: [{ documentId: fe.documentId, docType: "", number: "", issuedAt: "", code: "06", reason: "Devolución" }], lines: sampleDraft("fe", 1).lines.slice(0, 1) }),
+  );
+  const b = await signedIn(database.db, a.user.id, a.company.id);
+  return { ...a, fe, fe2, te, nc, b };
+}
+
+const get = (b: Awaited<ReturnType<typeof signedIn>>, path: string) => call(b, list.loader, { path });
+
+describe("document lists", () => {
+  it("each list shows its own kinds, with payment status, due state and links", async () => {
+    const s = await setup();
+    await database.db.update(documents).set({ status: "aceptado", paymentAmount: "1226150", expirationDate: "2026-11-01" }).where(eq(documents.id, s.fe.documentId));
+    await database.db.update(documents).set({ status: "rechazado" }).where(eq(documents.id, s.fe2.documentId));
+
+    const inv = await get(s.b, "/invoices");
+    expect(inv.status).toBe(200);
+    expect(inv.data.rows.map((r: { id: number }) => r.id).sort()).toEqual([s.fe.documentId, s.fe2.documentId].sort());
+    const paid = inv.data.rows.find((r: { id: number }) => r.id === s.fe.documentId);
+    expect(paid).toMatchObject({ number: s.fe.consecutivo, clientName: "Distribuidora La Sabana Limitada", total: "₡1.226.150,00", paymentStatus: "Pagado", due: null, hacienda: "aceptado" });
+    const rejected = inv.data.rows.find((r: { id: number }) => r.id === s.fe2.documentId);
+    expect(rejected.paymentStatus).toBeNull();
+
+    expect((await get(s.b, "/invoices?filter=aceptado")).data.rows.map((r: { id: number }) => r.id)).toEqual([s.fe.documentId]);
+    expect((await get(s.b, "/invoices?filter=rechazado")).data.rows.map((r: { id: number }) => r.id)).toEqual([s.fe2.documentId]);
+    expect((await get(s.b, "/invoices?filter=pagado")).data.rows.map((r: { id: number }) => r.id)).toEqual([s.fe.documentId]);
+    expect((await get(s.b, "/invoices?filter=no-pagado")).data.rows.map((r: { id: number }) => r.id)).toEqual([s.fe2.documentId]);
+
+    const tickets = await get(s.b, "/tickets");
+    expect(tickets.data.rows.map((r: { id: number }) => r.id)).toEqual([s.te.documentId]);
+    expect(tickets.data.rows[0].clientId).toBeNull();
+
+    const notes = await get(s.b, "/notes");
+    expect(notes.data.rows).toHaveLength(1);
+    expect(notes.data.rows[0]).toMatchObject({ id: s.nc.documentId, kindLabel: "Nota de Crédito", parent: { href: `/detail/invoice/${s.fe.documentId}` } });
+    expect((await get(s.b, "/notes?filter=nd")).data.rows).toHaveLength(0);
+    expect((await get(s.b, "/notes?filter=nc")).data.rows).toHaveLength(1);
+
+    expect((await get(s.b, "/simples")).data.rows).toHaveLength(0);
+
+    // Search by client name and by consecutive
+    expect((await get(s.b, "/invoices?search=zzz-nada")).data.rows).toHaveLength(0);
+    expect((await get(s.b, `/invoices?search=${s.fe2.consecutivo}`)).data.rows.map((r: { id: number }) => r.id)).toEqual([s.fe2.documentId]);
+    expect((await get(s.b, "/invoices?search=sabana")).data.total).toBe(2);
+  }, 60_000);
+
+  it("overdue and due-today markers for unpaid invoices", async () => {
+    const s = await setup();
+    const today = new Date(Date.now() - 6 * 3600_000).toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 30 * 3600_000).toISOString().slice(0, 10);
+    const threeAgo = new Date(Date.now() - 78 * 3600_000).toISOString().slice(0, 10);
+    await database.db.update(documents).set({ expirationDate: today }).where(eq(documents.id, s.fe.documentId));
+    await database.db.update(documents).set({ expirationDate: yesterday }).where(eq(documents.id, s.fe2.documentId));
+    let rows = (await get(s.b, "/invoices")).data.rows;
+    expect(rows.find((r: { id: number }) => r.id === s.fe.documentId).due).toBe("Vence hoy");
+    expect(rows.find((r: { id: number }) => r.id === s.fe2.documentId).due).toBe("Vencida hace 1 dia");
+    await database.db.update(documents).set({ expirationDate: threeAgo }).where(eq(documents.id, s.fe2.documentId));
+    rows = (await get(s.b, "/invoices")).data.rows;
+    expect(rows.find((r: { id: number }) => r.id === s.fe2.documentId).due).toBe("Vencida hace 3 dias");
+  }, 60_000);
+
+  it("empty lists, plan 5, and another company's documents never show", async () => {
+    const s = await setup();
+    const other = await issuingCompany(database.db);
+    const ob = await signedIn(database.db, other.user.id, other.company.id);
+    for (const path of ["/invoices", "/tickets", "/notes", "/simples"]) {
+      const r = await get(ob, path);
+      expect(r.status).toBe(200);
+      expect(r.data.rows).toEqual([]);
+    }
+    expect(list.SECTIONS.invoices.empty).toBe("No hay Facturas");
+    expect(list.SECTIONS.tickets.empty).toBe("No hay Tiquetes Electronicos");
+    expect(list.SECTIONS.notes.empty).toBe("No hay Notas");
+    expect(list.SECTIONS.simples.empty).toBe("No hay Simplificados");
+    expect((await get(s.b, "/invoices")).data.plan5).toBe(false);
+
+    await database.db.update(companies).set({ permission: 5 }).where(eq(companies.id, s.company.id));
+    const five = await signedIn(database.db, s.user.id, s.company.id);
+    const r = await get(five, "/invoices");
+    expect(r.data.plan5).toBe(true);
+    expect(r.data.rows[0].control).toBeGreaterThan(0);
+  }, 60_000);
+});
