@@ -1,0 +1,162 @@
+// The shared document form for invoices and tickets (spec part 2 §2, §5; issue 5 item 1): the
+// company's lists, the re-render on "intent" submits (add/remove line, recalculate — no JavaScript
+// needed), live totals from draftTotals, and "Guardar" → issueDocument.
+import path from "node:path";
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { clients, items, taxTypes } from "../../db/schema/index.ts";
+import { checkDraft, draftTotals, summaryOf, type FieldError } from "../domain/document-draft.ts";
+import { applyItemPicks, blankLine, errorMap, FORM_MESSAGES, MAX_LINES, readDocumentForm, toDraft, type DocumentFormValues, type FormItem, type FormTaxType } from "../domain/document-form.ts";
+import { loadSchemaSet } from "../hacienda/xsd/load.server.ts";
+import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
+import { currentRate } from "./exchange-rate.server.ts";
+import { issueDocument } from "./issue-document.server.ts";
+
+export type FormKind = "fe" | "te";
+
+let schemaSetCache: CompiledSchemaSet | undefined;
+/** The app's Hacienda schema set (compiled once per process). */
+export function appSchemaSet(): CompiledSchemaSet {
+  schemaSetCache ??= loadSchemaSet(process.env.HACIENDA_XSD_DIR ?? path.resolve("../shared/hacienda/xsd/v4.4-2026"));
+  return schemaSetCache;
+}
+
+export interface DocumentFormLists {
+  clients: Array<{ id: number; name: string; identification: string; generic: boolean }>;
+  items: FormItem[];
+  taxTypes: FormTaxType[];
+  genericClientId: number | null;
+}
+
+/** Clients the form offers: invoices exclude generic clients and providers; tickets exclude providers. */
+export async function documentFormLists(db: Db, companyId: number, kind: FormKind): Promise<DocumentFormLists> {
+  const clientRows = await db
+    .select({ id: clients.id, name: clients.name, identification: clients.identification, generic: clients.generic })
+    .from(clients)
+    .where(and(eq(clients.companyId, companyId), eq(clients.provider, false), eq(clients.active, true), isNull(clients.deletedAt)))
+    .orderBy(asc(clients.name))
+    .limit(2000);
+  const offered = kind === "fe" ? clientRows.filter((c) => !c.generic) : clientRows;
+  const itemRows = await db
+    .select({ id: items.id, code: items.code, cabysCode: items.cabysCode, name: items.name, description: items.description, unitCode: items.unitCode, taxTypeId: items.taxTypeId, price: items.price })
+    .from(items)
+    .where(and(eq(items.companyId, companyId), isNull(items.deletedAt)))
+    .orderBy(asc(items.name))
+    .limit(2000);
+  const taxRows = await db.select({ id: taxTypes.id, name: taxTypes.name, rate: taxTypes.rate, taxCode: taxTypes.taxCode, vatCode: taxTypes.vatCode }).from(taxTypes).where(eq(taxTypes.companyId, companyId)).orderBy(asc(taxTypes.id));
+  return {
+    clients: offered,
+    items: itemRows,
+    taxTypes: taxRows,
+    genericClientId: clientRows.find((c) => c.generic)?.id ?? null,
+  };
+}
+
+export interface DocumentFormState {
+  kind: FormKind;
+  form: DocumentFormValues;
+  lists: DocumentFormLists;
+  errors: Record<string, string>;
+  /** Errors whose field has no input of its own (shown above the form). */
+  general: string[];
+  totals: { subtotal: string; discount: string; tax: string; total: string } | null;
+  message: string | null;
+}
+
+/** Fields the form shows next to an input; anything else goes to the general list. */
+function shownField(field: string, lineCount: number): boolean {
+  if (["clientId", "saleCondition", "creditDays", "payments", "exchangeRate", "note", "lines"].includes(field)) return true;
+  const m = /^lines\.(\d+)\.(itemId|code|cabys|description|unit|quantity|unitPrice|discountPercent|tax)$/.exec(field);
+  return !!m && Number(m[1]) < lineCount;
+}
+
+function totalsOf(kind: FormKind, form: DocumentFormValues, lists: DocumentFormLists): DocumentFormState["totals"] {
+  const { draft } = toDraft(kind, form, lists.taxTypes);
+  if (draft.lines.length === 0 || checkDraft(draft).some((e) => e.field.startsWith("lines"))) return null;
+  if (draft.lines.some((l) => !l.tax.code)) return null;
+  try {
+    const s = summaryOf(draftTotals(draft));
+    return { subtotal: s.subtotal, discount: s.discount, tax: s.tax, total: s.total };
+  } catch {
+    return null;
+  }
+}
+
+function state(kind: FormKind, form: DocumentFormValues, lists: DocumentFormLists, errors: FieldError[], message: string | null = null): DocumentFormState {
+  return {
+    kind,
+    form,
+    lists,
+    errors: errorMap(errors),
+    general: [...new Set(errors.filter((e) => !shownField(e.field, form.lines.length)).map((e) => e.message))],
+    totals: totalsOf(kind, form, lists),
+    message,
+  };
+}
+
+/** Fills the exchange rate when dollars are chosen and none was typed; a message when there is none. */
+async function withRate(db: Db, form: DocumentFormValues, now: Date): Promise<{ form: DocumentFormValues; message: string | null }> {
+  if (form.currency !== "USD") return { form: { ...form, exchangeRate: "" }, message: null };
+  if (form.exchangeRate && form.exchangeRate !== "1") return { form, message: null };
+  const rate = await currentRate(db, { currency: "USD", now });
+  if (!rate.ok) return { form: { ...form, exchangeRate: "" }, message: rate.message };
+  return { form: { ...form, exchangeRate: rate.rate }, message: rate.warning ?? null };
+}
+
+/** A new, empty form (tickets preselect the generic client; invoices the `?client_id=` one when offered). */
+export async function newDocumentForm(db: Db, opts: { companyId: number; kind: FormKind; clientId?: string | null }): Promise<DocumentFormState> {
+  const lists = await documentFormLists(db, opts.companyId, opts.kind);
+  const preselected = opts.clientId && lists.clients.some((c) => String(c.id) === opts.clientId) ? opts.clientId : null;
+  const clientId = preselected ?? (opts.kind === "te" && lists.genericClientId ? String(lists.genericClientId) : "");
+  const form: DocumentFormValues = {
+    clientId,
+    saleCondition: "01",
+    creditDays: "",
+    paymentMethod: "01",
+    currency: "CRC",
+    exchangeRate: "",
+    note: "",
+    lines: [blankLine(lists.taxTypes[0] ? String(lists.taxTypes[0].id) : "")],
+  };
+  return state(opts.kind, form, lists, []);
+}
+
+export type SubmitResult = { ok: true; documentId: number; kind: FormKind; message: string } | { ok: false; status: number; state: DocumentFormState };
+
+/**
+ * A submission of the form. intent "add-line" / "remove-line:N" / "recalc" re-render with everything
+ * typed (status 200); "save" (or none) issues the document, or answers 400 with the errors and the
+ * values, nothing saved.
+ */
+export async function submitDocumentForm(
+  db: Db,
+  opts: { companyId: number; userId: number; kind: FormKind; values: Record<string, string | undefined>; intent: string; now: Date; schemaSet?: CompiledSchemaSet },
+): Promise<SubmitResult> {
+  const { kind, intent } = opts;
+  const lists = await documentFormLists(db, opts.companyId, kind);
+  const picked = applyItemPicks(readDocumentForm(opts.values), lists.items);
+  const rated = await withRate(db, picked.form, opts.now);
+  let form = rated.form;
+  const defaultTax = lists.taxTypes[0] ? String(lists.taxTypes[0].id) : "";
+
+  if (intent === "add-line" || intent.startsWith("remove-line:") || intent === "recalc") {
+    if (intent === "add-line" && form.lines.length < MAX_LINES) form = { ...form, lines: [...form.lines, blankLine(defaultTax)] };
+    if (intent.startsWith("remove-line:")) {
+      const index = Number(intent.slice("remove-line:".length));
+      form = { ...form, lines: form.lines.filter((_, i) => i !== index) };
+    }
+    // Item-pick errors refer to row positions: recompute them after adding/removing rows.
+    const again = applyItemPicks(form, lists.items);
+    return { ok: false, status: 200, state: state(kind, again.form, lists, again.errors, rated.message) };
+  }
+
+  const errors: FieldError[] = [...picked.errors];
+  if (form.clientId && !lists.clients.some((c) => String(c.id) === form.clientId)) errors.push({ field: "clientId", message: FORM_MESSAGES.clientNotAllowed });
+  const { draft, errors: formErrors } = toDraft(kind, form, lists.taxTypes);
+  errors.push(...formErrors, ...checkDraft(draft));
+  if (errors.length > 0) return { ok: false, status: 400, state: state(kind, form, lists, errors, rated.message) };
+
+  const issued = await issueDocument(db, { companyId: opts.companyId, userId: opts.userId, draft, now: opts.now, schemaSet: opts.schemaSet ?? appSchemaSet() });
+  if (!issued.ok) return { ok: false, status: 400, state: state(kind, form, lists, issued.errors, rated.message) };
+  return { ok: true, documentId: issued.documentId, kind, message: kind === "fe" ? FORM_MESSAGES.invoiceSaved : FORM_MESSAGES.ticketSaved };
+}

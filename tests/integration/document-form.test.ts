@@ -1,0 +1,161 @@
+// The invoice/ticket form through its loader and action: intent re-renders keep everything typed,
+// validation errors answer 400 with nothing saved, "Guardar" issues (consecutive 1 for each kind)
+// and another company's client or item is refused.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { documents, items, taxTypes } from "../../db/schema/index.ts";
+import { setupItemsForCompany } from "../../app/server/items-setup.server.ts";
+import * as formRoute from "../../app/routes/documents/document-form.tsx";
+import { issuingCompany } from "../fixtures/issuing.ts";
+import { createTestDatabase } from "../setup/db.ts";
+import { call, signedIn, type Browser } from "../setup/app.ts";
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let b: Browser;
+let company: Awaited<ReturnType<typeof issuingCompany>>;
+let other: Awaited<ReturnType<typeof issuingCompany>>;
+let tax13: number;
+let tax4: number;
+let itemId: number;
+let otherItemId: number;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  company = await issuingCompany(database.db);
+  other = await issuingCompany(database.db);
+  for (const c of [company, other]) await setupItemsForCompany(database.db, c.company.id);
+  const taxes = await database.db.select().from(taxTypes).where(eq(taxTypes.companyId, company.company.id));
+  tax13 = taxes.find((t) => t.name === "IVA 13%")!.id;
+  tax4 = taxes.find((t) => t.name === "IVA 4%")!.id;
+  const [item] = await database.db
+    .insert(items)
+    .values({ companyId: company.company.id, code: "LAP-14", cabysCode: "4523000000100", name: "Portátil", description: "Computadora portátil 14 pulgadas", categoryId: 1, unitCode: "Unid", taxTypeId: tax13, price: "450000" })
+    .returning();
+  itemId = item.id;
+  const otherTax = (await database.db.select().from(taxTypes).where(eq(taxTypes.companyId, other.company.id)))[0];
+  const [foreign] = await database.db
+    .insert(items)
+    .values({ companyId: other.company.id, code: "X-1", cabysCode: "4523000000100", name: "Ajeno", description: "Artículo ajeno", categoryId: 1, unitCode: "Unid", taxTypeId: otherTax.id, price: "1000" })
+    .returning();
+  otherItemId = foreign.id;
+  b = await signedIn(database.db, company.user.id, company.company.id);
+}, 120_000);
+afterAll(async () => database?.drop());
+
+const twoLines = () => ({
+  sale_condition: "01",
+  payment_method: "01",
+  currency: "CRC",
+  note: "Entrega en sitio",
+  "lines[0].itemId": String(itemId),
+  "lines[0].picked": String(itemId),
+  "lines[0].code": "LAP-14",
+  "lines[0].cabys": "4523000000100",
+  "lines[0].description": "Computadora portátil 14 pulgadas",
+  "lines[0].unit": "Unid",
+  "lines[0].quantity": "2",
+  "lines[0].price": "450000",
+  "lines[0].discount": "5",
+  "lines[0].taxTypeId": String(tax13),
+  "lines[1].cabys": "8313100000000",
+  "lines[1].description": "Horas de consultoría en sistemas",
+  "lines[1].unit": "Sp",
+  "lines[1].quantity": "10",
+  "lines[1].price": "25000",
+  "lines[1].discount": "0",
+  "lines[1].taxTypeId": String(tax4),
+});
+
+const post = (path: string, form: Record<string, string>) => call(b, formRoute.action, { path, form });
+const countDocs = async (companyId: number) => (await database.db.select({ id: documents.id }).from(documents).where(eq(documents.companyId, companyId))).length;
+
+describe("loader", () => {
+  it("invoices offer neither the generic client nor providers; tickets preselect the generic client", async () => {
+    const inv = await call(b, formRoute.loader, { path: "/new-invoice" });
+    const ids = inv.data.lists.clients.map((c: { id: number }) => c.id);
+    expect(ids).toEqual([company.client.id]);
+    expect(inv.data.form.lines).toHaveLength(1);
+    const pre = await call(b, formRoute.loader, { path: `/new-invoice?client_id=${company.client.id}` });
+    expect(pre.data.form.clientId).toBe(String(company.client.id));
+    const foreign = await call(b, formRoute.loader, { path: `/new-invoice?client_id=${other.client.id}` });
+    expect(foreign.data.form.clientId).toBe("");
+    const te = await call(b, formRoute.loader, { path: "/new-ticket" });
+    expect(te.data.form.clientId).toBe(String(company.generic.id));
+    expect(te.data.lists.clients.map((c: { id: number }) => c.id).sort()).toEqual([company.client.id, company.generic.id].sort());
+  });
+});
+
+describe("intent re-renders (no JavaScript)", () => {
+  it("Agregar línea, Quitar and Recalcular keep everything typed and recompute the totals", async () => {
+    const added = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), intent: "add-line" });
+    expect(added.status).toBe(200);
+    expect(added.data.form.lines).toHaveLength(3);
+    expect(added.data.form.note).toBe("Entrega en sitio");
+    expect(added.data.form.lines[1].description).toBe("Horas de consultoría en sistemas");
+    expect(added.data.totals).toBeNull(); // the new blank line has no price yet
+    const removed = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), intent: "remove-line:0" });
+    expect(removed.data.form.lines.map((l: { description: string }) => l.description)).toEqual(["Horas de consultoría en sistemas"]);
+    expect(removed.data.totals.total).toBe("260000.00000");
+    const recalc = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), intent: "recalc" });
+    expect(recalc.data.totals).toEqual({ subtotal: "1150000.00000", discount: "45000.00000", tax: "121150.00000", total: "1226150.00000" });
+    expect(await countDocs(company.company.id)).toBe(0);
+  });
+
+  it("picking an item fills its row on the next submit", async () => {
+    const r = await post("/new-invoice", { client_id: String(company.client.id), "lines[0].itemId": String(itemId), "lines[0].quantity": "1", intent: "recalc" });
+    expect(r.data.form.lines[0]).toMatchObject({ code: "LAP-14", cabys: "4523000000100", description: "Computadora portátil 14 pulgadas", price: "450000", taxTypeId: String(tax13) });
+    expect(r.data.totals.total).toBe("508500.00000");
+  });
+});
+
+describe("validation", () => {
+  it("errors next to the fields, status 400, values kept, nothing saved", async () => {
+    const bad = { ...twoLines(), client_id: "", "lines[1].quantity": "0", "lines[1].discount": "150", intent: "save" };
+    const r = await post("/new-invoice", bad);
+    expect(r.status).toBe(400);
+    expect(r.data.errors).toMatchObject({
+      clientId: "Seleccione un cliente.",
+      "lines.1.quantity": "La cantidad debe estar entre 0.1 y 100000.",
+      "lines.1.discountPercent": "El descuento debe estar entre 0 y 100.",
+    });
+    expect(r.data.form.lines[1]).toMatchObject({ quantity: "0", discount: "150", description: "Horas de consultoría en sistemas" });
+    expect(r.data.form.note).toBe("Entrega en sitio");
+    const empty = await post("/new-invoice", { client_id: String(company.client.id), sale_condition: "01", payment_method: "01", currency: "CRC", intent: "save" });
+    expect(empty.status).toBe(400);
+    expect(empty.data.errors.lines).toBe("El documento debe contener minimo un artículo.");
+    expect(await countDocs(company.company.id)).toBe(0);
+  });
+});
+
+describe("cross-tenant", () => {
+  it("another company's client or item is refused and nothing is saved", async () => {
+    const r1 = await post("/new-invoice", { ...twoLines(), client_id: String(other.client.id), intent: "save" });
+    expect(r1.status).toBe(400);
+    expect(r1.data.errors.clientId).toBe("El cliente seleccionado no existe en esta empresa.");
+    const r2 = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), "lines[0].itemId": String(otherItemId), intent: "save" });
+    expect(r2.status).toBe(400);
+    expect(r2.data.errors["lines.0.itemId"]).toBe("El artículo seleccionado no existe en esta empresa.");
+    const r3 = await post("/new-invoice", { ...twoLines(), client_id: String(company.generic.id), intent: "save" });
+    expect(r3.status).toBe(400);
+    expect(await countDocs(company.company.id)).toBe(0);
+    expect(await countDocs(other.company.id)).toBe(0);
+  });
+});
+
+describe("Guardar", () => {
+  it("issues an invoice and a ticket (consecutive 1 each) and redirects to the detail with the toast", async () => {
+    const inv = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), intent: "save" });
+    expect(inv.status).toBe(302);
+    expect(inv.location).toMatch(/^\/detail\/invoice\/\d+$/);
+    const te = await post("/new-ticket", { ...twoLines(), client_id: String(company.generic.id), intent: "save" });
+    expect(te.status).toBe(302);
+    expect(te.location).toMatch(/^\/detail\/ticket\/\d+$/);
+    const rows = await database.db.select().from(documents).where(eq(documents.companyId, company.company.id));
+    expect(rows).toHaveLength(2);
+    const byKind = Object.fromEntries(rows.map((d) => [d.kind, d]));
+    expect(byKind.fe.number).toBe(1);
+    expect(byKind.te.number).toBe(1);
+    expect(byKind.fe.id).toBe(Number(inv.location!.split("/").pop()));
+    expect(b.cookies.has("colibri_flash")).toBe(true);
+  });
+});
