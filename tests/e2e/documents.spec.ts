@@ -1,0 +1,47 @@
+import { expect, test, type Page } from "@playwright/test";
+import { DEMO_PASSWORD } from "./fixtures.ts";
+import { expectToast, projectOf, signIn } from "./helpers.ts";
+
+async function fillLine(page: Page, n: number, o: { cabys: string; description: string; quantity: string; price: string; tax: string }) {
+  await page.getByLabel(`CABYS (línea ${n})`).fill(o.cabys);
+  await page.getByLabel(`Descripción (línea ${n})`).fill(o.description);
+  await page.getByLabel(`Cantidad (línea ${n})`).fill(o.quantity);
+  await page.getByLabel(`Precio (línea ${n})`).fill(o.price);
+  await page.getByLabel(`Impuesto (línea ${n})`).selectOption({ label: o.tax });
+}
+
+test("the demo admin issues an invoice with two lines and lands on its detail page", async ({ page }, info) => {
+  const p = projectOf(info);
+  const name = `Cliente Factura ${p}`;
+  const identification = p === "js" ? "109870661" : "109870662";
+  await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
+
+  // A client to invoice (the demo company starts with the generic client only).
+  await page.goto("/clients");
+  await page.getByRole("link", { name: "Nuevo Cliente" }).click();
+  const dialog = page.locator("[data-client-form]");
+  await dialog.getByLabel("Nombre", { exact: true }).fill(name);
+  await dialog.getByLabel("Identificación", { exact: true }).fill(identification);
+  await dialog.getByLabel("Email", { exact: true }).fill("factura@example.cr");
+  await dialog.getByLabel("Teléfono").fill("88887777");
+  await dialog.getByLabel("Dirección").fill("200 m sur de la escuela");
+  await page.locator("#contact_name_0").fill("Contacto Uno");
+  await page.locator("#contact_email_0").fill("uno@example.cr");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Cliente Guardado Correctamente");
+
+  await page.goto("/new-invoice");
+  await page.getByLabel("Cliente", { exact: true }).selectOption({ label: `${name} (${identification})` });
+  await fillLine(page, 1, { cabys: "4523000000100", description: "Computadora portátil 14 pulgadas", quantity: "2", price: "450000", tax: "IVA 13%" });
+  await page.getByLabel("Descuento (línea 1)").fill("5");
+  await page.getByRole("button", { name: "Agregar línea" }).click();
+  // The re-render keeps what was typed and adds the second row.
+  await expect(page.getByLabel("Descripción (línea 2)")).toBeVisible();
+  await expect(page.getByLabel("Descripción (línea 1)")).toHaveValue("Computadora portátil 14 pulgadas");
+  await fillLine(page, 2, { cabys: "8313100000000", description: "Horas de consultoría en sistemas", quantity: "10", price: "25000", tax: "IVA 4%" });
+  await page.getByRole("button", { name: "Recalcular" }).click();
+  await expect(page.getByTestId("document-total")).toHaveText("₡1.226.150,00");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Factura guardada con exito");
+  await expect(page).toHaveURL(/\/detail\/invoice\/\d+$/);
+});
