@@ -1,3 +1,315 @@
-export default function Pending() {
-  return <div className="card">Esta sección está en construcción.</div>;
+// /detail/:type/:id/:print? (route detail-transaction, spec part 2 "Document detail viewer"): on the
+// left a paged, searchable list of the documents of that type; on the right the document as
+// printed (from the stored view), its Hacienda status ribbon (none for quotations), the rejection
+// reasons, and the actions. `print` renders only the document. Tenancy: the document is read by the
+// current company's id and the id together; anything else is 404.
+import { useEffect, useState } from "react";
+import { data, Link } from "react-router";
+import type { Route } from "./+types/detail";
+import { currencies } from "../../../db/schema/index.ts";
+import { DETAIL_TYPE_KINDS, documentList } from "../../../db/queries/document-lists.ts";
+import { documentOf } from "../../../db/queries/documents.ts";
+import { DocumentPreview, type PreviewView } from "../../components/document-preview.tsx";
+import { AppForm, FormAlert, SubmitButton } from "../../components/form.tsx";
+import { ListControls, Pagination } from "../../components/pagination.tsx";
+import { costaRicaDay, dueState, haciendaStatusLabel, paymentStatus } from "../../domain/document-status.ts";
+import { formatDate, formatMoney, truncate } from "../../domain/format.ts";
+import { lastPage } from "../../domain/pagination.ts";
+import { requestContext } from "../../server/context.ts";
+import { db } from "../../server/db.server.ts";
+import { sendDocumentEmail } from "../../server/document-email.server.ts";
+import { loadDocumentView } from "../../server/document-view.server.ts";
+import { redirectWithToast } from "../../server/flash.server.ts";
+import { listRequest } from "../../server/page-memory.server.ts";
+
+export const DETAIL_MESSAGES = {
+  notFound: "No encontrado",
+  emailSent: "El email se envio correctamente",
+  invalid: "invalido",
+  required: "Ingrese al menos un correo electrónico.",
+  linkCopied: "Enlace copiado correctamente",
+  linkCopyFailed: "No se logro copiar el enlace",
+} as const;
+
+const TYPE_TITLES: Record<string, string> = { quotation: "Cotizaciones", invoice: "Facturas", ticket: "Tiquetes", note: "Notas", simple: "Simplificados", recurring: "Facturas" };
+const EMAIL_RE = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
+
+function notFound(): never {
+  throw data(DETAIL_MESSAGES.notFound, { status: 404 });
+}
+
+async function loadDoc(companyId: number, params: { type?: string; id?: string }) {
+  const kinds = DETAIL_TYPE_KINDS[params.type ?? ""];
+  const id = Number(params.id);
+  if (!kinds || !Number.isInteger(id) || id <= 0) notFound();
+  const doc = await documentOf(db(), { companyId, id });
+  if (!doc || !kinds.includes(doc.kind)) notFound();
+  return { doc, kinds, type: params.type! };
+}
+
+/** Addresses typed by the user: split by commas, semicolons or spaces. */
+export function parseAddresses(raw: string): { ok: true; to: string[] } | { ok: false; error: string } {
+  const to = raw
+    .split(/[\s,;]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (!to.length) return { ok: false, error: DETAIL_MESSAGES.required };
+  const bad = to.filter((e) => !EMAIL_RE.test(e));
+  if (bad.length) return { ok: false, error: `${bad.join(", ")}: ${DETAIL_MESSAGES.invalid}` };
+  return { ok: true, to };
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { company } = context.get(requestContext);
+  const { doc, kinds, type } = await loadDoc(company!.id, params);
+  const database = db();
+  const view = await loadDocumentView(database, { companyId: company!.id, documentId: doc.id });
+  if (!view) notFound();
+  const preview: PreviewView = { ...view, company: { ...view.company, logo: null } };
+  const logoSrc = view.company.logo ? `/company-logo/${company!.id}` : null;
+  const ribbon = doc.kind === "qt" ? null : haciendaStatusLabel(doc.status);
+  const print = !!params.print;
+  if (print) return { print: true as const, preview, logoSrc, ribbon, title: `${view.kindLabel} ${view.consecutive}` };
+
+  const req = await listRequest(request, context, `/detail/${type}`);
+  const { rows, total } = await documentList(database, { companyId: company!.id, kinds, search: req.search, page: req.page, perPage: req.perPage });
+  const symbols = new Map((await database.select({ id: currencies.id, symbol: currencies.symbol }).from(currencies)).map((c) => [c.id, c.symbol]));
+  const client = (doc.clientSnapshot ?? {}) as { email?: string | null };
+  const notify = Array.isArray(doc.emails) ? (doc.emails as unknown[]).filter((e): e is string => typeof e === "string") : [];
+  const status = { total: doc.totalComprobante, paymentAmount: doc.paymentAmount, creditNoteTotal: doc.creditNoteTotal, haciendaStatus: doc.status, expirationDate: doc.expirationDate };
+  const plan5 = company!.permission === 5;
+  const noteSource = doc.kind === "fe" || doc.kind === "te" || doc.kind === "fec";
+  return {
+    print: false as const,
+    preview,
+    logoSrc,
+    ribbon,
+    title: `${view.kindLabel} ${view.consecutive}`,
+    type,
+    id: doc.id,
+    kind: doc.kind,
+    listTitle: TYPE_TITLES[type] ?? "Documentos",
+    list: rows.map((r) => ({
+      id: r.id,
+      number: r.consecutivo ?? String(r.number ?? r.id),
+      client: truncate(((r.clientSnapshot ?? {}) as { name?: string }).name ?? ""),
+      total: formatMoney(r.total, symbols.get(r.currencyId) ?? "₡"),
+      date: formatDate(r.issuedAt),
+      status: r.kind === "qt" ? null : haciendaStatusLabel(r.status),
+    })),
+    page: req.page,
+    perPage: req.perPage,
+    search: req.search,
+    lastPage: lastPage(total, req.perPage),
+    publicUrl: view.publicUrl,
+    hasSignedXml: !!doc.signedXml?.length,
+    hasResponseXml: !!doc.responseXml?.length,
+    rejected: doc.status === "rechazado",
+    haciendaDetail: doc.status === "rechazado" ? (doc.haciendaDetail ?? doc.haciendaMessage ?? null) : null,
+    lastError: doc.lastError,
+    paymentStatus: doc.kind === "fe" || doc.kind === "fec" ? paymentStatus(status) : null,
+    due: doc.kind === "fe" ? dueState(status, costaRicaDay(new Date())) : null,
+    defaultEmails: [...new Set([client.email ?? "", ...notify].filter(Boolean))].join(", "),
+    actions: {
+      clone: !plan5 && doc.kind !== "nc" && doc.kind !== "nd",
+      notes: !plan5 && noteSource,
+      pay: !plan5 && ["fe", "te", "nc", "fec"].includes(doc.kind) && Number(doc.totalComprobante) > Number(doc.paymentAmount) && doc.status !== "rechazado",
+      recurring: !plan5 && doc.kind === "fe",
+    },
+  };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { company } = context.get(requestContext);
+  const { doc } = await loadDoc(company!.id, params);
+  const form = await request.formData();
+  if (form.get("intent") !== "email") return data({ error: "Ocurrio un problema", emails: "" }, { status: 400 });
+  const raw = String(form.get("emails") ?? "").slice(0, 2000);
+  const parsed = parseAddresses(raw);
+  if (!parsed.ok) return data({ error: parsed.error, emails: raw }, { status: 400 });
+  const database = db();
+  const view = await loadDocumentView(database, { companyId: company!.id, documentId: doc.id });
+  if (!view) notFound();
+  try {
+    await sendDocumentEmail(database, { companyId: company!.id, view, signedXml: doc.signedXml, responseXml: doc.responseXml, to: parsed.to });
+  } catch (e) {
+    return data({ error: e instanceof Error ? e.message : "Ocurrio un problema", emails: raw }, { status: 502 });
+  }
+  return redirectWithToast(new URL(request.url).pathname, { type: "success", text: DETAIL_MESSAGES.emailSent });
+}
+
+export function meta({ data: d }: Route.MetaArgs) {
+  return [{ title: d?.title ?? "Detalle del documento" }];
+}
+
+const PRINT_ONLY_CSS = "@media print{body *{visibility:hidden}[data-print],[data-print] *{visibility:visible}[data-print]{position:absolute;left:0;top:0;width:100%}}";
+
+function CopyLink({ url }: { url: string }) {
+  const [hydrated, setHydrated] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+  useEffect(() => setHydrated(true), []);
+  return (
+    <div>
+      <label htmlFor="public-link" className="text-sm font-medium">
+        Enlace público
+      </label>
+      <div className="mt-1 flex gap-2">
+        <input id="public-link" className="input flex-1" readOnly value={url} onFocus={(e) => e.currentTarget.select()} data-public-link />
+        {hydrated && (
+          <button
+            type="button"
+            className="btn btn-outline btn-sm"
+            onClick={() => {
+              navigator.clipboard.writeText(url).then(
+                () => setMessage(DETAIL_MESSAGES.linkCopied),
+                () => setMessage(DETAIL_MESSAGES.linkCopyFailed),
+              );
+            }}
+          >
+            copiar
+          </button>
+        )}
+      </div>
+      {message ? (
+        <p className="mt-1 text-sm" role="status">
+          {message}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export default function Detail({ loaderData, actionData }: Route.ComponentProps) {
+  if (loaderData.print) {
+    return (
+      <div className="mx-auto max-w-4xl" data-print>
+        {/* The layout around this page is not ours: when printing, only the document is visible. */}
+        <style>{PRINT_ONLY_CSS}</style>
+        <DocumentPreview view={loaderData.preview} logoSrc={loaderData.logoSrc} ribbon={loaderData.ribbon} />
+      </div>
+    );
+  }
+  const d = loaderData;
+  const error = actionData && "error" in actionData ? actionData.error : null;
+  return (
+    <div className="grid gap-4 lg:grid-cols-[minmax(16rem,22rem)_1fr]">
+      <aside className="card" aria-label={d.listTitle}>
+        <h2 className="mb-2 font-semibold">{d.listTitle}</h2>
+        <ListControls search={d.search} perPage={d.perPage} />
+        <ul className="divide-y divide-slate-200" data-detail-list>
+          {d.list.length === 0 && <li className="py-2 text-slate-500">No hay documentos</li>}
+          {d.list.map((r) => (
+            <li key={r.id} className={r.id === d.id ? "bg-primary/10" : undefined} aria-current={r.id === d.id ? "true" : undefined}>
+              <Link to={`/detail/${d.type}/${r.id}`} className="block px-2 py-2">
+                <div className="flex justify-between gap-2">
+                  <span className="font-medium">{r.number}</span>
+                  <span>{r.total}</span>
+                </div>
+                <div className="flex justify-between gap-2 text-xs text-slate-600">
+                  <span>{r.client}</span>
+                  <span>
+                    {r.date}
+                    {r.status ? ` · ${r.status}` : ""}
+                  </span>
+                </div>
+              </Link>
+            </li>
+          ))}
+        </ul>
+        <Pagination page={d.page} lastPage={d.lastPage} />
+      </aside>
+      <section className="space-y-4">
+        <div className="card space-y-3">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <h1 className="text-lg font-semibold">{d.title}</h1>
+            <div className="flex flex-wrap gap-2 text-sm">
+              {d.paymentStatus && <span className="chip">{d.paymentStatus}</span>}
+              {d.due && <span className="chip chip-off">{d.due}</span>}
+            </div>
+          </div>
+          {d.rejected && (
+            <div className="rounded-md bg-danger/10 p-3 text-sm text-danger" role="alert" data-rejection>
+              <p className="font-semibold">Hacienda rechazó este documento.</p>
+              {d.haciendaDetail ? <p className="mt-1 whitespace-pre-line">{d.haciendaDetail}</p> : null}
+              <p className="mt-2">Puede emitir un comprobante corregido que lo sustituya o anularlo con una nota de crédito.</p>
+            </div>
+          )}
+          {!d.rejected && d.lastError && d.ribbon === "por enviar" ? <p className="text-sm text-slate-600">Pendiente de envío a Hacienda: {d.lastError}</p> : null}
+          <div className="flex flex-wrap gap-2" data-detail-actions>
+            <a className="btn btn-outline btn-sm" href={`/document-file/${d.id}/pdf`} download>
+              Descargar PDF
+            </a>
+            {d.hasSignedXml && (
+              <a className="btn btn-outline btn-sm" href={`/document-file/${d.id}/xml`} download>
+                Descargar XML
+              </a>
+            )}
+            {d.hasResponseXml && (
+              <a className="btn btn-outline btn-sm" href={`/document-file/${d.id}/respuesta`} download>
+                XML de respuesta
+              </a>
+            )}
+            <Link className="btn btn-outline btn-sm" to={`/detail/${d.type}/${d.id}/print`} target="_blank">
+              Imprimir
+            </Link>
+            {d.actions.clone && (
+              <Link className="btn btn-outline btn-sm" to={`/new-clone/${d.type}/${d.id}`}>
+                {d.rejected ? "Corregir y sustituir" : "Clonar"}
+              </Link>
+            )}
+            {d.actions.notes && (
+              <>
+                <Link className="btn btn-outline btn-sm" to={`/new-note/nc/${d.type}/${d.id}`}>
+                  Nota de crédito
+                </Link>
+                <Link className="btn btn-outline btn-sm" to={`/new-note/nd/${d.type}/${d.id}`}>
+                  Nota de débito
+                </Link>
+              </>
+            )}
+            {d.actions.pay && (
+              <Link className="btn btn-outline btn-sm" to={`/payments?document_id=${d.id}`}>
+                Pagar
+              </Link>
+            )}
+            {d.actions.recurring && (
+              <Link className="btn btn-outline btn-sm" to={`/new-recurring/invoice/${d.id}`}>
+                Hacer recurrente
+              </Link>
+            )}
+          </div>
+          <CopyLink url={d.publicUrl} />
+          <AppForm className="space-y-2" data-email-form>
+            <input type="hidden" name="intent" value="email" />
+            <label htmlFor="emails" className="text-sm font-medium">
+              Enviar por correo
+            </label>
+            <div className="flex flex-wrap gap-2">
+              <input
+                id="emails"
+                name="emails"
+                className="input min-w-64 flex-1"
+                defaultValue={actionData && "emails" in actionData && actionData.emails ? actionData.emails : d.defaultEmails}
+                placeholder="correo@ejemplo.com, otro@ejemplo.com"
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? "emails-error" : undefined}
+              />
+              <SubmitButton className="btn btn-primary btn-sm">Enviar</SubmitButton>
+            </div>
+            {error ? (
+              <FormAlert>
+                <span id="emails-error">{error}</span>
+              </FormAlert>
+            ) : null}
+          </AppForm>
+        </div>
+        <DocumentPreview view={d.preview} logoSrc={d.logoSrc} ribbon={d.ribbon} />
+      </section>
+    </div>
+  );
+}
+
+/** Anything thrown (404) shows the plain message inside the layout. */
+export function ErrorBoundary() {
+  return <div className="card">{DETAIL_MESSAGES.notFound}</div>;
 }
