@@ -32,7 +32,6 @@ export const COMPANY_MESSAGES = {
   problem: "Ocurrio un problema",
   cannotDeleteCurrent: "No puedes eliminar la compañia que tienes seleccionada. Selecciona otra compañia y vuelve a intentarlo.",
   noDocuments: "No hay documentos",
-  downloadPending: "La descarga de XML y PDF aún no está disponible para esta compañia.",
   confirmDelete: "¿ Deseas eliminar la compañia ?",
   confirmToggle: "¿ Deseas Activar/Desactivar la compañia ?",
   empty: "No hay Compañias",

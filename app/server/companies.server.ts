@@ -5,8 +5,13 @@ import { and, asc, eq, isNull, ne } from "drizzle-orm";
 import { data } from "react-router";
 import type { Db } from "../../db/client.ts";
 import { companyByIdentification, companyFormLists as queryFormLists, countDocuments, manageableCompany } from "../../db/queries/companies.ts";
-import { companies, companyUsers, generalConfigurations, sessions, users } from "../../db/schema/index.ts";
+import { companies, companyUsers, documents, generalConfigurations, sessions, users } from "../../db/schema/index.ts";
+import { Readable } from "node:stream";
+import archiver from "archiver";
 import { setupNewCompany } from "./company-setup.server.ts";
+import { loadDocumentView } from "./document-view.server.ts";
+import { renderDocumentPdf } from "../pdf/invoice-pdf.server.tsx";
+import { documentFileBase } from "../domain/document-view.ts";
 import { checkLogo, COMPANY_MESSAGES, type CompanyInput } from "../domain/company-schemas.ts";
 import type { FieldErrors } from "../domain/forms.ts";
 import type { CurrentUser } from "./context.ts";
@@ -168,11 +173,37 @@ export async function deleteCompany(
 }
 
 /** "Download all XMLs and PDFs": nothing to download until documents store their files. */
-export async function downloadAllFiles(db: Db, actor: Actor, companyId: number): Promise<{ type: "info" | "warning"; text: string }> {
+/**
+ * Every document of the company as a ZIP, streamed: per document its signed XML, Hacienda's answer
+ * and the PDF rendered from the stored values, in a folder per kind. A toast when there is nothing.
+ */
+export async function downloadAllFiles(db: Db, actor: Actor, companyId: number): Promise<Response | { type: "info" | "warning"; text: string }> {
   const company = await manageableCompany(db, { userId: actor.id, isSuperAdmin: actor.isSuperAdmin, companyId });
   if (!company) throw data("No encontrado", { status: 404 });
-  const n = await countDocuments(db, companyId);
-  return n === 0 ? { type: "info", text: COMPANY_MESSAGES.noDocuments } : { type: "warning", text: COMPANY_MESSAGES.downloadPending };
+  const ids = await db.select({ id: documents.id }).from(documents).where(eq(documents.companyId, companyId)).orderBy(asc(documents.id));
+  if (ids.length === 0) return { type: "info", text: COMPANY_MESSAGES.noDocuments };
+  const archive = archiver("zip", { zlib: { level: 6 } });
+  void (async () => {
+    for (const { id } of ids) {
+      const [doc] = await db
+        .select({ kind: documents.kind, clave: documents.clave, consecutivo: documents.consecutivo, signedXml: documents.signedXml, responseXml: documents.responseXml })
+        .from(documents)
+        .where(and(eq(documents.id, id), eq(documents.companyId, companyId)));
+      const view = await loadDocumentView(db, { companyId, documentId: id });
+      if (!doc || !view) continue;
+      const base = `${doc.kind}/${documentFileBase(view)}`;
+      if (doc.signedXml) archive.append(doc.signedXml, { name: `${base}.xml` });
+      if (doc.responseXml) archive.append(doc.responseXml, { name: `${base}_respuesta.xml` });
+      archive.append(await renderDocumentPdf(view), { name: `${base}.pdf` });
+      // Pace the loop with the archive so a large company is never held in memory at once.
+      await new Promise((resolve) => archive.once("entry", resolve));
+    }
+    await archive.finalize();
+  })().catch((error) => archive.abort() && console.error("[zip]", (error as Error).message));
+  const fileName = `documentos-${company.identification ?? companyId}.zip`;
+  return new Response(Readable.toWeb(archive) as ReadableStream, {
+    headers: { "Content-Type": "application/zip", "Content-Disposition": `attachment; filename="${fileName}"`, "Cache-Control": "no-store" },
+  });
 }
 
 /**

@@ -9,6 +9,11 @@ import { publicCode } from "../../app/server/public-link.server.ts";
 import * as publicRoute from "../../app/routes/public/query-public.tsx";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
 import { createTestDatabase } from "../setup/db.ts";
+import { call, signedIn } from "../setup/app.ts";
+import * as companiesRoute from "../../app/routes/companies/companies.tsx";
+import { documents, users } from "../../db/schema/index.ts";
+import { eq } from "drizzle-orm";
+import JSZip from "jszip";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
@@ -41,4 +46,21 @@ it("an issued invoice prints on the public page and as a PDF, only for its own c
 
   const pdf = await renderDocumentPdf(view!);
   expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+}, 60_000);
+
+it("an admin downloads every document of the company as a ZIP (signed XML and PDF)", async () => {
+  const { user, company, client } = await issuingCompany(database.db);
+  await database.db.update(users).set({ role: "admin" }).where(eq(users.id, user.id));
+  const issued = await issueDocument(database.db, { companyId: company.id, userId: user.id, draft: sampleDraft("fe", client.id), now: new Date("2026-11-21T16:00:00Z"), schemaSet: testSchemaSet() });
+  expect(issued.ok).toBe(true);
+  if (!issued.ok) return;
+  const b = await signedIn(database.db, user.id, company.id);
+  const res = await call(b, companiesRoute.loader, { path: `/companies?download=${company.id}` });
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toBe("application/zip");
+  const zip = await JSZip.loadAsync(Buffer.from(await res.response.arrayBuffer()));
+  const names = Object.keys(zip.files).sort();
+  expect(names).toEqual([`fe/${issued.clave}.pdf`, `fe/${issued.clave}.xml`]);
+  const [doc] = await database.db.select({ signedXml: documents.signedXml }).from(documents).where(eq(documents.id, issued.documentId));
+  expect(Buffer.from(await zip.files[`fe/${issued.clave}.xml`].async("uint8array")).equals(doc.signedXml!)).toBe(true);
 }, 60_000);

@@ -78,6 +78,8 @@ function absorb(b: Browser, setCookies: string[]) {
 }
 
 export interface CallResult {
+  /** The response itself (for bodies of resource routes: files, JSON). */
+  response: Response;
   status: number;
   location?: string;
   headers: Headers;
@@ -132,5 +134,5 @@ export async function call(
     response = toResponse(thrown);
   }
   absorb(browser, response.headers.getSetCookie());
-  return { status: response.status, location: response.headers.get("location") ?? undefined, headers: response.headers, data: result };
+  return { response, status: response.status, location: response.headers.get("location") ?? undefined, headers: response.headers, data: result };
 }

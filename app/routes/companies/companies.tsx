@@ -21,7 +21,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const path = section(request);
   if (path === "/all-companies" && !user!.isAdmin) throw redirect("/companies");
   const download = url.searchParams.get("download");
-  if (download) return redirectWithToast(path, await downloadAllFiles(db(), user!, Number(download)));
+  if (download) {
+    const result = await downloadAllFiles(db(), user!, Number(download));
+    return result instanceof Response ? result : redirectWithToast(path, result);
+  }
   const req = await listRequest(request, context, new URL(request.url).pathname);
   const { rows, total } = await companiesPage(db(), { userId: user!.id, all: path === "/all-companies" && user!.isSuperAdmin, ...req, now: new Date() });
   return {
