@@ -3,7 +3,7 @@
 // and another company's client or item is refused.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { documents, items, taxTypes } from "../../db/schema/index.ts";
+import { documents, exchangeRates, items, taxTypes } from "../../db/schema/index.ts";
 import { setupItemsForCompany } from "../../app/server/items-setup.server.ts";
 import * as formRoute from "../../app/routes/documents/document-form.tsx";
 import { issuingCompany } from "../fixtures/issuing.ts";
@@ -123,6 +123,34 @@ describe("validation", () => {
     const empty = await post("/new-invoice", { client_id: String(company.client.id), sale_condition: "01", payment_method: "01", currency: "CRC", intent: "save" });
     expect(empty.status).toBe(400);
     expect(empty.data.errors.lines).toBe("El documento debe contener minimo un artículo.");
+    expect(await countDocs(company.company.id)).toBe(0);
+  });
+});
+
+describe("currency", () => {
+  it("dollars without a stored rate: the message shows and Guardar asks for the rate; with a rate it is filled in", async () => {
+    const usd = { ...twoLines(), client_id: String(company.client.id), currency: "USD", exchange_rate: "" };
+    const none = await post("/new-invoice", { ...usd, intent: "recalc" });
+    expect(none.data.message).toBe("No hay tipo de cambio registrado y no se pudo obtener el de hoy de Hacienda. Inténtalo más tarde.");
+    const refused = await post("/new-invoice", { ...usd, intent: "save" });
+    expect(refused.status).toBe(400);
+    expect(refused.data.errors.exchangeRate).toBe("Indique el tipo de cambio del dólar (mayor que cero).");
+    await database.db.insert(exchangeRates).values({ currencyCode: "USD", rateDate: "2026-01-05", buy: "500", sell: "505.5", source: "test" });
+    const filled = await post("/new-invoice", { ...usd, intent: "recalc" });
+    expect(filled.data.form.exchangeRate).toBe("505.5");
+    const typed = await post("/new-invoice", { ...usd, exchange_rate: "510", intent: "recalc" });
+    expect(typed.data.form.exchangeRate).toBe("510");
+    expect(await countDocs(company.company.id)).toBe(0);
+  });
+});
+
+describe("Hacienda rules", () => {
+  it("a free line without CABYS is refused with the error on its row", async () => {
+    const r = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), "lines[1].cabys": "", intent: "save" });
+    expect(r.status).toBe(400);
+    expect(r.data.errors["lines.1.cabys"]).toMatch(/^El código CABYS de la línea 2 debe tener 13 dígitos/);
+    expect(r.data.general).toEqual([]);
+    expect(r.data.form.lines[1].description).toBe("Horas de consultoría en sistemas");
     expect(await countDocs(company.company.id)).toBe(0);
   });
 });
