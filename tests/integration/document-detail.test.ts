@@ -2,20 +2,52 @@
 // its type on the left, the actions and links, the rejection reasons, the print variant, the e-mail
 // form's validation, and another company's id as 404 with nothing leaked.
 import { eq } from "drizzle-orm";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub } from "react-router";
+import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documents } from "../../db/schema/index.ts";
 import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
 import { issueDocument } from "../../app/server/issue-document.server.ts";
+import { saveOutgoingEmail } from "../../app/server/company-mail.server.ts";
+import { setupConfigForCompany } from "../../app/server/config-setup.server.ts";
+import { readToasts } from "../../app/server/flash.server.ts";
 import * as detail from "../../app/routes/documents/detail.tsx";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
 import { call, signedIn } from "../setup/app.ts";
 import { createTestDatabase } from "../setup/db.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let smtp: SMTPServer;
+let smtpPort: number;
+const received: { to: string[]; raw: string }[] = [];
 beforeAll(async () => {
   database = await createTestDatabase();
+  smtp = new SMTPServer({
+    authOptional: true,
+    allowInsecureAuth: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onAuth(_auth, _s, cb) {
+      cb(null, { user: "u" });
+    },
+    onData(stream, session, cb) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("latin1") });
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", r));
+  smtpPort = (smtp.server.address() as { port: number }).port;
 }, 60_000);
-afterAll(() => database?.drop());
+afterAll(async () => {
+  await new Promise<void>((r) => smtp.close(() => r()));
+  await database?.drop();
+});
 
 async function setup() {
   const a = await issuingCompany(database.db);
@@ -27,6 +59,12 @@ async function setup() {
 
 const open = (b: Awaited<ReturnType<typeof signedIn>>, type: string, id: number, print?: string) =>
   call(b, detail.loader, { path: `/detail/${type}/${id}${print ? `/${print}` : ""}`, params: { type, id: String(id), ...(print ? { print } : {}) } });
+
+/** Server-renders the detail screen with loader data (what a browser without JavaScript gets). */
+function render(path: string, loaderData: unknown): string {
+  const Stub = createRoutesStub([{ id: "detail-transaction", path: "/detail/:type/:id/:print?", Component: detail.default as never, loader: () => null }]);
+  return renderToString(createElement(Stub, { initialEntries: [path], hydrationData: { loaderData: { "detail-transaction": loaderData } } }));
+}
 
 /** Runs the loader and returns the 404 it throws (or the data). */
 async function status(b: Awaited<ReturnType<typeof signedIn>>, type: string, id: number, print?: string) {
@@ -59,6 +97,19 @@ describe("document detail viewer", () => {
     expect(d.actions).toEqual({ clone: true, notes: true, pay: true, recurring: true });
     expect(d.paymentStatus).toBe("No pagado");
 
+    const html = render(`/detail/invoice/${s.issued.documentId}`, d);
+    expect(html).toContain(s.issued.clave);
+    expect(html).toContain("Distribuidora La Sabana Limitada");
+    expect(html).toContain("₡1.226.150,00");
+    expect(html).toContain(`href="/document-file/${s.issued.documentId}/pdf"`);
+    expect(html).toContain(`href="/document-file/${s.issued.documentId}/xml"`);
+    expect(html).not.toContain("/respuesta");
+    expect(html).toContain(`value="${d.publicUrl}"`);
+    expect(html).toContain('name="emails"');
+    expect(html).toContain(`href="/new-clone/invoice/${s.issued.documentId}"`);
+    expect(html).toContain(`href="/new-note/nc/invoice/${s.issued.documentId}"`);
+    expect(html).toContain("data-status-ribbon");
+
     // Wrong type for the kind: 404
     expect((await status(s.b, "ticket", s.issued.documentId)).status).toBe(404);
     expect((await status(s.b, "nada", s.issued.documentId)).status).toBe(404);
@@ -82,6 +133,15 @@ describe("document detail viewer", () => {
     expect(p.print).toBe(true);
     expect(p.preview.clave).toBe(s.issued.clave);
     expect(p.list).toBeUndefined();
+    const printed = render(`/detail/invoice/${s.issued.documentId}/print`, p);
+    expect(printed).toContain(s.issued.clave);
+    expect(printed).not.toContain('name="emails"');
+    expect(printed).not.toContain("/document-file/");
+
+    const html = render(`/detail/invoice/${s.issued.documentId}`, d);
+    expect(html).toContain("Hacienda rechazó este documento.");
+    expect(html).toContain("El campo Receptor/Identificacion/Numero no es válido.");
+    expect(html).toContain(`href="/document-file/${s.issued.documentId}/respuesta"`);
   }, 60_000);
 
   it("the e-mail form rejects invalid addresses", async () => {
@@ -92,6 +152,24 @@ describe("document detail viewer", () => {
     const r = await call(s.b, detail.action, { path: `/detail/invoice/${s.issued.documentId}`, params: { type: "invoice", id: String(s.issued.documentId) }, form: { intent: "email", emails: "no-es-correo" } });
     expect(r.status).toBe(400);
     expect(r.data).toEqual({ error: "no-es-correo: invalido", emails: "no-es-correo" });
+  }, 60_000);
+
+  it("sends the document by e-mail with its attachments and confirms", async () => {
+    const s = await setup();
+    await setupConfigForCompany(database.db, s.company.id);
+    await saveOutgoingEmail(database.db, s.company.id, { protocol: "smtp", encryption: "none", host: "127.0.0.1", port: smtpPort, username: "u", password: "p", from_email: "facturas@colibri.example", from_name: "Colibrí" });
+    received.length = 0;
+    const path = `/detail/invoice/${s.issued.documentId}`;
+    const r = await call(s.b, detail.action, { path, params: { type: "invoice", id: String(s.issued.documentId) }, form: { intent: "email", emails: "ana@example.cr, luis@example.cr" } });
+    expect(r.status).toBe(302);
+    expect(r.location).toBe(path);
+    const flash = s.b.cookies.get("colibri_flash");
+    const toasts = flash ? (readToasts(new Request("http://x/", { headers: { cookie: `colibri_flash=${flash}` } })) ?? []) : [];
+    expect(toasts).toContainEqual({ type: "success", text: "El email se envio correctamente" });
+    expect(received).toHaveLength(1);
+    expect(received[0].to.sort()).toEqual(["ana@example.cr", "luis@example.cr"]);
+    expect(received[0].raw).toContain(`${s.issued.clave}.pdf`);
+    expect(received[0].raw).toContain(`${s.issued.clave}.xml`);
   }, 60_000);
 
   it("another company's document is 404 and leaks nothing", async () => {

@@ -2,6 +2,9 @@
 // filters, payment status and due state, the empty texts, plan 5 (no new button, control number),
 // and only the signed-in company's documents.
 import { eq } from "drizzle-orm";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { companies, documents } from "../../db/schema/index.ts";
 import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
@@ -36,6 +39,12 @@ async function setup() {
   );
   const b = await signedIn(database.db, a.user.id, a.company.id);
   return { ...a, fe, fe2, te, nc, b };
+}
+
+/** Server-renders the list screen with loader data (what a browser without JavaScript gets). */
+function render(section: string, loaderData: unknown): string {
+  const Stub = createRoutesStub([{ id: section, path: `/${section}`, Component: list.default as never, loader: () => null }]);
+  return renderToString(createElement(Stub, { initialEntries: [`/${section}`], hydrationData: { loaderData: { [section]: loaderData } } }));
 }
 
 const get = (b: Awaited<ReturnType<typeof signedIn>>, path: string) => call(b, list.loader, { path });
@@ -101,16 +110,35 @@ describe("document lists", () => {
       expect(r.status).toBe(200);
       expect(r.data.rows).toEqual([]);
     }
+    const empties = { invoices: "No hay Facturas", tickets: "No hay Tiquetes Electronicos", notes: "No hay Notas", simples: "No hay Simplificados" };
+    for (const [section, text] of Object.entries(empties)) {
+      const html = render(section, (await get(ob, `/${section}`)).data);
+      expect(html).toContain(text);
+    }
     expect(list.SECTIONS.invoices.empty).toBe("No hay Facturas");
     expect(list.SECTIONS.tickets.empty).toBe("No hay Tiquetes Electronicos");
     expect(list.SECTIONS.notes.empty).toBe("No hay Notas");
     expect(list.SECTIONS.simples.empty).toBe("No hay Simplificados");
-    expect((await get(s.b, "/invoices")).data.plan5).toBe(false);
+    const before = await get(s.b, "/invoices");
+    expect(before.data.plan5).toBe(false);
+    let html = render("invoices", before.data);
+    expect(html).toContain('href="/new-invoice"');
+    expect(html).toContain(`href="/detail/invoice/${s.fe.documentId}"`);
+    expect(html).toContain(`href="/new-note/nc/invoice/${s.fe.documentId}"`);
+    expect(html).toContain(`href="/new-clone/invoice/${s.fe.documentId}"`);
+    expect(html).not.toContain("N° de control");
 
     await database.db.update(companies).set({ permission: 5 }).where(eq(companies.id, s.company.id));
     const five = await signedIn(database.db, s.user.id, s.company.id);
     const r = await get(five, "/invoices");
     expect(r.data.plan5).toBe(true);
     expect(r.data.rows[0].control).toBeGreaterThan(0);
+    html = render("invoices", r.data);
+    expect(html).not.toContain('href="/new-invoice"');
+    expect(html).not.toContain("/new-clone/");
+    expect(html).not.toContain("/new-note/");
+    expect(html).not.toContain("Pagar");
+    expect(html).toContain("N° de control");
+    expect(html).toContain(`href="/detail/invoice/${s.fe.documentId}"`);
   }, 60_000);
 });
