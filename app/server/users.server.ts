@@ -95,3 +95,10 @@ export async function unlinkCompany(db: Db, actor: Actor, userId: number, compan
     return { ok: true, message: USER_MESSAGES.unlinked };
   });
 }
+
+/** The user to edit (or none, to create), checked against what the admin may manage. */
+export async function userFormData(db: Db, admin: Parameters<typeof requireManageableUser>[1], userId: number | null) {
+  if (userId === null) return { id: null, values: {} as Record<string, string> };
+  const row = await requireManageableUser(db, admin, userId);
+  return { id: row.id, values: { name: row.name, email: row.email, admin: row.role === "admin" ? "on" : "" } as Record<string, string> };
+}

@@ -62,8 +62,17 @@ test("an admin adds a user, assigns a company, sees it and unlinks it", async ({
   await expect(page).toHaveURL(/\/users/);
   await expect(page.getByRole("cell", { name: email })).toBeVisible();
 
+  // Editing opens the form as a dialog over the list.
+  await page.locator("tr", { hasText: email }).getByRole("link", { name: "Editar" }).click();
+  const dialog = page.getByRole("dialog", { name: "Editar Usuario" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel("Email")).toHaveValue(email);
+  await dialog.getByLabel("Nombre").fill(`Carla Editada ${p}`);
+  await dialog.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.locator("tr", { hasText: email })).toContainText(`Carla Editada ${p}`);
+
   await page.goto("/assign-company");
-  await page.getByLabel("Usuario").selectOption({ label: `Carla Nueva ${p} (${email})` });
+  await page.getByLabel("Usuario").selectOption({ label: `Carla Editada ${p} (${email})` });
   if (!info.project.use.javaScriptEnabled) await page.getByRole("button", { name: "Elegir" }).click();
   await page.getByLabel("Compañia").selectOption({ label: "Colibrí Demo S.A. (3101123456)" });
   await page.getByRole("button", { name: "Asignar" }).click();

@@ -204,3 +204,21 @@ describe("assigning and unlinking companies", () => {
     expect(res.data.lastPage).toBe(2);
   });
 });
+
+describe("user dialog over the list", () => {
+  it("?edit=ID opens the form with the user's data; another tenant's user is 404", async () => {
+    const admin = await createUser(database.db, { role: "admin" });
+    const company = await createCompany(database.db, { userIds: [admin.id] });
+    const mine = await createUser(database.db, { createdById: admin.id, name: "Lucía Propia" });
+    await database.db.insert(companyUsers).values({ companyId: company.id, userId: mine.id });
+    const stranger = await createUser(database.db, { name: "Ajeno" });
+    await createCompany(database.db, { userIds: [stranger.id] });
+    const b = await signedIn(database.db, admin.id, company.id);
+    const ok = await call(b, usersRoute.loader, { path: `/users?edit=${mine.id}` });
+    expect(ok.data.dialog).toEqual({ id: mine.id, values: { name: "Lucía Propia", email: mine.email, admin: "" } });
+    const fresh = await call(b, usersRoute.loader, { path: "/users?new=1" });
+    expect(fresh.data.dialog).toEqual({ id: null, values: {} });
+    const other = await call(b, usersRoute.loader, { path: `/users?edit=${stranger.id}` });
+    expect(other.status).toBe(404);
+  });
+});

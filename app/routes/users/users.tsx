@@ -10,13 +10,18 @@ import { USER_MESSAGES } from "../../domain/user-schemas.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
-import { deleteUser, requireUserAdmin } from "../../server/users.server.ts";
+import { deleteUser, requireUserAdmin, userFormData } from "../../server/users.server.ts";
+import { UserFormCard } from "../../components/user-form.tsx";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUserAdmin(context.get(requestContext).user);
   const req = await listRequest(request, context, "users");
   const { rows, total } = await usersPage(db(), { viewer: user, ...req });
-  return { rows, total, ...req, lastPage: lastPage(total, req.perPage), me: user.id };
+  // ?new=1 / ?edit=ID open the user form as a dialog over the list (a page without JavaScript too).
+  const params = new URL(request.url).searchParams;
+  const editId = params.get("edit");
+  const dialog = params.get("new") === "1" || editId ? await userFormData(db(), user, editId ? Number(editId) : null) : null;
+  return { rows, total, ...req, lastPage: lastPage(total, req.perPage), me: user.id, dialog };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -29,16 +34,21 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Users({ loaderData }: Route.ComponentProps) {
-  const { rows, page, perPage, search, me } = loaderData;
+  const { rows, page, perPage, search, me, dialog } = loaderData;
   return (
     <div className="card">
+      {dialog && (
+        <div className="confirm-panel fixed inset-0 z-50 flex items-center justify-center bg-slate-900/45 p-4" role="dialog" aria-modal="true" aria-label={dialog.id === null ? "Nuevo Usuario" : "Editar Usuario"}>
+          <UserFormCard creating={dialog.id === null} values={dialog.values} errors={{}} action={dialog.id === null ? "/add-user" : `/edit-user/${dialog.id}`} />
+        </div>
+      )}
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-lg font-semibold">Usuarios</h1>
         <div className="flex gap-2">
           <Link to="/assign-company" className="btn btn-outline">
             Asignar compañia
           </Link>
-          <Link to="/add-user" className="btn btn-primary">
+          <Link to="?new=1" className="btn btn-primary">
             Nuevo Usuario
           </Link>
         </div>
@@ -73,7 +83,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
                 <td>{u.administrator ?? USER_MESSAGES.noCreator}</td>
                 <td>
                   <div className="flex flex-wrap gap-1">
-                    <Link className="btn btn-outline btn-sm" to={`/edit-user/${u.id}`}>
+                    <Link className="btn btn-outline btn-sm" to={`?edit=${u.id}`}>
                       Editar
                     </Link>
                     {u.id !== me && (
