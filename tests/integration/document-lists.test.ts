@@ -86,6 +86,25 @@ describe("document lists", () => {
     expect((await get(s.b, "/invoices?search=sabana")).data.total).toBe(2);
   }, 60_000);
 
+  it("remembers the page of each list and never shows a page past the end", async () => {
+    const s = await setup();
+    for (let i = 0; i < 9; i++) await issue(s.company.id, s.user.id, sampleDraft("fe", s.client.id));
+    // 11 invoices: two pages of 10
+    let r = await get(s.b, "/invoices?page=2");
+    expect(r.data.page).toBe(2);
+    expect(r.data.lastPage).toBe(2);
+    expect(r.data.rows).toHaveLength(1);
+    r = await get(s.b, "/invoices");
+    expect(r.data.page).toBe(2);
+    expect((await get(s.b, "/tickets")).data.page).toBe(1);
+    r = await get(s.b, "/invoices?perPage=20");
+    expect(r.data.page).toBe(1);
+    expect(r.data.rows).toHaveLength(11);
+    r = await get(s.b, "/invoices?perPage=10&page=7");
+    expect(r.data.page).toBe(2);
+    expect(r.data.rows).toHaveLength(1);
+  }, 60_000);
+
   it("overdue and due-today markers for unpaid invoices", async () => {
     const s = await setup();
     const today = new Date(Date.now() - 6 * 3600_000).toISOString().slice(0, 10);

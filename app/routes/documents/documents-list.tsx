@@ -68,7 +68,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const filter = info.filters.some((f) => f.value === rawFilter) && (DOCUMENT_LIST_FILTERS as readonly string[]).includes(rawFilter) ? (rawFilter as DocumentListFilter) : null;
   const req = await listRequest(request, context, `/${section}${filter ? `?${filter}` : ""}`);
   const database = db();
-  const { rows, total } = await documentList(database, { companyId: company!.id, kinds: info.kinds, search: req.search, filter, page: req.page, perPage: req.perPage });
+  const query = { companyId: company!.id, kinds: info.kinds, search: req.search, filter, perPage: req.perPage };
+  let { rows, total } = await documentList(database, { ...query, page: req.page });
+  // A remembered page past the end (documents were filtered or the page size grew): show the last one.
+  if (rows.length === 0 && total > 0 && req.page > lastPage(total, req.perPage)) {
+    req.page = lastPage(total, req.perPage);
+    ({ rows, total } = await documentList(database, { ...query, page: req.page }));
+  }
   const symbols = new Map((await database.select({ id: currencies.id, symbol: currencies.symbol }).from(currencies)).map((c) => [c.id, c.symbol]));
   const parents = section === "notes" ? await noteParents(database, { companyId: company!.id, noteIds: rows.map((r) => r.id) }) : new Map();
   const today = costaRicaDay(new Date());
