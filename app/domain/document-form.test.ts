@@ -11,7 +11,7 @@ const items: FormItem[] = [{ id: 7, code: "LAP-14", cabysCode: "4523000000100", 
 const flat = {
   client_id: "5",
   sale_condition: "01",
-  payment_method: "01",
+  "payments[0].code": "01",
   currency: "CRC",
   note: "Gracias",
   "lines[3].description": "Horas de consultoría en sistemas",
@@ -44,6 +44,12 @@ describe("document form parsing", () => {
     expect(draft.lines[0]).toMatchObject({ code: "LAP-14", cabys: "4523000000100", unitPrice: "450000", discountPercent: "5", tax: { code: "01", tarifaCode: "08" } });
     expect(draft.lines[1].tax).toEqual({ code: "01", tarifaCode: "04" });
     expect(draftTotals(draft).resumen.totalComprobante).toBe("1226150.00000");
+  });
+
+  it("up to four payment methods with their amounts", () => {
+    const { draft } = toDraft("fe", readDocumentForm({ ...flat, "payments[0].code": "02", "payments[0].amount": "1000000", "payments[1].code": "04", "payments[1].amount": "226150" }), taxTypes);
+    expect(draft.payments).toEqual([{ code: "02", amount: "1000000" }, { code: "04", amount: "226150" }]);
+    expect(readDocumentForm({}).payments).toEqual([{ code: "01", amount: "" }]);
   });
 
   it("credit days only on credit; dollars keep the typed rate", () => {

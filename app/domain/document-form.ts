@@ -53,11 +53,19 @@ export interface FormLine {
   taxTypeId: string;
 }
 
+/** MedioPago: up to 4 (v4.4); a single method without amount takes the whole total. */
+export const MAX_PAYMENTS = 4;
+
+export interface FormPayment {
+  code: string;
+  amount: string;
+}
+
 export interface DocumentFormValues {
   clientId: string;
   saleCondition: string;
   creditDays: string;
-  paymentMethod: string;
+  payments: FormPayment[];
   currency: "CRC" | "USD";
   exchangeRate: string;
   note: string;
@@ -66,6 +74,7 @@ export interface DocumentFormValues {
 
 const LINE_FIELDS = ["itemId", "picked", "code", "cabys", "description", "unit", "quantity", "price", "discount", "taxTypeId"] as const;
 const LINE_KEY = /^lines\[(\d{1,4})\]\.(\w+)$/;
+const PAYMENT_KEY = /^payments\[(\d)\]\.(code|amount)$/;
 
 export function blankLine(taxTypeId = ""): FormLine {
   return { itemId: "", picked: "", code: "", cabys: "", description: "", unit: "Unid", quantity: "1", price: "", discount: "0", taxTypeId };
@@ -85,11 +94,23 @@ export function readDocumentForm(values: Record<string, string | undefined>): Do
     byIndex.get(i)![m[2] as (typeof LINE_FIELDS)[number]] = (raw ?? "").trim();
   }
   const lines = [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, l]) => l);
+  const payIndex = new Map<number, FormPayment>();
+  for (const [key, raw] of Object.entries(values)) {
+    const m = PAYMENT_KEY.exec(key);
+    if (!m) continue;
+    const i = Number(m[1]);
+    if (!payIndex.has(i)) payIndex.set(i, { code: "", amount: "" });
+    payIndex.get(i)![m[2] as "code" | "amount"] = (raw ?? "").trim();
+  }
+  const payments = [...payIndex.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([, p]) => p)
+    .slice(0, MAX_PAYMENTS);
   return {
     clientId: (values.client_id ?? "").trim(),
     saleCondition: (values.sale_condition ?? "01").trim(),
     creditDays: (values.credit_days ?? "").trim(),
-    paymentMethod: (values.payment_method ?? "01").trim(),
+    payments: payments.length ? payments : [{ code: "01", amount: "" }],
     currency: values.currency === "USD" ? "USD" : "CRC",
     exchangeRate: (values.exchange_rate ?? "").trim(),
     note: (values.note ?? "").slice(0, 1000),
@@ -141,7 +162,7 @@ export function toDraft(kind: DraftKind, form: DocumentFormValues, taxTypes: For
   const errors: FieldError[] = [];
   const clientId = /^\d+$/.test(form.clientId) ? Number(form.clientId) : null;
   if (!form.saleCondition) errors.push({ field: "saleCondition", message: FORM_MESSAGES.saleConditionRequired });
-  if (!form.paymentMethod) errors.push({ field: "payments", message: FORM_MESSAGES.paymentMethodRequired });
+  if (form.payments.length === 0 || form.payments.some((p) => !p.code)) errors.push({ field: "payments", message: FORM_MESSAGES.paymentMethodRequired });
   const lines = form.lines.map((l, i) => {
     const taxType = taxTypes.find((t) => String(t.id) === l.taxTypeId);
     if (!taxType) errors.push({ field: `lines.${i}.tax`, message: FORM_MESSAGES.taxTypeRequired });
@@ -166,7 +187,7 @@ export function toDraft(kind: DraftKind, form: DocumentFormValues, taxTypes: For
     clientId,
     saleCondition: form.saleCondition,
     ...(credit ? { creditDays } : {}),
-    payments: form.paymentMethod ? [{ code: form.paymentMethod }] : [],
+    payments: form.payments.filter((p) => p.code).map((p) => ({ code: p.code, ...(p.amount ? { amount: p.amount } : {}) })),
     currency: form.currency,
     exchangeRate: form.currency === "CRC" ? "1" : form.exchangeRate,
     lines,

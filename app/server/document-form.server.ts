@@ -6,7 +6,7 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { clients, items, taxTypes } from "../../db/schema/index.ts";
 import { checkDraft, draftTotals, summaryOf, type FieldError } from "../domain/document-draft.ts";
-import { applyItemPicks, blankLine, errorMap, FORM_MESSAGES, MAX_LINES, readDocumentForm, toDraft, type DocumentFormValues, type FormItem, type FormTaxType } from "../domain/document-form.ts";
+import { applyItemPicks, blankLine, errorMap, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, readDocumentForm, toDraft, type DocumentFormValues, type FormItem, type FormTaxType } from "../domain/document-form.ts";
 import { loadSchemaSet } from "../hacienda/xsd/load.server.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
 import { currentRate } from "./exchange-rate.server.ts";
@@ -75,7 +75,9 @@ function totalsOf(kind: FormKind, form: DocumentFormValues, lists: DocumentFormL
   if (draft.lines.length === 0 || checkDraft(draft).some((e) => e.field.startsWith("lines"))) return null;
   if (draft.lines.some((l) => !l.tax.code)) return null;
   try {
-    const s = summaryOf(draftTotals(draft));
+    // The payment amounts are checked on Guardar; here only "all by card" matters (IVA devuelto).
+    const allCard = draft.payments.length > 0 && draft.payments.every((p) => p.code === "02");
+    const s = summaryOf(draftTotals({ ...draft, payments: [{ code: allCard ? "02" : "01" }] }));
     return { subtotal: s.subtotal, discount: s.discount, tax: s.tax, total: s.total };
   } catch {
     return null;
@@ -112,7 +114,7 @@ export async function newDocumentForm(db: Db, opts: { companyId: number; kind: F
     clientId,
     saleCondition: "01",
     creditDays: "",
-    paymentMethod: "01",
+    payments: [{ code: "01", amount: "" }],
     currency: "CRC",
     exchangeRate: "",
     note: "",
@@ -139,7 +141,13 @@ export async function submitDocumentForm(
   let form = rated.form;
   const defaultTax = lists.taxTypes[0] ? String(lists.taxTypes[0].id) : "";
 
-  if (intent === "add-line" || intent.startsWith("remove-line:") || intent === "recalc") {
+  const paymentIntent = intent === "add-payment" || intent.startsWith("remove-payment:");
+  if (intent === "add-line" || intent.startsWith("remove-line:") || intent === "recalc" || paymentIntent) {
+    if (intent === "add-payment" && form.payments.length < MAX_PAYMENTS) form = { ...form, payments: [...form.payments, { code: "01", amount: "" }] };
+    if (intent.startsWith("remove-payment:") && form.payments.length > 1) {
+      const index = Number(intent.slice("remove-payment:".length));
+      form = { ...form, payments: form.payments.filter((_, i) => i !== index) };
+    }
     if (intent === "add-line" && form.lines.length < MAX_LINES) form = { ...form, lines: [...form.lines, blankLine(defaultTax)] };
     if (intent.startsWith("remove-line:")) {
       const index = Number(intent.slice("remove-line:".length));

@@ -44,7 +44,7 @@ afterAll(async () => database?.drop());
 
 const twoLines = () => ({
   sale_condition: "01",
-  payment_method: "01",
+  "payments[0].code": "01",
   currency: "CRC",
   note: "Entrega en sitio",
   "lines[0].itemId": String(itemId),
@@ -120,9 +120,27 @@ describe("validation", () => {
     });
     expect(r.data.form.lines[1]).toMatchObject({ quantity: "0", discount: "150", description: "Horas de consultoría en sistemas" });
     expect(r.data.form.note).toBe("Entrega en sitio");
-    const empty = await post("/new-invoice", { client_id: String(company.client.id), sale_condition: "01", payment_method: "01", currency: "CRC", intent: "save" });
+    const empty = await post("/new-invoice", { client_id: String(company.client.id), sale_condition: "01", "payments[0].code": "01", currency: "CRC", intent: "save" });
     expect(empty.status).toBe(400);
     expect(empty.data.errors.lines).toBe("El documento debe contener minimo un artículo.");
+    expect(await countDocs(company.company.id)).toBe(0);
+  });
+});
+
+describe("payment methods", () => {
+  it("Agregar medio de pago adds a row (up to 4); amounts that do not add up to the total are refused", async () => {
+    const base = { ...twoLines(), client_id: String(company.client.id) };
+    const added = await post("/new-invoice", { ...base, intent: "add-payment" });
+    expect(added.data.form.payments).toHaveLength(2);
+    expect(added.data.form.lines).toHaveLength(2);
+    const four = await post("/new-invoice", { ...base, "payments[1].code": "02", "payments[2].code": "04", "payments[3].code": "06", intent: "add-payment" });
+    expect(four.data.form.payments).toHaveLength(4);
+    const removed = await post("/new-invoice", { ...base, "payments[1].code": "02", intent: "remove-payment:0" });
+    expect(removed.data.form.payments).toEqual([{ code: "02", amount: "" }]);
+    const wrong = await post("/new-invoice", { ...base, "payments[0].amount": "1000000", "payments[1].code": "04", "payments[1].amount": "1000", intent: "save" });
+    expect(wrong.status).toBe(400);
+    expect(wrong.data.errors.payments).toMatch(/deben sumar el total del comprobante/);
+    expect(wrong.data.form.payments[1]).toEqual({ code: "04", amount: "1000" });
     expect(await countDocs(company.company.id)).toBe(0);
   });
 });
@@ -185,5 +203,9 @@ describe("Guardar", () => {
     expect(byKind.te.number).toBe(1);
     expect(byKind.fe.id).toBe(Number(inv.location!.split("/").pop()));
     expect(b.cookies.has("colibri_flash")).toBe(true);
+    const split = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), "payments[0].code": "02", "payments[0].amount": "1000000", "payments[1].code": "04", "payments[1].amount": "226150", intent: "save" });
+    expect(split.status).toBe(302);
+    const [second] = await database.db.select().from(documents).where(eq(documents.id, Number(split.location!.split("/").pop())));
+    expect(second.number).toBe(2);
   });
 });

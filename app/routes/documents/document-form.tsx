@@ -4,7 +4,7 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/document-form";
 import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
-import { lineFieldName, type FormLine } from "../../domain/document-form.ts";
+import { lineFieldName, MAX_PAYMENTS, type FormLine } from "../../domain/document-form.ts";
 import { formValues } from "../../domain/forms.ts";
 import { formatMoney } from "../../domain/format.ts";
 import { paymentMethods, saleConditions, unitsOfMeasure } from "../../../db/seed/reference-data.ts";
@@ -101,15 +101,6 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
           <Field label="Plazo de crédito (días, solo a crédito)" name="credit_days" error={errors.creditDays}>
             <input id="credit_days" name="credit_days" className="input" inputMode="numeric" defaultValue={form.creditDays} aria-invalid={!!errors.creditDays || undefined} />
           </Field>
-          <Field label="Medio de pago" name="payment_method" error={errors.payments}>
-            <select id="payment_method" name="payment_method" className="input" defaultValue={form.paymentMethod}>
-              {paymentMethods.map((p) => (
-                <option key={p.code} value={p.code}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          </Field>
           <Field label="Moneda" name="currency">
             <select id="currency" name="currency" className="input" defaultValue={form.currency}>
               <option value="CRC">Colones (₡)</option>
@@ -119,6 +110,37 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
           <Field label="Tipo de cambio (dólares)" name="exchange_rate" error={errors.exchangeRate}>
             <input id="exchange_rate" name="exchange_rate" className="input" inputMode="decimal" defaultValue={form.exchangeRate} aria-invalid={!!errors.exchangeRate || undefined} />
           </Field>
+        </section>
+
+        <section className="card space-y-2" aria-label="Medios de pago">
+          <h2 className="font-semibold">Medios de pago</h2>
+          {errors.payments && <p className="field-error">{errors.payments}</p>}
+          {form.payments.map((pay, i) => (
+            <div key={i} className="flex flex-wrap items-end gap-2">
+              <Field label={`Medio de pago ${i + 1}`} name={`payments[${i}].code`}>
+                <select id={`payments[${i}].code`} name={`payments[${i}].code`} className="input" defaultValue={pay.code}>
+                  {paymentMethods.map((p) => (
+                    <option key={p.code} value={p.code}>
+                      {p.name}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              <Field label={`Monto ${i + 1}${form.payments.length === 1 ? " (opcional: todo el total)" : ""}`} name={`payments[${i}].amount`}>
+                <input id={`payments[${i}].amount`} name={`payments[${i}].amount`} className="input" inputMode="decimal" defaultValue={pay.amount} />
+              </Field>
+              {form.payments.length > 1 && (
+                <button type="submit" name="intent" value={`remove-payment:${i}`} className="btn btn-outline" aria-label={`Quitar medio de pago ${i + 1}`}>
+                  Quitar
+                </button>
+              )}
+            </div>
+          ))}
+          {form.payments.length < MAX_PAYMENTS && (
+            <button type="submit" name="intent" value="add-payment" className="btn btn-outline">
+              Agregar medio de pago
+            </button>
+          )}
         </section>
 
         <section className="card space-y-3">
