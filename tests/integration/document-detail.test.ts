@@ -115,6 +115,32 @@ describe("document detail viewer", () => {
     expect((await status(s.b, "nada", s.issued.documentId)).status).toBe(404);
   }, 60_000);
 
+  it("tickets, notes and quotations open under their own type; quotations have no ribbon", async () => {
+    const s = await setup();
+    const now = new Date("2026-11-21T16:00:00Z");
+    const te = await issueDocument(database.db, { companyId: s.company.id, userId: s.user.id, draft: sampleDraft("te", s.generic.id), now, schemaSet: testSchemaSet() });
+    const qt = await issueDocument(database.db, { companyId: s.company.id, userId: s.user.id, draft: sampleDraft("qt", s.client.id), now, schemaSet: testSchemaSet() });
+    const nc = await issueDocument(database.db, {
+      companyId: s.company.id,
+      userId: s.user.id,
+      draft: sampleDraft("nc", s.client.id, { note: "Devolución", references: [{ documentId: s.issued.documentId, docType: "", number: "", issuedAt: "", code: "06", reason: "Devolución" }], lines: sampleDraft("fe", 1).lines.slice(0, 1) }),
+      now,
+      schemaSet: testSchemaSet(),
+    });
+    if (!te.ok || !qt.ok || !nc.ok) throw new Error("issue failed");
+    const t = (await open(s.b, "ticket", te.documentId)).data;
+    expect(t.list.map((x: { id: number }) => x.id)).toEqual([te.documentId]);
+    expect(t.preview.client.generic).toBe(true);
+    expect(t.actions.recurring).toBe(false);
+    const n = (await open(s.b, "note", nc.documentId)).data;
+    expect(n.preview.references).toHaveLength(1);
+    expect(n.actions).toMatchObject({ clone: false, notes: false });
+    const q = (await open(s.b, "quotation", qt.documentId)).data;
+    expect(q.ribbon).toBeNull();
+    expect(render(`/detail/quotation/${qt.documentId}`, q)).not.toContain("data-status-ribbon");
+    expect((await status(s.b, "invoice", qt.documentId)).status).toBe(404);
+  }, 60_000);
+
   it("a rejected invoice shows Hacienda's reasons; the print variant only the document", async () => {
     const s = await setup();
     await database.db
