@@ -145,6 +145,16 @@ describe("payment methods", () => {
   });
 });
 
+describe("credit", () => {
+  it("credit needs 1 to 365 days; the typed days are kept", async () => {
+    const r = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), sale_condition: "02", credit_days: "400", intent: "save" });
+    expect(r.status).toBe(400);
+    expect(r.data.errors.creditDays).toBe("Los días de crédito deben estar entre 1 y 365.");
+    expect(r.data.form).toMatchObject({ saleCondition: "02", creditDays: "400" });
+    expect(await countDocs(company.company.id)).toBe(0);
+  });
+});
+
 describe("currency", () => {
   it("dollars without a stored rate: the message shows and Guardar asks for the rate; with a rate it is filled in", async () => {
     const usd = { ...twoLines(), client_id: String(company.client.id), currency: "USD", exchange_rate: "" };
@@ -183,6 +193,10 @@ describe("cross-tenant", () => {
     expect(r2.data.errors["lines.0.itemId"]).toBe("El artículo seleccionado no existe en esta empresa.");
     const r3 = await post("/new-invoice", { ...twoLines(), client_id: String(company.generic.id), intent: "save" });
     expect(r3.status).toBe(400);
+    expect(r3.data.errors.clientId).toBe("El cliente seleccionado no existe en esta empresa.");
+    const r4 = await post("/new-ticket", { ...twoLines(), client_id: String(company.provider.id), intent: "save" });
+    expect(r4.status).toBe(400);
+    expect(r4.data.errors.clientId).toBe("El cliente seleccionado no existe en esta empresa.");
     expect(await countDocs(company.company.id)).toBe(0);
     expect(await countDocs(other.company.id)).toBe(0);
   });

@@ -1,6 +1,7 @@
 // /new-invoice (optional ?client_id=) and /new-ticket: the shared document form. Works without
 // JavaScript: "Agregar línea", "Quitar" and "Recalcular" are submit buttons (name="intent") whose
 // answer re-renders the form with everything typed and the totals recomputed on the server.
+import { useState } from "react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/document-form";
 import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
@@ -55,6 +56,7 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
   const { kind, form, lists, errors, general, totals, message } = state;
   const invoice = kind === "fe";
   const symbol = form.currency === "USD" ? "$" : "₡";
+  const [saleCondition, setSaleCondition] = useState(form.saleCondition);
   return (
     <div className="space-y-4">
       <div className="flex items-center justify-between">
@@ -88,7 +90,7 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
             </select>
           </Field>
           <Field label="Condición de venta" name="sale_condition" error={errors.saleCondition}>
-            <select id="sale_condition" name="sale_condition" className="input" defaultValue={form.saleCondition}>
+            <select id="sale_condition" name="sale_condition" className="input" value={saleCondition} onChange={(e) => setSaleCondition(e.target.value)}>
               {saleConditions
                 .filter((s) => !s.repOnly)
                 .map((s) => (
@@ -98,9 +100,12 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
                 ))}
             </select>
           </Field>
-          <Field label="Plazo de crédito (días, solo a crédito)" name="credit_days" error={errors.creditDays}>
-            <input id="credit_days" name="credit_days" className="input" inputMode="numeric" defaultValue={form.creditDays} aria-invalid={!!errors.creditDays || undefined} />
-          </Field>
+          {/* Only for credit: without JavaScript it appears on the next re-render (Recalcular or Guardar). */}
+          {saleCondition === "02" && (
+            <Field label="Plazo de crédito (días)" name="credit_days" error={errors.creditDays}>
+              <input id="credit_days" name="credit_days" className="input" inputMode="numeric" defaultValue={form.creditDays} aria-invalid={!!errors.creditDays || undefined} />
+            </Field>
+          )}
           <Field label="Moneda" name="currency">
             <select id="currency" name="currency" className="input" defaultValue={form.currency}>
               <option value="CRC">Colones (₡)</option>
