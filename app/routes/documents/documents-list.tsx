@@ -24,7 +24,10 @@ interface SectionInfo {
   empty: string;
   filters: { value: DocumentListFilter; label: string }[];
   newLink: { to: string; label: string } | null;
+  /** Paid, payment status and due columns (invoices only). */
   payments: boolean;
+  /** The pay row action (invoices and simplified documents). */
+  pay: boolean;
 }
 
 const hacienda = [
@@ -37,8 +40,8 @@ const paid = [
 ] as const;
 
 export const SECTIONS: Record<Section, SectionInfo> = {
-  invoices: { title: "Facturas", kinds: ["fe"], type: "invoice", empty: "No hay Facturas", filters: [...hacienda, ...paid], newLink: { to: "/new-invoice", label: "Nueva Factura" }, payments: true },
-  tickets: { title: "Tiquetes Electrónicos", kinds: ["te"], type: "ticket", empty: "No hay Tiquetes Electronicos", filters: [...hacienda], newLink: { to: "/new-ticket", label: "Nuevo Tiquete" }, payments: false },
+  invoices: { title: "Facturas", kinds: ["fe"], type: "invoice", empty: "No hay Facturas", filters: [...hacienda, ...paid], newLink: { to: "/new-invoice", label: "Nueva Factura" }, payments: true, pay: true },
+  tickets: { title: "Tiquetes Electrónicos", kinds: ["te"], type: "ticket", empty: "No hay Tiquetes Electronicos", filters: [...hacienda], newLink: { to: "/new-ticket", label: "Nuevo Tiquete" }, payments: false, pay: false },
   notes: {
     title: "Notas",
     kinds: ["nc", "nd"],
@@ -47,8 +50,9 @@ export const SECTIONS: Record<Section, SectionInfo> = {
     filters: [{ value: "nc", label: "Notas Credito" }, { value: "nd", label: "Notas Debito" }, ...hacienda],
     newLink: null,
     payments: false,
+    pay: false,
   },
-  simples: { title: "Simplificados", kinds: ["fec"], type: "simple", empty: "No hay Simplificados", filters: [...hacienda, ...paid], newLink: { to: "/new-simple", label: "Nuevo Simplificado" }, payments: true },
+  simples: { title: "Simplificados", kinds: ["fec"], type: "simple", empty: "No hay Simplificados", filters: [...hacienda, ...paid], newLink: { to: "/new-simple", label: "Nuevo Simplificado" }, payments: false, pay: true },
 };
 
 const KIND_LABEL: Record<string, string> = { fe: "Factura", te: "Tiquete", nc: "Nota de Crédito", nd: "Nota de Débito", fec: "Simplificado", qt: "Cotización" };
@@ -127,7 +131,8 @@ function statusChip(status: string | null) {
 export default function DocumentsList({ loaderData }: Route.ComponentProps) {
   const { section, filter, rows, page, perPage, search, plan5 } = loaderData;
   const info = SECTIONS[section];
-  const showActions = !plan5;
+  // Notes have no row actions (spec part 2 "Notes list"); plan 5 hides the actions column everywhere.
+  const showActions = !plan5 && section !== "notes";
   const showControl = plan5 && (section === "invoices" || section === "notes");
   const payments = info.payments && !plan5;
   const columns = 6 + (showControl ? 1 : 0) + (payments ? 3 : 0) + (section === "notes" ? 2 : 0) + (showActions ? 1 : 0);
@@ -206,24 +211,20 @@ export default function DocumentsList({ loaderData }: Route.ComponentProps) {
                 {showActions && (
                   <td>
                     <div className="flex flex-wrap gap-1">
-                      {payments && r.owes && r.hacienda !== "rechazado" && (
+                      {info.pay && r.owes && r.hacienda !== "rechazado" && (
                         <Link className="btn btn-outline btn-sm" to={`/payments?document_id=${r.id}`}>
                           Pagar
                         </Link>
                       )}
-                      {section !== "notes" && (
-                        <>
-                          <Link className="btn btn-outline btn-sm" to={`/new-note/nc/${info.type}/${r.id}`}>
-                            Nota de crédito
-                          </Link>
-                          <Link className="btn btn-outline btn-sm" to={`/new-note/nd/${info.type}/${r.id}`}>
-                            Nota de débito
-                          </Link>
-                          <Link className="btn btn-outline btn-sm" to={`/new-clone/${info.type}/${r.id}`}>
-                            Clonar
-                          </Link>
-                        </>
-                      )}
+                      <Link className="btn btn-outline btn-sm" to={`/new-note/nc/${info.type}/${r.id}`}>
+                        Nota de crédito
+                      </Link>
+                      <Link className="btn btn-outline btn-sm" to={`/new-note/nd/${info.type}/${r.id}`}>
+                        Nota de débito
+                      </Link>
+                      <Link className="btn btn-outline btn-sm" to={`/new-clone/${info.type}/${r.id}`}>
+                        Clonar
+                      </Link>
                       {section === "invoices" && (
                         <Link className="btn btn-outline btn-sm" to={`/new-recurring/invoice/${r.id}`}>
                           Hacer recurrente
