@@ -52,6 +52,14 @@ describe("document form parsing", () => {
     expect(readDocumentForm({}).payments).toEqual([{ code: "01", amount: "" }]);
   });
 
+  it("an international client only on tickets, both fields required", () => {
+    const intl = { ...flat, international: "on", international_name: "John Smith", international_cedula: "" };
+    const te = toDraft("te", readDocumentForm(intl), taxTypes).draft;
+    expect(te.internationalClient).toEqual({ name: "John Smith", cedula: "" });
+    expect(errorMap(checkDraft(te)).internationalClient).toBe("Indique el nombre y la identificación del cliente internacional.");
+    expect(toDraft("fe", readDocumentForm(intl), taxTypes).draft.internationalClient).toBeUndefined();
+  });
+
   it("credit days only on credit; dollars keep the typed rate", () => {
     const { draft } = toDraft("fe", readDocumentForm({ ...flat, sale_condition: "02", credit_days: "30", currency: "USD", exchange_rate: "505.5" }), taxTypes);
     expect(draft.creditDays).toBe(30);

@@ -69,6 +69,10 @@ export interface DocumentFormValues {
   currency: "CRC" | "USD";
   exchangeRate: string;
   note: string;
+  /** Tickets: sold to an international client (name and id printed on the ticket). */
+  international: boolean;
+  internationalName: string;
+  internationalCedula: string;
   lines: FormLine[];
 }
 
@@ -114,6 +118,9 @@ export function readDocumentForm(values: Record<string, string | undefined>): Do
     currency: values.currency === "USD" ? "USD" : "CRC",
     exchangeRate: (values.exchange_rate ?? "").trim(),
     note: (values.note ?? "").slice(0, 1000),
+    international: values.international === "on",
+    internationalName: (values.international_name ?? "").trim().slice(0, 100),
+    internationalCedula: (values.international_cedula ?? "").trim().slice(0, 20),
     lines,
   };
 }
@@ -192,6 +199,7 @@ export function toDraft(kind: DraftKind, form: DocumentFormValues, taxTypes: For
     exchangeRate: form.currency === "CRC" ? "1" : form.exchangeRate,
     lines,
     ...(form.note.trim() ? { note: form.note.trim() } : {}),
+    ...(kind === "te" && form.international ? { internationalClient: { name: form.internationalName, cedula: form.internationalCedula } } : {}),
   };
   return { draft, errors };
 }

@@ -65,7 +65,7 @@ export interface DocumentFormState {
 
 /** Fields the form shows next to an input; anything else goes to the general list. */
 function shownField(field: string, lineCount: number): boolean {
-  if (["clientId", "saleCondition", "creditDays", "payments", "exchangeRate", "note", "lines"].includes(field)) return true;
+  if (["clientId", "internationalClient", "saleCondition", "creditDays", "payments", "exchangeRate", "note", "lines"].includes(field)) return true;
   const m = /^lines\.(\d+)\.(itemId|code|cabys|description|unit|quantity|unitPrice|discountPercent|tax)$/.exec(field);
   return !!m && Number(m[1]) < lineCount;
 }
@@ -118,6 +118,9 @@ export async function newDocumentForm(db: Db, opts: { companyId: number; kind: F
     currency: "CRC",
     exchangeRate: "",
     note: "",
+    international: false,
+    internationalName: "",
+    internationalCedula: "",
     lines: [blankLine(lists.taxTypes[0] ? String(lists.taxTypes[0].id) : "")],
   };
   return state(opts.kind, form, lists, []);

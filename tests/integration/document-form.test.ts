@@ -221,5 +221,9 @@ describe("Guardar", () => {
     expect(split.status).toBe(302);
     const [second] = await database.db.select().from(documents).where(eq(documents.id, Number(split.location!.split("/").pop())));
     expect(second.number).toBe(2);
+    const intl = await post("/new-ticket", { ...twoLines(), client_id: String(company.generic.id), international: "on", international_name: "John Smith", international_cedula: "P1234567", intent: "save" });
+    expect(intl.status).toBe(302);
+    const [ticket2] = await database.db.select().from(documents).where(eq(documents.id, Number(intl.location!.split("/").pop())));
+    expect(ticket2).toMatchObject({ kind: "te", number: 2 });
   });
 });

@@ -100,6 +100,22 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
                 ))}
             </select>
           </Field>
+          {!invoice && (
+            <fieldset className="space-y-2 md:col-span-3">
+              <label className="flex items-center gap-2">
+                <input type="checkbox" name="international" defaultChecked={form.international} /> Cliente internacional
+              </label>
+              {errors.internationalClient && <p className="field-error">{errors.internationalClient}</p>}
+              <div className="grid gap-4 md:grid-cols-2">
+                <Field label="Nombre del cliente internacional" name="international_name">
+                  <input id="international_name" name="international_name" className="input" maxLength={100} defaultValue={form.internationalName} />
+                </Field>
+                <Field label="Identificación del cliente internacional" name="international_cedula">
+                  <input id="international_cedula" name="international_cedula" className="input" maxLength={20} defaultValue={form.internationalCedula} />
+                </Field>
+              </div>
+            </fieldset>
+          )}
           {/* Only for credit: without JavaScript it appears on the next re-render (Recalcular or Guardar). */}
           {saleCondition === "02" && (
             <Field label="Plazo de crédito (días)" name="credit_days" error={errors.creditDays}>
