@@ -45,3 +45,19 @@ test("the demo admin issues an invoice with two lines and lands on its detail pa
   await expectToast(page, "Factura guardada con exito");
   await expect(page).toHaveURL(/\/detail\/invoice\/\d+$/);
 });
+
+test("a ticket to the generic client: errors keep what was typed, then it is saved", async ({ page }) => {
+  await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
+  await page.goto("/new-ticket");
+  await expect(page.getByLabel("Cliente", { exact: true })).toHaveValue(/\d+/);
+  await fillLine(page, 1, { cabys: "8313100000000", description: "Soporte técnico", quantity: "0", price: "15000", tax: "IVA 13%" });
+  await page.getByLabel("Nota").fill("Pagado en caja");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByText("La cantidad debe estar entre 0.1 y 100000.")).toBeVisible();
+  await expect(page.getByLabel("Descripción (línea 1)")).toHaveValue("Soporte técnico");
+  await expect(page.getByLabel("Nota")).toHaveValue("Pagado en caja");
+  await page.getByLabel("Cantidad (línea 1)").fill("1");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Tiquete guardado con exito");
+  await expect(page).toHaveURL(/\/detail\/ticket\/\d+$/);
+});
