@@ -34,8 +34,11 @@ async function startServer(opts: { command: string[]; port: number; dataDir: str
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(opts.port), HOST: "127.0.0.1", DATA_DIR: opts.dataDir, DEMO_PASSWORD, APP_SECRET: "bench-secret", NODE_ENV: "production", COOKIE_SECURE: "false" };
   delete env.DATABASE_URL;
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
+  const taken = await fetch(`http://127.0.0.1:${opts.port}/login`).then(() => true, () => false);
+  if (taken) throw new Error(`Port ${opts.port} is already in use: stop that server first.`);
   const t0 = performance.now();
-  const proc = spawn(opts.command[0], opts.command.slice(1), { env, stdio: ["ignore", "pipe", "pipe"] });
+  // Own process group, so stopping it stops npm, tsx and the server (and its workers) together.
+  const proc = spawn(opts.command[0], opts.command.slice(1), { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let log = "";
   proc.stdout!.on("data", (d) => (log += d));
   proc.stderr!.on("data", (d) => (log += d));
@@ -44,8 +47,11 @@ async function startServer(opts: { command: string[]; port: number; dataDir: str
   return {
     ms,
     stop: async () => {
-      proc.kill("SIGTERM");
-      await new Promise((r) => proc.once("exit", r));
+      const exited = new Promise((r) => proc.once("exit", r));
+      process.kill(-proc.pid!, "SIGTERM");
+      await exited;
+      // Wait until the port is free again (the server finishes closing after its parent exits).
+      for (let i = 0; i < 100 && (await fetch(`http://127.0.0.1:${opts.port}/login`).then(() => true, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
     },
   };
 }

@@ -82,7 +82,8 @@ export default async function globalSetup() {
   };
   delete (env as Record<string, string | undefined>).DATABASE_URL;
   if (databaseUrl) (env as Record<string, string>).DATABASE_URL = databaseUrl;
-  const server: ChildProcess = spawn("npx", ["tsx", "server/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  // Own process group, so stopping it stops npx, tsx and the server together (no orphan keeps the port).
+  const server: ChildProcess = spawn("npx", ["tsx", "server/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let log = "";
   server.stdout!.on("data", (d) => (log += d));
   server.stderr!.on("data", (d) => (log += d));
@@ -102,8 +103,9 @@ export default async function globalSetup() {
   process.env.E2E_BASE_URL = `http://127.0.0.1:${port}`;
 
   return async () => {
-    server.kill("SIGTERM");
-    await new Promise((r) => server.once("exit", r));
+    const exited = new Promise((r) => server.once("exit", r));
+    process.kill(-server.pid!, "SIGTERM");
+    await exited;
     await new Promise<void>((r) => smtp.close(() => r()));
     await haciendaPublic.close();
     await dropDb();
