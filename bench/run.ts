@@ -3,7 +3,10 @@
 import fs from "node:fs";
 
 const only = process.argv.slice(2);
-const results: Record<string, unknown> = { machine: { cpus: (await import("node:os")).cpus().length, node: process.version, date: new Date().toISOString() } };
+const resultsFile = new URL("./results.json", import.meta.url);
+// A run of some suites keeps the saved numbers of the others.
+const previous = only.length && fs.existsSync(resultsFile) ? (JSON.parse(fs.readFileSync(resultsFile, "utf8")) as Record<string, unknown>) : {};
+const results: Record<string, unknown> = { ...previous, machine: { cpus: (await import("node:os")).cpus().length, node: process.version, date: new Date().toISOString() } };
 const suites: [string, () => Promise<unknown>][] = [
   ["foundation", async () => (await import("./foundation.ts")).benchFoundation()],
 ];
@@ -21,7 +24,7 @@ for (const [name, run] of suites) {
   console.log(JSON.stringify(r, null, 2));
   results[name] = r;
 }
-fs.writeFileSync(new URL("./results.json", import.meta.url), JSON.stringify(results, null, 2) + "\n");
+fs.writeFileSync(resultsFile, JSON.stringify(results, null, 2) + "\n");
 console.log(
   "\nBudgets: /dashboard and /companies p95 ≤ 50 ms on PostgreSQL; /login ≤ 60 kB gzip JavaScript; hacienda ≥ 500 signed 1-line invoices/s/core, ≥ 300 with 50 lines; client search p95 ≤ 50 ms (100,000 clients, PostgreSQL); CABYS search ≤ 30 ms (25,000 codes); invoice list p95 ≤ 50 ms (1,000,000 documents); PDF ≤ 100 ms warm; /new-invoice ≤ 120 kB gzip JavaScript.",
 );
