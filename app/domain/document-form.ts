@@ -15,7 +15,33 @@ export const FORM_MESSAGES = {
   saleConditionRequired: "Seleccione la condición de venta.",
   invoiceSaved: "Factura guardada con exito",
   ticketSaved: "Tiquete guardado con exito",
+  noteSaved: "Nota guardada con exito",
+  quotationSaved: "Cotización guardada con exito",
+  invalidKind: "El tipo de documento a crear es invalido",
 } as const;
+
+/** The kinds the shared form edits (spec part 2 "Shared document form"). */
+export type FormKind = "fe" | "te" | "nc" | "nd" | "fec" | "qt";
+
+/**
+ * Per kind: the screen title, the list it belongs to, its /detail/:type segment, the toast after
+ * saving, and which clients the client select offers (part 2: tickets default to the generic
+ * client and exclude providers; invoices exclude generic clients and providers; simple documents
+ * list only providers).
+ */
+export const FORM_KINDS: Record<FormKind, { title: string; listPath: string; detailType: string; saved: string; clients: "customers" | "customers-and-generic" | "providers" }> = {
+  nc: { title: "Nota de crédito", listPath: "/notes", detailType: "note", saved: FORM_MESSAGES.noteSaved, clients: "customers-and-generic" },
+
+  nd: { title: "Nota de débito", listPath: "/notes", detailType: "note", saved: FORM_MESSAGES.noteSaved, clients: "customers-and-generic" },
+
+  fec: { title: "Nueva factura de compra", listPath: "/simples", detailType: "simple", saved: FORM_MESSAGES.invoiceSaved, clients: "providers" },
+
+  fe: { title: "Nueva factura", listPath: "/invoices", detailType: "invoice", saved: FORM_MESSAGES.invoiceSaved, clients: "customers" },
+
+  te: { title: "Nuevo tiquete", listPath: "/tickets", detailType: "ticket", saved: FORM_MESSAGES.ticketSaved, clients: "customers-and-generic" },
+
+  qt: { title: "Nueva cotización", listPath: "/quotations", detailType: "quotation", saved: FORM_MESSAGES.quotationSaved, clients: "customers" },
+};
 
 /** At most this many lines are read from one submission. */
 export const MAX_LINES = 200;

@@ -6,13 +6,13 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { clients, items, taxTypes } from "../../db/schema/index.ts";
 import { checkDraft, draftTotals, summaryOf, type FieldError } from "../domain/document-draft.ts";
-import { applyItemPicks, blankLine, errorMap, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, readDocumentForm, toDraft, type DocumentFormValues, type FormItem, type FormTaxType } from "../domain/document-form.ts";
+import { applyItemPicks, blankLine, errorMap, FORM_KINDS, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, readDocumentForm, toDraft, type DocumentFormValues, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
 import { loadSchemaSet } from "../hacienda/xsd/load.server.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
 import { currentRate } from "./exchange-rate.server.ts";
 import { issueDocument } from "./issue-document.server.ts";
 
-export type FormKind = "fe" | "te";
+export type { FormKind };
 
 let schemaSetCache: CompiledSchemaSet | undefined;
 /** The app's Hacienda schema set (compiled once per process). */
@@ -28,15 +28,16 @@ export interface DocumentFormLists {
   genericClientId: number | null;
 }
 
-/** Clients the form offers: invoices exclude generic clients and providers; tickets exclude providers. */
+/** Clients the form offers, per FORM_KINDS[kind].clients. */
 export async function documentFormLists(db: Db, companyId: number, kind: FormKind): Promise<DocumentFormLists> {
+  const rule = FORM_KINDS[kind].clients;
   const clientRows = await db
     .select({ id: clients.id, name: clients.name, identification: clients.identification, generic: clients.generic })
     .from(clients)
-    .where(and(eq(clients.companyId, companyId), eq(clients.provider, false), eq(clients.active, true), isNull(clients.deletedAt)))
+    .where(and(eq(clients.companyId, companyId), eq(clients.provider, rule === "providers"), eq(clients.active, true), isNull(clients.deletedAt)))
     .orderBy(asc(clients.name))
     .limit(2000);
-  const offered = kind === "fe" ? clientRows.filter((c) => !c.generic) : clientRows;
+  const offered = rule === "customers-and-generic" ? clientRows : clientRows.filter((c) => !c.generic);
   const itemRows = await db
     .select({ id: items.id, code: items.code, cabysCode: items.cabysCode, name: items.name, description: items.description, unitCode: items.unitCode, taxTypeId: items.taxTypeId, price: items.price })
     .from(items)
@@ -169,5 +170,5 @@ export async function submitDocumentForm(
 
   const issued = await issueDocument(db, { companyId: opts.companyId, userId: opts.userId, draft, now: opts.now, schemaSet: opts.schemaSet ?? appSchemaSet() });
   if (!issued.ok) return { ok: false, status: 400, state: state(kind, form, lists, issued.errors, rated.message) };
-  return { ok: true, documentId: issued.documentId, kind, message: kind === "fe" ? FORM_MESSAGES.invoiceSaved : FORM_MESSAGES.ticketSaved };
+  return { ok: true, documentId: issued.documentId, kind, message: FORM_KINDS[kind].saved };
 }

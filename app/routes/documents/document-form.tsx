@@ -5,13 +5,13 @@ import { useState } from "react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/document-form";
 import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
-import { lineFieldName, MAX_PAYMENTS, type FormLine } from "../../domain/document-form.ts";
+import { FORM_KINDS, lineFieldName, MAX_PAYMENTS, type FormKind, type FormLine } from "../../domain/document-form.ts";
 import { formValues } from "../../domain/forms.ts";
 import { formatMoney } from "../../domain/format.ts";
 import { paymentMethods, saleConditions, unitsOfMeasure } from "../../../db/seed/reference-data.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
-import { newDocumentForm, submitDocumentForm, type DocumentFormState, type FormKind } from "../../server/document-form.server.ts";
+import { newDocumentForm, submitDocumentForm, type DocumentFormState } from "../../server/document-form.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 
 /** Bodies above this are refused before parsing (200 lines of text fit easily). */
@@ -41,7 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const values = formValues(form);
   const intent = String(form.get("intent") ?? "save");
   const result = await submitDocumentForm(db(), { companyId: company.id, userId: user.id, kind: kindOf(request), values, intent, now: new Date() });
-  if (result.ok) return redirectWithToast(`/detail/${result.kind === "fe" ? "invoice" : "ticket"}/${result.documentId}`, { type: "success", text: result.message });
+  if (result.ok) return redirectWithToast(`/detail/${FORM_KINDS[result.kind].detailType}/${result.documentId}`, { type: "success", text: result.message });
   return data(result.state, { status: result.status });
 }
 
@@ -54,14 +54,13 @@ const UNIT_OPTIONS = unitsOfMeasure.map((u) => ({ value: u.symbol, label: `${u.s
 
 function DocumentFormView({ state }: { state: DocumentFormState }) {
   const { kind, form, lists, errors, general, totals, message } = state;
-  const invoice = kind === "fe";
   const symbol = form.currency === "USD" ? "$" : "₡";
   const [saleCondition, setSaleCondition] = useState(form.saleCondition);
   return (
     <div className="space-y-4">
       <div className="flex items-center justify-between">
-        <h1 className="text-xl font-semibold">{invoice ? "Nueva factura" : "Nuevo tiquete"}</h1>
-        <Link to={invoice ? "/invoices" : "/tickets"} className="btn btn-outline">
+        <h1 className="text-xl font-semibold">{FORM_KINDS[kind].title}</h1>
+        <Link to={FORM_KINDS[kind].listPath} className="btn btn-outline">
           Volver
         </Link>
       </div>
@@ -81,7 +80,7 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
         <section className="card grid gap-4 md:grid-cols-3">
           <Field label="Cliente" name="client_id" error={errors.clientId}>
             <select id="client_id" name="client_id" className="input" defaultValue={form.clientId} aria-invalid={!!errors.clientId || undefined}>
-              {invoice && <option value="">Seleccione un cliente</option>}
+              {FORM_KINDS[kind].clients !== "customers-and-generic" && <option value="">Seleccione un cliente</option>}
               {lists.clients.map((c) => (
                 <option key={c.id} value={c.id}>
                   {c.name} ({c.identification})
@@ -100,7 +99,7 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
                 ))}
             </select>
           </Field>
-          {!invoice && (
+          {kind === "te" && (
             <fieldset className="space-y-2 md:col-span-3">
               <label className="flex items-center gap-2">
                 <input type="checkbox" name="international" defaultChecked={form.international} /> Cliente internacional
