@@ -3,6 +3,7 @@
 // with the spec's Spanish messages, and the pure helpers around them (template placeholders, the
 // key-expiry warning text). No server code here.
 import { z } from "zod";
+import { formatDate } from "./format.ts";
 
 export const CONFIG_MESSAGES = {
   /** General configuration saved (spec §8 Companies). */
@@ -234,11 +235,6 @@ export const SAMPLE_VALUES: Record<string, string> = Object.fromEntries(PLACEHOL
 
 const DAY_MS = 86_400_000;
 
-/** DD/MM/YYYY in Costa Rica time. */
-export function crDate(d: Date): string {
-  const parts = new Intl.DateTimeFormat("en-GB", { timeZone: "America/Costa_Rica", day: "2-digit", month: "2-digit", year: "numeric" }).format(d);
-  return parts; // en-GB gives DD/MM/YYYY
-}
 
 export interface KeyExpiryWarning {
   kind: "expiring" | "expired";
@@ -251,7 +247,7 @@ export interface KeyExpiryWarning {
 export function keyExpiryText(notAfter: Date | null | undefined, now: Date): KeyExpiryWarning | null {
   if (!notAfter) return null;
   const ms = notAfter.getTime() - now.getTime();
-  const date = crDate(notAfter);
+  const date = formatDate(notAfter);
   if (ms <= 0) {
     return {
       kind: "expired",

@@ -1,6 +1,6 @@
 // The dollar exchange rate (Hacienda's public indicadores/tc, hacienda/NOTES.md §10): parsing the reply
 // leniently and the wording of the fallback. Pure: the clock comes in as a parameter.
-import { CR_TIME_ZONE } from "./format.ts";
+import { crCalendar } from "./format.ts";
 
 export interface DollarRate {
   /** Costa Rica calendar date of the rate, YYYY-MM-DD. */
@@ -19,9 +19,8 @@ export const EXCHANGE_MESSAGES = {
 
 /** YYYY-MM-DD of an instant in Costa Rica. */
 export function crDate(now: Date): string {
-  const p: Record<string, string> = {};
-  for (const { type, value } of new Intl.DateTimeFormat("en-US", { timeZone: CR_TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(now)) p[type] = value;
-  return `${p.year}-${p.month}-${p.day}`;
+  const c = crCalendar(now);
+  return `${c.year}-${String(c.month).padStart(2, "0")}-${String(c.day).padStart(2, "0")}`;
 }
 
 /** YYYY-MM-DD → DD/MM/YYYY. */

@@ -2,6 +2,7 @@
 // Consecutives, §7 configurations / test-cryptography-key / test-access-hacienda, §8 Keys/access
 // test). Secrets (the .p12 bytes, its PIN, the Hacienda password) are stored as AES-256-GCM boxes
 // and never leave the server; the key is checked by opening it with the PIN before anything is saved.
+import { formatDate } from "../domain/format.ts";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { countersOf, haciendaConfigOf } from "../../db/queries/config.ts";
@@ -13,7 +14,6 @@ import {
   CONFIG_MESSAGES,
   CONSECUTIVE_TYPES,
   checkKeyFile,
-  crDate,
   keyExpiryText,
   type HaciendaConfigInput,
   type KeyExpiryWarning,
@@ -59,8 +59,8 @@ export async function haciendaFormState(db: Db, companyId: number) {
           filename: hc.keyFilename ?? "llave.p12",
           subject: hc.keySubject ?? "",
           cedula: hc.keyCedula ?? "",
-          notBefore: hc.keyNotBefore ? crDate(hc.keyNotBefore) : "",
-          notAfter: hc.keyNotAfter ? crDate(hc.keyNotAfter) : "",
+          notBefore: hc.keyNotBefore ? formatDate(hc.keyNotBefore) : "",
+          notAfter: hc.keyNotAfter ? formatDate(hc.keyNotAfter) : "",
         }
       : null,
   };
@@ -130,7 +130,7 @@ export async function testStoredKey(db: Db, companyId: number, now: Date): Promi
   if (!hc?.keyEnc || !hc.pinEnc) return { ok: false, message: CONFIG_MESSAGES.keyTestFailed, detail: CONFIG_MESSAGES.noKeyStored };
   try {
     const key = loadP12(decryptSecret(hc.keyEnc), decryptSecret(hc.pinEnc).toString("utf8"), { now });
-    return { ok: true, subject: key.subject, cedula: key.cedula, notBefore: crDate(key.notBefore), notAfter: crDate(key.notAfter), daysLeft: key.daysLeft };
+    return { ok: true, subject: key.subject, cedula: key.cedula, notBefore: formatDate(key.notBefore), notAfter: formatDate(key.notAfter), daysLeft: key.daysLeft };
   } catch (error) {
     return { ok: false, message: CONFIG_MESSAGES.keyTestFailed, detail: isHaciendaError(error) ? error.message : undefined };
   }

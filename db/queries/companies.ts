@@ -1,6 +1,7 @@
 import { and, asc, eq, exists, ilike, inArray, isNull, ne, notInArray, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../client.ts";
+import { crCalendar } from "../../app/domain/format.ts";
 import {
   cantons,
   companies,
@@ -29,8 +30,7 @@ export async function companyOfUser(db: DbOrTx, { userId, companyId }: { userId:
 
 /** Midnight of 1 January in Costa Rica (UTC−6, no daylight saving) of the year of `now`. */
 export function crYearStart(now: Date): Date {
-  const year = Number(new Intl.DateTimeFormat("en-US", { timeZone: "America/Costa_Rica", year: "numeric" }).format(now));
-  return new Date(Date.UTC(year, 0, 1, 6));
+  return new Date(Date.UTC(crCalendar(now).year, 0, 1, 6));
 }
 
 const creator = alias(users, "creator");
