@@ -4,6 +4,7 @@ import { exchangeRateTask } from "./tasks/exchange-rate.ts";
 import { submitDocumentTask } from "./tasks/submit-document.ts";
 import { haciendaSweepTask, pollDocumentTask } from "./tasks/poll-document.ts";
 import { recurringTask } from "./tasks/recurring.ts";
+import { sendDocumentEmailTask } from "./tasks/send-document-email.ts";
 
 export const handlers: Record<string, JobHandler> = {
   "purge-sessions": purgeSessionsTask,
@@ -12,6 +13,7 @@ export const handlers: Record<string, JobHandler> = {
   "poll-document": pollDocumentTask,
   "hacienda-sweep": haciendaSweepTask,
   recurring: recurringTask,
+  "send-document-email": sendDocumentEmailTask,
 };
 
 export const schedules: Schedule[] = [

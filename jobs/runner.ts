@@ -3,7 +3,7 @@
 import { and, asc, eq, lte, sql } from "drizzle-orm";
 import cron from "node-cron";
 import os from "node:os";
-import type { Db } from "../db/client.ts";
+import type { Db, DbOrTx } from "../db/client.ts";
 import { jobs } from "../db/schema/index.ts";
 
 export interface JobContext {
@@ -20,7 +20,7 @@ export interface Schedule {
   payload?: Record<string, unknown>;
 }
 
-export async function enqueue(db: Db, type: string, payload: Record<string, unknown> = {}, opts: { runAt?: Date; uniqueKey?: string; maxAttempts?: number } = {}) {
+export async function enqueue(db: DbOrTx, type: string, payload: Record<string, unknown> = {}, opts: { runAt?: Date; uniqueKey?: string; maxAttempts?: number } = {}) {
   await db
     .insert(jobs)
     .values({ type, payload, runAt: opts.runAt ?? new Date(), uniqueKey: opts.uniqueKey ?? null, maxAttempts: opts.maxAttempts ?? 5 })

@@ -73,3 +73,14 @@ export function composeDocumentEmail(view: DocumentView, template: EmailTemplate
   const text = `${fillTemplate(t.body, values)}\n\nConsulte el documento en línea: ${view.publicUrl}\n`;
   return { subject: fillTemplate(t.subject, values).replace(/[\r\n]+/g, " ").trim(), text, attachments };
 }
+
+/**
+ * Who receives a document: the client's e-mail as it was at issue, then the notify list, each once.
+ * Used for the automatic e-mail after acceptance and as the default of the detail viewer's form.
+ */
+export function documentRecipients(clientSnapshot: unknown, emails: unknown): string[] {
+  const client = (clientSnapshot ?? {}) as { email?: unknown };
+  const notify = Array.isArray(emails) ? emails.filter((e): e is string => typeof e === "string") : [];
+  const all = [typeof client.email === "string" ? client.email : "", ...notify].map((e) => e.trim()).filter(Boolean);
+  return [...new Set(all)];
+}

@@ -105,7 +105,7 @@ export async function submitDocument(db: Db, { companyId, documentId }: { compan
         .update(documents)
         .set({ status: "procesando", submittedAt: now, lastError: null })
         .where(and(eq(documents.id, documentId), eq(documents.status, "por enviar")));
-      await enqueue(tx as unknown as Db, "poll-document", { companyId, documentId, attempt: 0 }, { runAt: new Date(now.getTime() + pollDelay(0)), uniqueKey: `poll:${documentId}:0`, maxAttempts: 1000 });
+      await enqueue(tx, "poll-document", { companyId, documentId, attempt: 0 }, { runAt: new Date(now.getTime() + pollDelay(0)), uniqueKey: `poll:${documentId}:0`, maxAttempts: 1000 });
     });
     return result.duplicate ? "duplicate" : "sent";
   } catch (error) {
@@ -154,6 +154,8 @@ export async function applyHaciendaAnswer(db: Db, answer: HaciendaAnswer, now: D
       .where(and(eq(documents.clave, answer.clave), inArray(documents.status, ["por enviar", "procesando"])))
       .returning({ id: documents.id, kind: documents.kind, total: documents.totalComprobante, companyId: documents.companyId });
     if (!row) return null;
+    // Accepted: the e-mail to the client and the notify list goes out by a job (retried on failure).
+    if (answer.estado === "aceptado") await enqueueDocumentEmail(tx, { companyId: row.companyId, documentId: row.id }, now);
     if (row.kind === "nc" && answer.estado === "aceptado") {
       const refs = await tx.select({ id: documentReferences.referencedDocumentId }).from(documentReferences).where(eq(documentReferences.documentId, row.id));
       for (const r of refs)
@@ -165,6 +167,11 @@ export async function applyHaciendaAnswer(db: Db, answer: HaciendaAnswer, now: D
     }
     return row.id;
   });
+}
+
+/** Queues the e-mail of an accepted document (once per document: the job's unique key). */
+export async function enqueueDocumentEmail(db: DbOrTx, { companyId, documentId }: { companyId: number; documentId: number }, now: Date) {
+  await enqueue(db, "send-document-email", { companyId, documentId }, { runAt: now, uniqueKey: `document-email:${documentId}`, maxAttempts: 8 });
 }
 
 export type PollOutcome = "final" | "waiting" | "resubmit" | "skipped";
@@ -199,7 +206,7 @@ async function resubmit(db: Db, companyId: number, documentId: number, now: Date
       .update(documents)
       .set({ status: "por enviar" })
       .where(and(eq(documents.id, documentId), eq(documents.status, "procesando")));
-    await enqueue(tx as unknown as Db, "submit-document", { companyId, documentId }, { runAt: now, uniqueKey: `submit:${documentId}`, maxAttempts: 1000 });
+    await enqueue(tx, "submit-document", { companyId, documentId }, { runAt: now, uniqueKey: `submit:${documentId}`, maxAttempts: 1000 });
   });
   return "resubmit";
 }

@@ -319,7 +319,7 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
     );
   }
   if (hacienda) {
-    await enqueue(tx as unknown as Db, "submit-document", { documentId: row.id, companyId }, { runAt: now, uniqueKey: `submit:${row.id}`, maxAttempts: 1000 });
+    await enqueue(tx, "submit-document", { documentId: row.id, companyId }, { runAt: now, uniqueKey: `submit:${row.id}`, maxAttempts: 1000 });
   }
   return { ok: true, documentId: row.id, kind: draft.kind, number, clave, consecutivo, status: hacienda ? "por enviar" : "no aplica", total: summary.total };
 }

@@ -81,6 +81,11 @@ export const documents = pgTable(
     answeredAt: timestamp("answered_at", { withTimezone: true }),
     submitAttempts: integer("submit_attempts").notNull().default(0),
     lastError: text("last_error"),
+    // The e-mail to the client and the notify list, sent by a job once Hacienda accepts.
+    emailSentAt: timestamp("email_sent_at", { withTimezone: true }),
+    emailSentTo: text("email_sent_to"),
+    /** The last sending failure (plain Spanish); cleared when it is sent. */
+    emailError: text("email_error"),
     /** The rejected document this one replaces (InformacionReferencia 16). */
     replacesDocumentId: integer("replaces_document_id"),
 

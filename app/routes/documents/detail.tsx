@@ -13,7 +13,8 @@ import { DocumentPreview, type PreviewView } from "../../components/document-pre
 import { AppForm, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { costaRicaDay, dueState, haciendaStatusLabel, paymentStatus } from "../../domain/document-status.ts";
-import { formatDate, formatMoney, truncate } from "../../domain/format.ts";
+import { formatDate, formatDateTime, formatMoney, truncate } from "../../domain/format.ts";
+import { documentRecipients } from "../../email/document-email.ts";
 import { lastPage } from "../../domain/pagination.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
@@ -74,8 +75,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const req = await listRequest(request, context, `/detail/${type}`);
   const { rows, total } = await documentList(database, { companyId: company!.id, kinds, search: req.search, page: req.page, perPage: req.perPage });
   const symbols = new Map((await database.select({ id: currencies.id, symbol: currencies.symbol }).from(currencies)).map((c) => [c.id, c.symbol]));
-  const client = (doc.clientSnapshot ?? {}) as { email?: string | null };
-  const notify = Array.isArray(doc.emails) ? (doc.emails as unknown[]).filter((e): e is string => typeof e === "string") : [];
   const status = { total: doc.totalComprobante, paymentAmount: doc.paymentAmount, creditNoteTotal: doc.creditNoteTotal, haciendaStatus: doc.status, expirationDate: doc.expirationDate };
   const plan5 = company!.permission === 5;
   const noteSource = doc.kind === "fe" || doc.kind === "te" || doc.kind === "fec";
@@ -109,7 +108,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     lastError: doc.lastError,
     paymentStatus: doc.kind === "fe" || doc.kind === "fec" ? paymentStatus(status) : null,
     due: doc.kind === "fe" ? dueState(status, costaRicaDay(new Date())) : null,
-    defaultEmails: [...new Set([client.email ?? "", ...notify].filter(Boolean))].join(", "),
+    defaultEmails: documentRecipients(doc.clientSnapshot, doc.emails).join(", "),
+    emailStatus: doc.emailSentAt
+      ? `Enviado por correo a ${doc.emailSentTo ?? ""} el ${formatDateTime(doc.emailSentAt)}.`
+      : doc.emailError
+        ? `No se pudo enviar por correo: ${doc.emailError}${doc.status === "aceptado" ? " Se reintenta automáticamente; también puede enviarlo desde aquí." : ""}`
+        : null,
     actions: {
       clone: !plan5 && doc.kind !== "nc" && doc.kind !== "nd",
       notes: !plan5 && noteSource,
@@ -279,6 +283,11 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
             )}
           </div>
           <CopyLink url={d.publicUrl} />
+          {d.emailStatus && (
+            <p className="text-sm text-slate-600" data-email-status>
+              {d.emailStatus}
+            </p>
+          )}
           <AppForm className="space-y-2" data-email-form>
             <input type="hidden" name="intent" value="email" />
             <label htmlFor="emails" className="text-sm font-medium">
