@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays, costaRicaDay, dueState, haciendaStatusLabel, paymentStatus } from "./document-status.ts";
+import { addDays, costaRicaDay, dueState, haciendaStatusLabel, paymentStatus, pendingText } from "./document-status.ts";
 
 describe("paymentStatus (part 2 §4)", () => {
   it("No pagado, Pago Parcial, Pagado", () => {
@@ -48,5 +48,13 @@ describe("helpers", () => {
   it("status label", () => {
     expect(haciendaStatusLabel("no aplica")).toBeNull();
     expect(haciendaStatusLabel("aceptado")).toBe("aceptado");
+  });
+});
+
+describe("pendingText", () => {
+  it("is null when nothing waits, and counts each state otherwise", () => {
+    expect(pendingText({ porEnviar: 0, procesando: 0 })).toBeNull();
+    expect(pendingText({ porEnviar: 1, procesando: 0 })).toMatch(/^1 documento espera respuesta de Hacienda \(1 por enviar\)\./);
+    expect(pendingText({ porEnviar: 2, procesando: 3 })).toMatch(/^5 documentos esperan respuesta de Hacienda \(2 por enviar, 3 procesando\)\./);
   });
 });

@@ -59,3 +59,15 @@ export function haciendaStatusLabel(status: string | null | undefined): string |
   if (!status || status === "no aplica") return null;
   return status;
 }
+
+/**
+ * The line that tells the user how many documents wait for Hacienda (sent by the jobs, nothing to
+ * do); null when none wait.
+ */
+export function pendingText(p: { porEnviar: number; procesando: number }): string | null {
+  const total = p.porEnviar + p.procesando;
+  if (total === 0) return null;
+  const what = total === 1 ? "1 documento espera" : `${total} documentos esperan`;
+  const parts = [p.porEnviar ? `${p.porEnviar} por enviar` : "", p.procesando ? `${p.procesando} procesando` : ""].filter(Boolean).join(", ");
+  return `${what} respuesta de Hacienda (${parts}). Se envían solos cuando Hacienda responde; no hace falta emitirlos de nuevo.`;
+}

@@ -16,6 +16,8 @@ import type { DocumentDraft } from "../../app/domain/document-draft.ts";
 import { issueDocument } from "../../app/server/issue-document.server.ts";
 import { configurePipeline, creditNoteDraft, handleHaciendaCallback, pendingCount, rejectionReasons, replacementDraft, submitDocument } from "../../app/server/hacienda-pipeline.server.ts";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
+import * as dashboard from "../../app/routes/dashboard/dashboard.tsx";
+import { call, signedIn } from "../setup/app.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let sandbox: Sandbox;
@@ -121,6 +123,9 @@ describe("send pipeline against the local sandbox", () => {
     expect(waiting.status).toBe("por enviar");
     expect(waiting.lastError).toBeTruthy();
     expect((await pendingCount(database.db, company.id)).porEnviar).toBe(1);
+    // The user sees it on the dashboard.
+    const browser = await signedIn(database.db, user.id, company.id);
+    expect((await call(browser, dashboard.loader, { path: "/dashboard" })).data.pending).toMatch(/^1 documento espera respuesta de Hacienda \(1 por enviar\)/);
     const [job] = await database.db.select().from(jobs).where(eq(jobs.uniqueKey, `submit:${r.documentId}`));
     expect(job).toMatchObject({ status: "pending" });
     sandbox.setFaults({ error5xxShare: 0 });

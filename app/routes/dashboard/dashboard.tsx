@@ -10,6 +10,9 @@ import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { keyExpiryWarning } from "../../server/hacienda-config.server.ts";
 import { KeyExpiryBanner } from "../../components/key-expiry-banner.tsx";
+import { PendingBanner } from "../../components/pending-banner.tsx";
+import { pendingText } from "../../domain/document-status.ts";
+import { pendingCount } from "../../server/hacienda-pipeline.server.ts";
 
 /** Midnight in Costa Rica (UTC−6, no daylight saving) of the first day of a month. */
 const crMonthStart = (year: number, month: number) => new Date(Date.UTC(year, month - 1, 1, 6));
@@ -18,13 +21,14 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { user, company } = context.get(requestContext);
   const today = crCalendar(new Date());
   const since = crMonthStart(today.year, today.month - 6);
-  const [sums, expenses, [ad]] = await Promise.all([
+  const [sums, expenses, [ad], pending] = await Promise.all([
     dailySums(db(), { companyId: company!.id, since }),
     expensesOfMonth(db(), { companyId: company!.id, from: crMonthStart(today.year, today.month) }),
     db().select().from(advertisements).where(eq(advertisements.active, true)).limit(1),
+    pendingCount(db(), company!.id),
   ]);
   const showAd = ad && ad.code !== user!.advertisementCode ? { title: ad.title, html: ad.contentHtml, code: ad.code } : null;
-  return { figures: dashboardFigures(sums, today), expenses, ad: showAd, keyWarning: await keyExpiryWarning(db(), company!.id, new Date()), companyId: company!.id, isAdmin: user!.isAdmin };
+  return { figures: dashboardFigures(sums, today), expenses, ad: showAd, pending: pendingText(pending), keyWarning: await keyExpiryWarning(db(), company!.id, new Date()), companyId: company!.id, isAdmin: user!.isAdmin };
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
@@ -38,6 +42,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-4">
       <KeyExpiryBanner warning={loaderData.keyWarning} companyId={loaderData.companyId} isAdmin={loaderData.isAdmin} />
+      <PendingBanner text={loaderData.pending} />
       {ad && (
         <div className="confirm-panel" data-advertisement style={{ position: "fixed", inset: 0, zIndex: 50, display: "flex", alignItems: "center", justifyContent: "center", background: "rgb(15 23 42 / 0.45)" }}>
           <div className="card max-w-lg" role="dialog" aria-modal="true" aria-label={ad.title}>
