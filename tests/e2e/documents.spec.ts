@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { expectToast, projectOf, signIn } from "./helpers.ts";
+import { expectToast, projectOf, signIn, waitForMail } from "./helpers.ts";
 
 async function fillLine(page: Page, n: number, o: { cabys: string; description: string; quantity: string; price: string; tax: string }) {
   await page.getByLabel(`CABYS (línea ${n})`).fill(o.cabys);
@@ -41,9 +41,26 @@ test("the demo admin issues an invoice with two lines and lands on its detail pa
   await fillLine(page, 2, { cabys: "8313100000000", description: "Horas de consultoría en sistemas", quantity: "10", price: "25000", tax: "IVA 4%" });
   await page.getByRole("button", { name: "Recalcular" }).click();
   await expect(page.getByTestId("document-total")).toHaveText("₡1.226.150,00");
+  const since = Date.now();
   await page.getByRole("button", { name: "Guardar" }).click();
   await expectToast(page, "Factura guardada con exito");
   await expect(page).toHaveURL(/\/detail\/invoice\/\d+$/);
+
+  // The jobs send it to the local Hacienda simulator, which accepts it; the client then gets the
+  // e-mail with the PDF, the signed XML and Hacienda's answer.
+  await expect(async () => {
+    await page.reload();
+    await expect(page.locator("[data-status-ribbon]")).toHaveText("aceptado", { timeout: 1000 });
+  }).toPass({ timeout: 60_000 });
+  const mail = await waitForMail("factura@example.cr", since, 60_000);
+  const files = [...mail.matchAll(/filename="?([^";\r\n]+)"?/gi)].map((m) => m[1]);
+  expect(files.filter((f) => f.endsWith(".pdf"))).toHaveLength(1);
+  expect(files.filter((f) => /^\d{50}\.xml$/.test(f))).toHaveLength(1);
+  expect(files.filter((f) => /^\d{50}_respuesta\.xml$/.test(f))).toHaveLength(1);
+  await expect(async () => {
+    await page.reload();
+    await expect(page.locator("[data-email-status]")).toContainText("Enviado por correo a factura@example.cr", { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
 });
 
 test("a ticket to the generic client: errors keep what was typed, then it is saved", async ({ page }) => {

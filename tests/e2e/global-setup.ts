@@ -10,6 +10,7 @@ import { migrateDatabase, openDatabase } from "../../db/client.ts";
 import { seedDemo, seedReferenceData } from "../../db/seed/index.ts";
 import { DEMO_PASSWORD, seedE2E } from "./fixtures.ts";
 import { startFakeHaciendaAe } from "../fixtures/fake-hacienda-ae.ts";
+import { startRealSandbox } from "../../app/hacienda/sandbox/real.ts";
 
 function dbUrl(url: string, name: string) {
   const u = new URL(url);
@@ -42,8 +43,11 @@ export default async function globalSetup() {
   await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
   const smtpPort = (smtp.server.address() as { port: number }).port;
 
-  // Hacienda's public API (economic activities) is simulated locally.
+  // Hacienda's public API (economic activities) is simulated locally, and so is its reception API
+  // (the demo company's 'sandbox' environment): one simulator for the web and the jobs process,
+  // on a free port, answering through the app's callback endpoint.
   const haciendaPublic = await startFakeHaciendaAe();
+  const haciendaSandbox = await startRealSandbox({ port: 0, log: () => {} });
 
   let databaseUrl: string | undefined;
   let dropDb = async () => {};
@@ -78,6 +82,8 @@ export default async function globalSetup() {
     NODE_ENV: "production",
     COOKIE_SECURE: "false",
     HACIENDA_PUBLIC_API_URL: haciendaPublic.url,
+    HACIENDA_SANDBOX_URL: haciendaSandbox.url,
+    HACIENDA_CALLBACK_URL: `http://127.0.0.1:${port}/hacienda/callback`,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
   delete (env as Record<string, string | undefined>).DATABASE_URL;
@@ -87,6 +93,10 @@ export default async function globalSetup() {
   let log = "";
   server.stdout!.on("data", (d) => (log += d));
   server.stderr!.on("data", (d) => (log += d));
+  // With PostgreSQL the jobs run in their own process, as in production (`npm run jobs`).
+  const jobsProcess: ChildProcess | undefined = databaseUrl ? spawn("npx", ["tsx", "jobs/main.ts"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true }) : undefined;
+  jobsProcess?.stdout!.on("data", (d) => (log += d));
+  jobsProcess?.stderr!.on("data", (d) => (log += d));
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`The app server exited:\n${log}`);
@@ -103,9 +113,13 @@ export default async function globalSetup() {
   process.env.E2E_BASE_URL = `http://127.0.0.1:${port}`;
 
   return async () => {
-    const exited = new Promise((r) => server.once("exit", r));
-    process.kill(-server.pid!, "SIGTERM");
-    await exited;
+    for (const child of [server, jobsProcess]) {
+      if (!child || child.exitCode !== null) continue;
+      const exited = new Promise((r) => child.once("exit", r));
+      process.kill(-child.pid!, "SIGTERM");
+      await exited;
+    }
+    await haciendaSandbox.close();
     await new Promise<void>((r) => smtp.close(() => r()));
     await haciendaPublic.close();
     await dropDb();
