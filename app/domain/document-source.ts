@@ -70,7 +70,8 @@ export function sourceRequestOf(url: URL, params: Record<string, string | undefi
     if (!kind || !(id > 0)) return "invalid";
     return { mode: "clone", kind, documentId: id, replace: url.searchParams.get("replace") === "1" };
   }
-  if (path === "/new-simple" || path === "/new-simple/") {
+  // Client-side navigations fetch "/new-simple.data": match the prefix, like the other screens.
+  if (path.startsWith("/new-simple")) {
     const providerId = url.searchParams.get("id");
     return { mode: "simple", providerId: providerId && /^\d{1,10}$/.test(providerId) ? providerId : null };
   }
