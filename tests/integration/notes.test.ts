@@ -416,4 +416,26 @@ describe("corrected replacement of a rejected document", () => {
     // Another company cannot replace it.
     expect((await load(ob, clone("invoice", bad.documentId, true))).status).toBe(404);
   });
+
+  it("a rejected purchase invoice: its own reference stays editable and the locked replacement reference is added", async () => {
+    const bad = await issued(a.company.id, a.user.id, sampleDraft("fec", a.provider.id, { references: fecReference, lines: fecLines }));
+    await database.db.update(documents).set({ status: "rechazado" }).where(eq(documents.id, bad.documentId));
+    const s = (await load(b, clone("simple", bad.documentId, true))).data;
+    expect(s.source.references.map((r: { mode: string; docType: string; code: string }) => [r.mode, r.docType, r.code])).toEqual([
+      ["editable", "14", "04"],
+      ["locked", "10", "16"],
+    ]);
+    const refFields = { reference_doc_type: "16", reference_number: "NODOM-9", reference_date: "2026-11-02", reference_code: "11", reference_reason: "Proveedor no domiciliado" };
+    const r = await post(b, clone("simple", bad.documentId, true), posted(s, { ...refFields, intent: "save" }));
+    expect(r.status, JSON.stringify(r.data?.errors)).toBe(302);
+    expect(r.location).toMatch(/^\/detail\/simple\/\d+$/);
+    const fixed = await docOf(idOf(r.location));
+    expect(fixed).toMatchObject({ kind: "fec", replacesDocumentId: bad.documentId });
+    const refs = await database.db.select().from(documentReferences).where(eq(documentReferences.documentId, fixed.id));
+    expect(refs.map((x) => [x.docType, x.number, x.code])).toEqual([
+      ["16", "NODOM-9", "11"],
+      ["10", bad.clave, "16"],
+    ]);
+    expect(verifyXml(fixed.signedXml!.toString("utf8")).valid).toBe(true);
+  });
 });
