@@ -5,7 +5,8 @@ import path from "node:path";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { clients, items, taxTypes } from "../../db/schema/index.ts";
-import { checkDraft, draftTotals, summaryOf, type FieldError } from "../domain/document-draft.ts";
+import { checkDraft, draftTotals, summaryOf, type DraftReference, type FieldError } from "../domain/document-draft.ts";
+import type { SourceView } from "../domain/document-source.ts";
 import { applyItemPicks, blankLine, errorMap, FORM_KINDS, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, readDocumentForm, toDraft, type DocumentFormValues, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
 import { loadSchemaSet } from "../hacienda/xsd/load.server.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
@@ -62,11 +63,47 @@ export interface DocumentFormState {
   general: string[];
   totals: { subtotal: string; discount: string; tax: string; total: string } | null;
   message: string | null;
+  /** Prefilled screens (notes, clones, replacements, purchase invoices): header, locked client, references. */
+  source?: SourceView | null;
+}
+
+/**
+ * What a prefilled screen fixes on the server (document-source.server.ts): the posted client,
+ * currency and reference fields are ignored and replaced by these.
+ */
+export interface FormSource {
+  view: SourceView;
+  /** The client fixed by the source document (notes); null = none. */
+  client?: DocumentFormLists["clients"][number] | null;
+  /** Currency and exchange rate fixed by the source document (notes). */
+  currency?: { code: "CRC" | "USD"; rate: string };
+  /** References rebuilt on the server from stored documents (and the typed FEC block, checked). */
+  references?: DraftReference[];
+  /** Errors of the reference fields read on the server. */
+  errors?: FieldError[];
+  /** The rejected document a corrected replacement stands for. */
+  replacesDocumentId?: number | null;
+}
+
+/** A source's locked client is the only one offered. */
+function withSourceClient(lists: DocumentFormLists, source: FormSource | undefined): DocumentFormLists {
+  if (!source || source.client === undefined) return lists;
+  return { ...lists, clients: source.client ? [source.client] : [] };
+}
+
+/** A source's locked values replace whatever was posted. */
+function lockedBySource(form: DocumentFormValues, source: FormSource | undefined): DocumentFormValues {
+  if (!source) return form;
+  let out = form;
+  if (source.client !== undefined) out = { ...out, clientId: source.client ? String(source.client.id) : "" };
+  if (source.currency) out = { ...out, currency: source.currency.code, exchangeRate: source.currency.code === "USD" ? source.currency.rate : "" };
+  return out;
 }
 
 /** Fields the form shows next to an input; anything else goes to the general list. */
 function shownField(field: string, lineCount: number): boolean {
   if (["clientId", "internationalClient", "saleCondition", "creditDays", "payments", "exchangeRate", "note", "lines"].includes(field)) return true;
+  if (/^references(\.\d+(\.(docType|code|date))?)?$/.test(field)) return true;
   const m = /^lines\.(\d+)\.(itemId|code|cabys|description|unit|quantity|unitPrice|discountPercent|tax)$/.exec(field);
   return !!m && Number(m[1]) < lineCount;
 }
@@ -85,8 +122,9 @@ function totalsOf(kind: FormKind, form: DocumentFormValues, lists: DocumentFormL
   }
 }
 
-function state(kind: FormKind, form: DocumentFormValues, lists: DocumentFormLists, errors: FieldError[], message: string | null = null): DocumentFormState {
+function state(kind: FormKind, form: DocumentFormValues, lists: DocumentFormLists, errors: FieldError[], message: string | null = null, source: SourceView | null = null): DocumentFormState {
   return {
+    source,
     kind,
     form,
     lists,
@@ -127,6 +165,18 @@ export async function newDocumentForm(db: Db, opts: { companyId: number; kind: F
   return state(opts.kind, form, lists, []);
 }
 
+/** A form prefilled by a source (document-source.server.ts); a preselected client not offered is cleared. */
+export async function prefilledDocumentForm(
+  db: Db,
+  opts: { companyId: number; kind: FormKind; now: Date; source: FormSource; form: (lists: DocumentFormLists) => DocumentFormValues },
+): Promise<DocumentFormState> {
+  const lists = withSourceClient(await documentFormLists(db, opts.companyId, opts.kind), opts.source);
+  let form = lockedBySource(opts.form(lists), opts.source);
+  if (form.clientId && !lists.clients.some((c) => String(c.id) === form.clientId)) form = { ...form, clientId: "" };
+  const rated = await withRate(db, form, opts.now);
+  return state(opts.kind, rated.form, lists, [], rated.message, opts.source.view);
+}
+
 export type SubmitResult = { ok: true; documentId: number; kind: FormKind; message: string } | { ok: false; status: number; state: DocumentFormState };
 
 /**
@@ -136,11 +186,12 @@ export type SubmitResult = { ok: true; documentId: number; kind: FormKind; messa
  */
 export async function submitDocumentForm(
   db: Db,
-  opts: { companyId: number; userId: number; kind: FormKind; values: Record<string, string | undefined>; intent: string; now: Date; schemaSet?: CompiledSchemaSet },
+  opts: { companyId: number; userId: number; kind: FormKind; values: Record<string, string | undefined>; intent: string; now: Date; schemaSet?: CompiledSchemaSet; source?: FormSource },
 ): Promise<SubmitResult> {
   const { kind, intent } = opts;
-  const lists = await documentFormLists(db, opts.companyId, kind);
-  const picked = applyItemPicks(readDocumentForm(opts.values), lists.items);
+  const lists = withSourceClient(await documentFormLists(db, opts.companyId, kind), opts.source);
+  const view = opts.source?.view ?? null;
+  const picked = applyItemPicks(lockedBySource(readDocumentForm(opts.values), opts.source), lists.items);
   const rated = await withRate(db, picked.form, opts.now);
   let form = rated.form;
   const defaultTax = lists.taxTypes[0] ? String(lists.taxTypes[0].id) : "";
@@ -159,16 +210,24 @@ export async function submitDocumentForm(
     }
     // Item-pick errors refer to row positions: recompute them after adding/removing rows.
     const again = applyItemPicks(form, lists.items);
-    return { ok: false, status: 200, state: state(kind, again.form, lists, again.errors, rated.message) };
+    return { ok: false, status: 200, state: state(kind, again.form, lists, again.errors, rated.message, view) };
   }
 
-  const errors: FieldError[] = [...picked.errors];
+  const errors: FieldError[] = [...picked.errors, ...(opts.source?.errors ?? [])];
   if (form.clientId && !lists.clients.some((c) => String(c.id) === form.clientId)) errors.push({ field: "clientId", message: FORM_MESSAGES.clientNotAllowed });
-  const { draft, errors: formErrors } = toDraft(kind, form, lists.taxTypes);
+  const { draft: formDraft, errors: formErrors } = toDraft(kind, form, lists.taxTypes);
+  const draft = opts.source?.references ? { ...formDraft, references: opts.source.references } : formDraft;
   errors.push(...formErrors, ...checkDraft(draft));
-  if (errors.length > 0) return { ok: false, status: 400, state: state(kind, form, lists, errors, rated.message) };
+  if (errors.length > 0) return { ok: false, status: 400, state: state(kind, form, lists, errors, rated.message, view) };
 
-  const issued = await issueDocument(db, { companyId: opts.companyId, userId: opts.userId, draft, now: opts.now, schemaSet: opts.schemaSet ?? appSchemaSet() });
-  if (!issued.ok) return { ok: false, status: 400, state: state(kind, form, lists, issued.errors, rated.message) };
+  const issued = await issueDocument(db, {
+    companyId: opts.companyId,
+    userId: opts.userId,
+    draft,
+    now: opts.now,
+    schemaSet: opts.schemaSet ?? appSchemaSet(),
+    replacesDocumentId: opts.source?.replacesDocumentId ?? null,
+  });
+  if (!issued.ok) return { ok: false, status: 400, state: state(kind, form, lists, issued.errors, rated.message, view) };
   return { ok: true, documentId: issued.documentId, kind, message: FORM_KINDS[kind].saved };
 }

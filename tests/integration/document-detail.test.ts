@@ -94,7 +94,7 @@ describe("document detail viewer", () => {
     expect(d.hasResponseXml).toBe(false);
     expect(d.publicUrl).toMatch(/\/query-public\/[^/]+$/);
     expect(d.defaultEmails).toContain("cliente@example.cr");
-    expect(d.actions).toEqual({ clone: true, notes: true, pay: true, recurring: true });
+    expect(d.actions).toEqual({ clone: true, notes: true, pay: true, recurring: true, replace: false });
     expect(d.paymentStatus).toBe("No pagado");
 
     const html = render(`/detail/invoice/${s.issued.documentId}`, d);
@@ -154,6 +154,10 @@ describe("document detail viewer", () => {
     expect(d.hasResponseXml).toBe(true);
     expect(d.actions.pay).toBe(false);
     expect(d.paymentStatus).toBeNull();
+    expect(d.actions.replace).toBe(true);
+    const page = render(`/detail/invoice/${s.issued.documentId}`, d);
+    expect(page).toContain(`href="/new-clone/invoice/${s.issued.documentId}?replace=1"`);
+    expect(page).toContain("Corregir y reemplazar");
 
     const p = (await open(s.b, "invoice", s.issued.documentId, "print")).data;
     expect(p.print).toBe(true);

@@ -119,6 +119,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       notes: !plan5 && noteSource,
       pay: !plan5 && ["fe", "te", "nc", "fec"].includes(doc.kind) && Number(doc.totalComprobante) > Number(doc.paymentAmount) && doc.status !== "rechazado",
       recurring: !plan5 && doc.kind === "fe",
+      // The fix of a rejected document: a corrected replacement (reference code 16) or a credit note.
+      replace: !plan5 && doc.status === "rechazado" && !!doc.clave && ["fe", "te", "fec"].includes(doc.kind),
     },
   };
 }
@@ -236,6 +238,20 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
               <p className="font-semibold">Hacienda rechazó este documento.</p>
               {d.haciendaDetail ? <p className="mt-1 whitespace-pre-line">{d.haciendaDetail}</p> : null}
               <p className="mt-2">Puede emitir un comprobante corregido que lo sustituya o anularlo con una nota de crédito.</p>
+              {(d.actions.replace || d.actions.notes) && (
+                <div className="mt-2 flex flex-wrap gap-2" data-rejection-fix>
+                  {d.actions.replace && (
+                    <Link className="btn btn-primary btn-sm" to={`/new-clone/${d.type}/${d.id}?replace=1`}>
+                      Corregir y reemplazar
+                    </Link>
+                  )}
+                  {d.actions.notes && (
+                    <Link className="btn btn-outline btn-sm" to={`/new-note/nc/${d.type}/${d.id}`}>
+                      Anular con nota de crédito
+                    </Link>
+                  )}
+                </div>
+              )}
             </div>
           )}
           {!d.rejected && d.lastError && d.ribbon === "por enviar" ? <p className="text-sm text-slate-600">Pendiente de envío a Hacienda: {d.lastError}</p> : null}
@@ -258,7 +274,7 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
             </Link>
             {d.actions.clone && (
               <Link className="btn btn-outline btn-sm" to={`/new-clone/${d.type}/${d.id}`}>
-                {d.rejected ? "Corregir y sustituir" : "Clonar"}
+                Clonar
               </Link>
             )}
             {d.actions.notes && (

@@ -1,10 +1,14 @@
-// /new-invoice (optional ?client_id=) and /new-ticket: the shared document form. Works without
+// /new-invoice (optional ?client_id=) and /new-ticket: the shared document form. Also the prefilled
+// screens (document-source.server.ts): /new-note/:note_type/:document_type/:document_id,
+// /new-clone/:document_type/:document_id (?replace=1 for a rejected document) and /new-simple. Works without
 // JavaScript: "Agregar línea", "Quitar" and "Recalcular" are submit buttons (name="intent") whose
 // answer re-renders the form with everything typed and the totals recomputed on the server.
 import { useState } from "react";
-import { data, Link } from "react-router";
+import { data, isRouteErrorResponse, Link, useRouteError } from "react-router";
 import type { Route } from "./+types/document-form";
+import { ReferenceBlock, SourceFacts } from "../../components/document-source.tsx";
 import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
+import { SOURCE_MESSAGES, sourceRequestOf } from "../../domain/document-source.ts";
 import { FORM_KINDS, lineFieldName, MAX_PAYMENTS, type FormKind, type FormLine } from "../../domain/document-form.ts";
 import { formValues } from "../../domain/forms.ts";
 import { formatMoney } from "../../domain/format.ts";
@@ -12,6 +16,7 @@ import { paymentMethods, saleConditions, unitsOfMeasure } from "../../../db/seed
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { newDocumentForm, submitDocumentForm, type DocumentFormState } from "../../server/document-form.server.ts";
+import { sourcedDocumentForm, submitSourcedForm } from "../../server/document-source.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 
 /** Bodies above this are refused before parsing (200 lines of text fit easily). */
@@ -27,20 +32,37 @@ function requireSession(context: Route.LoaderArgs["context"]) {
   return { company, user };
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+/** The prefilled screen a URL asks for (null: /new-invoice, /new-ticket); a wrong type is 404. */
+function sourceOf(request: Request, params: Record<string, string | undefined>) {
+  const req = sourceRequestOf(new URL(request.url), params);
+  if (req === "invalid") throw data(SOURCE_MESSAGES.invalidKind, { status: 404 });
+  return req;
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { company } = requireSession(context);
+  const source = sourceOf(request, params);
+  if (source) {
+    const state = await sourcedDocumentForm(db(), { companyId: company.id, request: source, now: new Date() });
+    if (!state) throw data(SOURCE_MESSAGES.notFound, { status: 404 });
+    return state;
+  }
   const kind = kindOf(request);
   const clientId = new URL(request.url).searchParams.get("client_id");
   return newDocumentForm(db(), { companyId: company.id, kind, clientId: kind === "fe" ? clientId : null });
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   const { company, user } = requireSession(context);
+  const source = sourceOf(request, params);
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) throw data("La solicitud es demasiado grande", { status: 413 });
   const form = await request.formData();
   const values = formValues(form);
   const intent = String(form.get("intent") ?? "save");
-  const result = await submitDocumentForm(db(), { companyId: company.id, userId: user.id, kind: kindOf(request), values, intent, now: new Date() });
+  const result = source
+    ? await submitSourcedForm(db(), { companyId: company.id, userId: user.id, request: source, values, intent, now: new Date() })
+    : await submitDocumentForm(db(), { companyId: company.id, userId: user.id, kind: kindOf(request), values, intent, now: new Date() });
+  if (!result) throw data(SOURCE_MESSAGES.notFound, { status: 404 });
   if (result.ok) return redirectWithToast(`/detail/${FORM_KINDS[result.kind].detailType}/${result.documentId}`, { type: "success", text: result.message });
   return data(result.state, { status: result.status });
 }
@@ -53,17 +75,18 @@ export default function DocumentForm({ loaderData, actionData }: Route.Component
 const UNIT_OPTIONS = unitsOfMeasure.map((u) => ({ value: u.symbol, label: `${u.symbol} — ${u.description}` }));
 
 function DocumentFormView({ state }: { state: DocumentFormState }) {
-  const { kind, form, lists, errors, general, totals, message } = state;
+  const { kind, form, lists, errors, general, totals, message, source } = state;
   const symbol = form.currency === "USD" ? "$" : "₡";
   const [saleCondition, setSaleCondition] = useState(form.saleCondition);
   return (
     <div className="space-y-4">
       <div className="flex items-center justify-between">
-        <h1 className="text-xl font-semibold">{FORM_KINDS[kind].title}</h1>
+        <h1 className="text-xl font-semibold">{source?.title ?? FORM_KINDS[kind].title}</h1>
         <Link to={FORM_KINDS[kind].listPath} className="btn btn-outline">
           Volver
         </Link>
       </div>
+      {source && <SourceFacts view={source} />}
       <AppForm className="space-y-4" noValidate>
         {/* Enter in a text box submits the first button: make it a harmless recalculation. */}
         <button type="submit" name="intent" value="recalc" hidden tabIndex={-1} aria-hidden="true" />
@@ -78,8 +101,9 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
         )}
         {message && <p className="rounded-md bg-warning/10 p-3 text-sm" role="status">{message}</p>}
         <section className="card grid gap-4 md:grid-cols-3">
-          <Field label="Cliente" name="client_id" error={errors.clientId}>
-            <select id="client_id" name="client_id" className="input" defaultValue={form.clientId} aria-invalid={!!errors.clientId || undefined}>
+          <Field label={source?.clientLabel ?? "Cliente"} name="client_id" error={errors.clientId}>
+            {/* A note's client is the source document's: shown, not posted (the server fixes it). */}
+            <select id="client_id" name={source?.clientLocked ? undefined : "client_id"} disabled={source?.clientLocked} className="input" defaultValue={form.clientId} aria-invalid={!!errors.clientId || undefined}>
               {FORM_KINDS[kind].clients !== "customers-and-generic" && <option value="">Seleccione un cliente</option>}
               {lists.clients.map((c) => (
                 <option key={c.id} value={c.id}>
@@ -213,6 +237,8 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
           </dl>
         </section>
 
+        {source && <ReferenceBlock view={source} errors={errors} />}
+
         <section className="card">
           <Field label="Nota" name="note" error={errors.note}>
             <textarea id="note" name="note" className="input" rows={2} maxLength={1000} defaultValue={form.note} />
@@ -287,5 +313,16 @@ function LineRow({ index, line, state }: { index: number; line: FormLine; state:
         </button>
       </td>
     </tr>
+  );
+}
+
+/** A wrong type ('El tipo de documento a crear es invalido') or a document not found, inside the layout. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const message = isRouteErrorResponse(error) && typeof error.data === "string" ? error.data : SOURCE_MESSAGES.notFound;
+  return (
+    <div className="card" role="alert">
+      {message}
+    </div>
   );
 }
