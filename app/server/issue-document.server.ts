@@ -177,8 +177,11 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
   const terminal = hc?.terminal ?? 1;
   const docType = COUNTER_TYPE[draft.kind];
   const situacion = draft.situacion ?? 1;
-  const issuerId = draft.kind === "fec" ? (client?.idNumber ?? issuer.idNumber) : issuer.idNumber;
-  const issuerIdType = draft.kind === "fec" ? client?.idType : issuer.idType;
+  // The clave carries the identification of whoever issues and signs: for a purchase invoice (FEC)
+  // that is the buyer, our company, not the provider in <Emisor> (who may be a foreigner whose id
+  // does not fit the clave's 12 digits) — decision 087.
+  const issuerId = issuer.idNumber;
+  const issuerIdType = issuer.idType;
   const header = (sequence: number) => {
     try {
       const consecutivo = buildConsecutivo({ branch, terminal, docType: docType as never, sequence });
