@@ -2,8 +2,8 @@ import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { AppForm, Field, SubmitButton } from "./form.tsx";
 import { ContactsFields } from "./contacts-fields.tsx";
-import { HOME_COUNTRY, maxContacts, type ClientFormMode, type ContactValues } from "../domain/client-schemas.ts";
-import type { Activity } from "../domain/company-schemas.ts";
+import { activityLookupCheck, HOME_COUNTRY, maxContacts, type ClientFormMode, type ContactValues } from "../domain/client-schemas.ts";
+import { ACTIVITY_MESSAGES, type Activity, type ActivityLookup } from "../domain/company-schemas.ts";
 
 interface Place {
   number: number;
@@ -63,7 +63,7 @@ export function ClientForm({ state, action, cancelTo, title }: { state: ClientFo
           Revisa los datos marcados.
         </p>
       )}
-      {values.found_company_name && <input type="hidden" name="found_company_name" value={values.found_company_name} />}
+      {mode === "detail" && values.found_company_name && <input type="hidden" name="found_company_name" value={values.found_company_name} />}
 
       <section className="card space-y-4" aria-labelledby="card-detalle">
         <h2 id="card-detalle" className="font-semibold">
@@ -142,7 +142,12 @@ function ActivityHidden({ state }: { state: ClientFormViewState }) {
   );
 }
 
-/** Economic activity: a list after a lookup (principal preselected), otherwise a typed code. */
+/**
+ * Economic activity: a list after a lookup (principal preselected), otherwise a typed code.
+ * "Buscar actividad" is a submit (intent lookupIntent) that the server answers by re-rendering the
+ * form with everything typed. With JavaScript, inside a form that has the identification fields (the
+ * client dialog and /new-client), it looks up through /activity-lookup and fills the list in place.
+ */
 export function ActivityFields({
   state,
   lookupIntent = "lookup-activity",
@@ -150,9 +155,45 @@ export function ActivityFields({
   state: Pick<ClientFormViewState, "activities" | "values" | "errors" | "message">;
   lookupIntent?: string;
 }) {
-  const { activities, values, errors, message } = state;
+  const { values, errors } = state;
+  const [activities, setActivities] = useState(state.activities);
   const [activity, setActivity] = useState(values.economic_activity_code ?? "");
+  const [message, setMessage] = useState(state.message);
+  const [foundName, setFoundName] = useState(values.found_company_name ?? "");
+  const [busy, setBusy] = useState(false);
   const activityName = activities.find((a) => a.code === activity)?.description ?? values.economic_activity_name ?? "";
+
+  async function lookupInPlace(e: React.MouseEvent<HTMLButtonElement>) {
+    const fields = e.currentTarget.form?.elements;
+    const type = fields?.namedItem("identification_type");
+    const identification = fields?.namedItem("identification");
+    // Without the identification fields in this form (the detail's activity panel) the server looks it up.
+    if (!(type instanceof HTMLSelectElement) || !(identification instanceof HTMLInputElement)) return;
+    e.preventDefault();
+    if (busy) return;
+    const problem = activityLookupCheck(type.value, identification.value);
+    if (problem) {
+      setMessage(problem);
+      return;
+    }
+    setBusy(true);
+    try {
+      const res = await fetch(`/activity-lookup?identificacion=${encodeURIComponent(identification.value)}`, { headers: { accept: "application/json" } });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      const found = (await res.json()) as ActivityLookup;
+      setMessage(found.message);
+      if (found.ok) {
+        setActivities(found.activities);
+        setActivity(found.selected);
+        if (found.name) setFoundName(found.name);
+      }
+    } catch {
+      setMessage(ACTIVITY_MESSAGES.network);
+    } finally {
+      setBusy(false);
+    }
+  }
+
   return (
     <div className="space-y-2" data-activity>
       <Field label="Actividad económica" name="economic_activity_code" error={errors.economic_activity_code}>
@@ -180,6 +221,7 @@ export function ActivityFields({
         )}
       </Field>
       <input type="hidden" name="activity_options" value={JSON.stringify(activities)} />
+      {foundName && <input type="hidden" name="found_company_name" value={foundName} />}
       {activities.length > 0 ? (
         <input type="hidden" name="economic_activity_name" value={activityName} />
       ) : (
@@ -188,7 +230,7 @@ export function ActivityFields({
         </Field>
       )}
       <div className="flex items-center gap-3">
-        <button type="submit" name="intent" value={lookupIntent} className="btn btn-outline btn-sm" formNoValidate>
+        <button type="submit" name="intent" value={lookupIntent} className="btn btn-outline btn-sm" formNoValidate disabled={busy} onClick={(e) => void lookupInPlace(e)}>
           Buscar actividad
         </button>
         {message && (

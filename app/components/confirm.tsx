@@ -1,3 +1,4 @@
+import type { FetcherWithComponents } from "react-router";
 import { AppForm } from "./form.tsx";
 
 /**
@@ -13,6 +14,7 @@ export function ConfirmAction({
   action,
   confirmLabel = "Sí, continuar",
   buttonClass = "btn btn-outline btn-sm",
+  fetcher,
 }: {
   label: string;
   title: string;
@@ -22,6 +24,8 @@ export function ConfirmAction({
   action?: string;
   confirmLabel?: string;
   buttonClass?: string;
+  /** Submit through this fetcher when JavaScript runs (the panel closes on submit). */
+  fetcher?: FetcherWithComponents<unknown>;
 }) {
   return (
     <details className="confirm inline-block">
@@ -32,7 +36,12 @@ export function ConfirmAction({
         <div className="card w-full max-w-sm" role="dialog" aria-modal="true" aria-label={title}>
           <h2 className="text-lg font-semibold">{title}</h2>
           <p className="mt-2 text-slate-600">{message}</p>
-          <AppForm action={action} className="mt-4 flex justify-end gap-2">
+          <AppForm
+            action={action}
+            className="mt-4 flex justify-end gap-2"
+            fetcher={fetcher}
+            onSubmit={fetcher ? (e) => e.currentTarget.closest("details")?.removeAttribute("open") : undefined}
+          >
             <input type="hidden" name="intent" value={intent} />
             {Object.entries(fields).map(([k, v]) => (
               <input key={k} type="hidden" name={k} value={String(v)} />

@@ -1,4 +1,4 @@
-import { Form, useNavigation, useRouteLoaderData, type FormProps } from "react-router";
+import { Form, useNavigation, useRouteLoaderData, type FetcherWithComponents, type FormProps } from "react-router";
 
 /** The CSRF field every unsafe form carries (checked by the root middleware). */
 export function CsrfInput() {
@@ -6,13 +6,17 @@ export function CsrfInput() {
   return <input type="hidden" name="_csrf" value={data?.csrf ?? ""} />;
 }
 
-/** A POST form that works without JavaScript and carries the CSRF token. */
-export function AppForm({ children, method = "post", ...props }: FormProps) {
+/**
+ * A POST form that works without JavaScript and carries the CSRF token. With `fetcher` it submits
+ * through that fetcher when JavaScript runs (no navigation); without JavaScript it is the same form.
+ */
+export function AppForm({ children, method = "post", fetcher, ...props }: FormProps & { fetcher?: FetcherWithComponents<unknown> }) {
+  const FormElement = (fetcher?.Form ?? Form) as typeof Form;
   return (
-    <Form method={method} {...props}>
+    <FormElement method={method} {...props}>
       {method !== "get" && <CsrfInput />}
       {children}
-    </Form>
+    </FormElement>
   );
 }
 

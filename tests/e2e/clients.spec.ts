@@ -65,13 +65,75 @@ test("clients: create with two contacts, validation keeps values, edit, deactiva
   await page.goto(`/clients?tab=inactive&search=${encodeURIComponent(`Journey ${p}`)}`);
   const inactive = page.locator("tr[data-client-id]").filter({ hasText: `Journey ${p}` });
   await expect(inactive.getByText("Inactivo")).toBeVisible();
-  await inactive.getByRole("button", { name: "Activar" }).click();
-  await expectToast(page, "Cliente activado correctamente");
+  if (p === "js") {
+    // With JavaScript the row shows its new state with the message, then leaves the inactive list
+    // 1 s later, without reloading the page (the marks below live in the page).
+    const id = await inactive.getAttribute("data-client-id");
+    await page.evaluate((rowId) => {
+      const marks: { shown?: number; gone?: number } = {};
+      (window as unknown as { rowMarks: typeof marks }).rowMarks = marks;
+      const seen = () => {
+        const row = document.querySelector(`tr[data-client-id="${rowId}"]`);
+        const text = row?.textContent ?? "";
+        if (row && marks.shown === undefined && text.includes("Activo") && !text.includes("Inactivo")) marks.shown = performance.now();
+        if (!row && marks.shown !== undefined && marks.gone === undefined) marks.gone = performance.now();
+      };
+      new MutationObserver(seen).observe(document.body, { subtree: true, childList: true, characterData: true });
+    }, id);
+    await inactive.getByRole("button", { name: "Activar" }).click();
+    await expectToast(page, "Cliente activado correctamente");
+    await expect(inactive).toHaveCount(0);
+    const marks = await page.evaluate(() => (window as unknown as { rowMarks: { shown?: number; gone?: number } }).rowMarks);
+    expect(marks.shown).toBeDefined();
+    expect(marks.gone! - marks.shown!).toBeGreaterThanOrEqual(950);
+  } else {
+    // Without JavaScript the redirect re-renders the inactive list, already without the row.
+    await inactive.getByRole("button", { name: "Activar" }).click();
+    await expectToast(page, "Cliente activado correctamente");
+    await expect(page).toHaveURL(/\/clients\?tab=inactive$/);
+    await expect(inactive).toHaveCount(0);
+  }
   await page.goto(`/clients?search=${encodeURIComponent(`Journey ${p}`)}`);
   await confirm(page, page.locator("tr[data-client-id]").filter({ hasText: `Journey ${p}` }), "Eliminar");
   await expectToast(page, "Cliente eliminado");
   await page.goto(`/clients?search=${encodeURIComponent(`Journey ${p}`)}`);
   await expect(page.getByText("No hay Clientes")).toBeVisible();
+});
+
+test("client dialog: the economic activity lookup fills the list and keeps everything typed", async ({ page }, info) => {
+  const p = projectOf(info);
+  const name = `Empresa Actividad ${p}`;
+  await signIn(page, account("staff", p));
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/clients");
+  await page.getByRole("link", { name: "Nuevo Cliente" }).click();
+  const dialog = page.locator("[data-client-form]");
+  await dialog.getByLabel("Nombre", { exact: true }).fill(name);
+  await dialog.getByLabel("Tipo de identificación").selectOption({ label: "02 Cédula Jurídica" });
+  await dialog.getByLabel("Identificación", { exact: true }).fill(p === "js" ? "3101900021" : "3101900022");
+  await dialog.getByLabel("Email", { exact: true }).fill(`actividad-${p}@example.cr`);
+  const posts: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST") posts.push(new URL(r.url()).pathname + new URL(r.url()).search);
+  });
+  await dialog.getByRole("button", { name: "Buscar actividad" }).click();
+  await expect(dialog.locator("[data-activity-message]")).toHaveText("Actividad principal seleccionada automáticamente");
+  await expect(dialog.getByLabel("Actividad económica")).toHaveValue("620100");
+  await expect(dialog.getByLabel("Nombre", { exact: true })).toHaveValue(name);
+  await expect(dialog.getByLabel("Email", { exact: true })).toHaveValue(`actividad-${p}@example.cr`);
+  // With JavaScript the lookup runs in place (no form submission); without it the form is submitted.
+  expect(posts).toEqual(p === "js" ? [] : ["/clients?new=1"]);
+  await dialog.getByLabel("Actividad económica").selectOption("471101");
+  await dialog.getByLabel("Teléfono").fill("22223333");
+  await dialog.getByLabel("Dirección").fill("Del parque 100 m norte");
+  await page.locator("#contact_name_0").fill("Contacto Actividad");
+  await page.locator("#contact_email_0").fill(`contacto-${p}@example.cr`);
+  await dialog.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Cliente Guardado Correctamente");
+  await page.goto(`/clients?search=${encodeURIComponent(name)}`);
+  const row = page.locator("tr[data-client-id]").filter({ hasText: name });
+  await row.getByRole("link", { name: "Editar" }).click();
+  await expect(page.locator("[data-client-form]").getByLabel("Actividad económica")).toHaveValue("471101");
 });
 
 test("providers and students", async ({ page }, info) => {

@@ -1,6 +1,6 @@
 // Items journeys, with JavaScript on (project js) and off (project nojs): the admin imports a CABYS
-// spreadsheet, then creates an item with a CABYS code picked from the search (the tax type follows its
-// rate), edits it and deletes it with the confirmation.
+// spreadsheet, then creates an item in the dialog over the list with a CABYS code picked from the search
+// (the tax type follows its rate), edits it in the dialog and on the standalone page, and deletes it.
 import { expect, test } from "@playwright/test";
 import { DEMO_PASSWORD } from "./fixtures.ts";
 import { expectToast, projectOf, signIn } from "./helpers.ts";
@@ -31,45 +31,74 @@ test("CABYS import, then create (CABYS from search), edit and delete an item", a
   await page.getByRole("button", { name: "Importar catálogo" }).click();
   await expect(page.locator("[data-import-errors]")).toContainText("El archivo no es un libro de Excel (.xlsx) válido");
 
+  // Create through the dialog over the list (?new=1); a validation error keeps everything typed.
   await page.goto("/items");
   await page.getByRole("link", { name: "Nuevo artículo" }).click();
-  await expect(page).toHaveURL(/\/new-item$/);
+  await expect(page).toHaveURL(/\/items\?new=1$/);
+  const dialog = page.getByRole("dialog", { name: "Nuevo artículo" });
+  await expect(dialog).toBeVisible();
   const itemCode = `E2E-${project}`;
-  await page.getByLabel("Código", { exact: true }).fill(itemCode);
-  await page.getByLabel("Nombre", { exact: true }).fill(`Jardinería mensual ${project} con poda y abono`);
-  await page.getByLabel("Descripción", { exact: true }).fill("Mantenimiento de jardín");
-  await page.getByLabel("Buscar CABYS por código o descripción").fill(`colibri ${project} jardineria`);
-  await page.getByRole("button", { name: "Buscar CABYS" }).click();
-  await page.locator("[data-cabys-results] button").filter({ hasText: code }).click();
-  await expect(page.getByLabel("Código CABYS", { exact: true })).toHaveValue(code);
-  await expect(page.getByLabel("Tipo de impuesto")).toHaveValue(await page.locator("#tax_type option", { hasText: "IVA 4%" }).getAttribute("value") as string);
-  await page.getByLabel("Precio", { exact: true }).fill("25000.5");
-  await page.getByRole("button", { name: "Guardar" }).click();
-  await expect(page).toHaveURL(/\/items$/);
+  const itemName = `Jardinería mensual ${project} con poda y abono`;
+  await dialog.getByLabel("Código", { exact: true }).fill(itemCode);
+  await dialog.getByLabel("Nombre", { exact: true }).fill(itemName);
+  await dialog.getByLabel("Descripción", { exact: true }).fill("Mantenimiento de jardín");
+  await dialog.getByLabel("Buscar CABYS por código o descripción").fill(`colibri ${project} jardineria`);
+  await dialog.getByRole("button", { name: "Buscar CABYS" }).click();
+  await dialog.locator("[data-cabys-results] button").filter({ hasText: code }).click();
+  await expect(dialog.getByLabel("Código CABYS", { exact: true })).toHaveValue(code);
+  await expect(dialog.getByLabel("Tipo de impuesto")).toHaveValue((await dialog.locator("#tax_type option", { hasText: "IVA 4%" }).getAttribute("value")) as string);
+  await dialog.getByLabel("Precio", { exact: true }).fill("25000.555");
+  await dialog.getByRole("button", { name: "Guardar" }).click();
+  await expect(dialog.getByText("El precio debe ser un número con máximo 2 decimales")).toBeVisible();
+  await expect(page).toHaveURL(/\/items\?new=1$/);
+  await expect(dialog.getByLabel("Nombre", { exact: true })).toHaveValue(itemName);
+  await expect(dialog.getByLabel("Código CABYS", { exact: true })).toHaveValue(code);
+  await dialog.getByLabel("Precio", { exact: true }).fill("25000.5");
+  await dialog.getByRole("button", { name: "Guardar" }).click();
   await expectToast(page, "Artículo Guardado correctamente");
+  await expect(page).toHaveURL(/\/items$/);
+  await expect(page.getByRole("dialog", { name: "Nuevo artículo" })).toHaveCount(0);
 
   await page.getByRole("searchbox", { name: "Buscar" }).fill(itemCode);
   await page.getByRole("button", { name: "Buscar", exact: true }).click();
   const row = page.locator("[data-items] tbody tr").filter({ hasText: itemCode });
   await expect(row).toContainText(code);
   await expect(row).toContainText("₡25.000,50");
-  await expect(row).toContainText(`Jardinería mensual ${project} con poda y abono`.slice(0, 25) + "…");
+  await expect(row).toContainText(itemName.slice(0, 25) + "…");
 
-  // Edit: pick the exempt code; the tax type becomes Exento.
+  // "Cerrar" goes back to the list without saving.
   await row.getByRole("link", { name: "Editar" }).click();
-  await expect(page).toHaveURL(/\/edit-item\/\d+$/);
-  await page.getByLabel("Buscar CABYS por código o descripción").fill(exemptCode);
-  await page.getByRole("button", { name: "Buscar CABYS" }).click();
-  await page.locator("[data-cabys-results] button").filter({ hasText: exemptCode }).click();
-  await expect(page.getByLabel("Tipo de impuesto")).toHaveValue(await page.locator("#tax_type option", { hasText: "Exento" }).getAttribute("value") as string);
-  await page.getByLabel("Precio", { exact: true }).fill("30000");
+  const editDialog = page.getByRole("dialog", { name: "Editar artículo" });
+  await expect(editDialog.getByLabel("Código", { exact: true })).toHaveValue(itemCode);
+  await editDialog.getByRole("link", { name: "Cerrar" }).click();
+  await expect(page.getByRole("dialog", { name: "Editar artículo" })).toHaveCount(0);
+  await expect(page).toHaveURL(new RegExp(`/items\\?search=${itemCode}$`));
+
+  // Edit through the dialog: pick the exempt code; the tax type becomes Exento; back to the same search.
+  await row.getByRole("link", { name: "Editar" }).click();
+  await expect(page).toHaveURL(new RegExp(`/items\\?search=${itemCode}&edit=\\d+$`));
+  await editDialog.getByLabel("Buscar CABYS por código o descripción").fill(exemptCode);
+  await editDialog.getByRole("button", { name: "Buscar CABYS" }).click();
+  await editDialog.locator("[data-cabys-results] button").filter({ hasText: exemptCode }).click();
+  await expect(editDialog.getByLabel("Tipo de impuesto")).toHaveValue((await editDialog.locator("#tax_type option", { hasText: "Exento" }).getAttribute("value")) as string);
+  await editDialog.getByLabel("Precio", { exact: true }).fill("30000");
+  await editDialog.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Artículo actualizado correctamente");
+  await expect(page).toHaveURL(new RegExp(`/items\\?search=${itemCode}$`));
+  await expect(row).toContainText("₡30.000,00");
+
+  // The standalone edit page stays, and returns to the list after saving.
+  const id = await row.getAttribute("data-item-id");
+  await page.goto(`/edit-item/${id}`);
+  await page.getByLabel("Precio", { exact: true }).fill("31000");
   await page.getByRole("button", { name: "Guardar" }).click();
   await expectToast(page, "Artículo actualizado correctamente");
+  await expect(page).toHaveURL(/\/items$/);
 
   await page.getByRole("searchbox", { name: "Buscar" }).fill(itemCode);
   await page.getByRole("button", { name: "Buscar", exact: true }).click();
   const edited = page.locator("[data-items] tbody tr").filter({ hasText: itemCode });
-  await expect(edited).toContainText("₡30.000,00");
+  await expect(edited).toContainText("₡31.000,00");
   await edited.getByText("Eliminar", { exact: true }).click();
   await expect(page.getByText("¿ Deseas eliminar el artículo ?")).toBeVisible();
   await page.getByRole("button", { name: "Sí, continuar" }).click();

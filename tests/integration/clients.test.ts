@@ -6,6 +6,7 @@ import { clientContacts, clients, documents } from "../../db/schema/index.ts";
 import * as clientsRoute from "../../app/routes/clients/clients.tsx";
 import * as newClient from "../../app/routes/clients/new-client.tsx";
 import * as detail from "../../app/routes/clients/client-detail.tsx";
+import { listShouldRevalidate } from "../../app/routes/clients/client-list-view.tsx";
 import { CLIENT_ACTIVITY_MESSAGES, CLIENT_MESSAGES } from "../../app/domain/client-schemas.ts";
 import { ACTIVITY_MESSAGES } from "../../app/domain/company-schemas.ts";
 import { setupClientsForCompany, GENERIC_CLIENT_NAME } from "../../app/server/clients-setup.server.ts";
@@ -271,6 +272,43 @@ describe("saving, editing and the list", () => {
     const back = await call(b, clientsRoute.action, { path: "/clients?tab=inactive", form: { intent: "toggle", client_id: String(id) } });
     expect(back.location).toBe("/clients?tab=inactive");
     expect(toastsOf(b)[0].text).toBe(CLIENT_MESSAGES.activated);
+  });
+
+  it("with JavaScript (stay=1) activate/deactivate answers with the new state and message for the row, without a redirect", async () => {
+    const { b, company } = await staff();
+    await setupClientsForCompany(database.db, company.id);
+    const id = await createVia(b, { name: "Cliente Fila Saliente" });
+    const off = await call(b, clientsRoute.action, { path: "/clients", form: { intent: "toggle", client_id: String(id), confirm: "yes", stay: "1" } });
+    expect(off.status).toBe(200);
+    expect(off.data).toEqual({ toggled: { id, ok: true, active: false, toast: { type: "success", text: CLIENT_MESSAGES.deactivated } } });
+    // The page shows the message itself: no toast cookie waits for the next page.
+    expect(off.headers.getSetCookie().filter((c) => c.startsWith("colibri_flash="))).toEqual([]);
+    expect((await database.db.select().from(clients).where(eq(clients.id, id)))[0].active).toBe(false);
+    const on = await call(b, clientsRoute.action, { path: "/clients?tab=inactive", form: { intent: "toggle", client_id: String(id), stay: "1" } });
+    expect(on.data.toggled).toMatchObject({ id, ok: true, active: true, toast: { text: CLIENT_MESSAGES.activated } });
+    // A cancelled confirmation still redirects with 'Acción cancelada' and changes nothing.
+    const cancel = await call(b, clientsRoute.action, { path: "/clients", form: { intent: "toggle", client_id: String(id), confirm: "cancel", stay: "1" } });
+    expect(cancel.status).toBe(302);
+    expect(toastsOf(b)[0].text).toBe("Acción cancelada");
+    expect((await database.db.select().from(clients).where(eq(clients.id, id)))[0].active).toBe(true);
+    // The generic client cannot be toggled: an error message, the row keeps its state.
+    const [generic] = await database.db.select().from(clients).where(and(eq(clients.companyId, company.id), eq(clients.generic, true)));
+    const locked = await call(b, clientsRoute.action, { path: "/clients", form: { intent: "toggle", client_id: String(generic.id), confirm: "yes", stay: "1" } });
+    expect(locked.data.toggled).toMatchObject({ ok: false, active: true, toast: { type: "error", text: CLIENT_MESSAGES.genericLocked } });
+  });
+
+  it("the list does not reload right after a toggle sent with JavaScript (the row leaves 1 s later); everything else reloads", () => {
+    const fd = (o: Record<string, string>) => {
+      const f = new FormData();
+      for (const [k, v] of Object.entries(o)) f.set(k, v);
+      return f;
+    };
+    expect(listShouldRevalidate({ formData: fd({ intent: "toggle", client_id: "1", stay: "1", confirm: "yes" }), defaultShouldRevalidate: true })).toBe(false);
+    expect(listShouldRevalidate({ formData: fd({ intent: "toggle", client_id: "1", stay: "1" }), defaultShouldRevalidate: true })).toBe(false);
+    expect(listShouldRevalidate({ formData: fd({ intent: "toggle", client_id: "1", stay: "1", confirm: "cancel" }), defaultShouldRevalidate: true })).toBe(true);
+    expect(listShouldRevalidate({ formData: fd({ intent: "toggle", client_id: "1" }), defaultShouldRevalidate: true })).toBe(true);
+    expect(listShouldRevalidate({ formData: fd({ intent: "delete", client_id: "1", stay: "1" }), defaultShouldRevalidate: true })).toBe(true);
+    expect(listShouldRevalidate({ defaultShouldRevalidate: true })).toBe(true);
   });
 
   it("deletes only clients without documents", async () => {

@@ -242,3 +242,83 @@ describe("create, list, edit, delete", () => {
     expect(r.data.total).toBe(0);
   });
 });
+
+describe("the item dialog over the list (?new=1, ?edit=ID)", () => {
+  const dialogPost = (path: string, values: Record<string, string>) => call(b, itemsRoute.action, { path, form: values });
+  let id: number;
+
+  it("GET /items?new=1 renders the list with an empty form in the dialog", async () => {
+    const r = await call(b, itemsRoute.loader, { path: "/items?new=1" });
+    expect(r.status).toBe(200);
+    expect(r.data.dialog).toMatchObject({ id: null, values: { category: "1", unit: "Unid", currency: "2", price: "" }, errors: {} });
+    expect(r.data.dialog.lists.taxTypes.map((t: { id: number }) => t.id)).toContain(tax["IVA 13%"]);
+    expect(r.data.dialogAction).toBe("/items?new=1");
+    expect(r.data.back).toBe("/items");
+    const plain = await call(b, itemsRoute.loader, { path: "/items" });
+    expect(plain.data.dialog).toBeNull();
+  });
+
+  it("a validation error re-renders the dialog with everything typed (400), nothing saved", async () => {
+    const r = await dialogPost("/items?new=1&search=DLG", form({ code: "DLG-1", name: "Escrito en el diálogo", price: "12.345", cabys_q: "café" }));
+    expect(r.status).toBe(400);
+    expect(r.data.dialog.errors.price).toBe("El precio debe ser un número con máximo 2 decimales");
+    expect(r.data.dialog.values).toMatchObject({ code: "DLG-1", name: "Escrito en el diálogo", price: "12.345", cabys_q: "café", tax_type: String(tax["IVA 13%"]) });
+    expect(r.data.dialog.id).toBeNull();
+    const rows = await database.db.select().from(items).where(and(eq(items.companyId, companyId), eq(items.code, "DLG-1")));
+    expect(rows).toEqual([]);
+  });
+
+  it("without JavaScript the CABYS search and pick work inside the dialog", async () => {
+    const searched = await dialogPost("/items?new=1", form({ intent: "cabys-search", cabys_q: "arroz", name: "Se conserva" }));
+    expect(searched.status).toBe(200);
+    expect(searched.data.dialog.cabysResults.map((r: { code: string }) => r.code)).toEqual([ARROZ]);
+    expect(searched.data.dialog.values.name).toBe("Se conserva");
+    const picked = await dialogPost("/items?new=1", form({ intent: `cabys-pick:${ARROZ}` }));
+    expect(picked.data.dialog.values).toMatchObject({ cabys_code: ARROZ, tax_type: String(tax["IVA 1%"]) });
+  });
+
+  it("saving from the dialog returns to /items with the same search and page and 'Artículo Guardado correctamente'", async () => {
+    const r = await dialogPost("/items?new=1&search=DLG&page=2", form({ code: "DLG-1", name: "Artículo del diálogo" }));
+    expect(r.status).toBe(302);
+    expect(r.location).toBe("/items?search=DLG&page=2");
+    expect(toastsOf(b)).toEqual([{ type: "success", text: "Artículo Guardado correctamente" }]);
+    const [row] = await database.db.select().from(items).where(and(eq(items.companyId, companyId), eq(items.code, "DLG-1")));
+    expect(row.name).toBe("Artículo del diálogo");
+    id = row.id;
+  });
+
+  it("GET /items?edit=ID renders the item in the dialog; saving updates it and returns to /items", async () => {
+    const r = await call(b, itemsRoute.loader, { path: `/items?edit=${id}&search=DLG` });
+    expect(r.status).toBe(200);
+    expect(r.data.dialog).toMatchObject({ id, values: { code: "DLG-1", name: "Artículo del diálogo", price: "1500.50", cabys_code: CAFE } });
+    expect(r.data.dialogAction).toBe(`/items?search=DLG&edit=${id}`);
+    expect(r.data.back).toBe("/items?search=DLG");
+    expect(r.data.rows.map((x: { id: number }) => x.id)).toEqual([id]);
+
+    const bad = await dialogPost(`/items?edit=${id}`, form({ ...r.data.dialog.values, intent: "save", name: "" }));
+    expect(bad.status).toBe(400);
+    expect(bad.data.dialog).toMatchObject({ id, errors: { name: "El nombre es obligatorio" }, values: { code: "DLG-1", name: "" } });
+
+    const saved = await dialogPost(`/items?edit=${id}&search=DLG`, form({ ...r.data.dialog.values, intent: "save", price: "99.90" }));
+    expect(saved.location).toBe("/items?search=DLG");
+    expect(toastsOf(b)).toEqual([{ type: "success", text: "Artículo actualizado correctamente" }]);
+    const [row] = await database.db.select().from(items).where(eq(items.id, id));
+    expect(row.price).toBe("99.90000");
+  });
+
+  it("another company's item (or a malformed id) is a 404 for the dialog, on GET and POST, and changes nothing", async () => {
+    const other = await createCompany(database.db);
+    await setupItemsForCompany(database.db, other.id);
+    const [foreignTax] = await database.db.select().from(taxTypes).where(eq(taxTypes.companyId, other.id)).limit(1);
+    const [{ id: foreign }] = await database.db
+      .insert(items)
+      .values({ companyId: other.id, code: "AJENO-1", cabysCode: CAFE, name: "Ajeno", description: "x", categoryId: 1, unitCode: "Unid", taxTypeId: foreignTax.id, price: "10" })
+      .returning({ id: items.id });
+    expect((await call(b, itemsRoute.loader, { path: `/items?edit=${foreign}` })).status).toBe(404);
+    expect((await call(b, itemsRoute.loader, { path: "/items?edit=abc" })).status).toBe(404);
+    const post = await dialogPost(`/items?edit=${foreign}`, form({ code: "AJENO-1", name: "Cambiado" }));
+    expect(post.status).toBe(404);
+    const [row] = await database.db.select().from(items).where(eq(items.id, foreign));
+    expect(row.name).toBe("Ajeno");
+  });
+});

@@ -1,13 +1,29 @@
-import { Link, useLocation } from "react-router";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { Link, useFetcher, useLocation, useRevalidator, type FetcherWithComponents } from "react-router";
 import { ClientForm, clientFormKey, type ClientFormViewState } from "../../components/client-form.tsx";
 import { ConfirmAction } from "../../components/confirm.tsx";
 import { AppForm, SubmitButton } from "../../components/form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { CLIENT_MESSAGES } from "../../domain/client-schemas.ts";
 import { formatDate, formatMoney, truncate } from "../../domain/format.ts";
-import type { clientListLoader } from "./list.server.ts";
+import { Toasts } from "../../components/toasts.tsx";
+import type { Toast } from "../../server/context.ts";
+import type { clientListLoader, ToggleReply } from "./list.server.ts";
 
 type LoaderData = Exclude<Awaited<ReturnType<typeof clientListLoader>>, Response>;
+type Row = LoaderData["rows"][number];
+
+/** How long a toggled row stays in the list with its new state before it leaves (spec part 1 §4). */
+export const ROW_LEAVE_MS = 1000;
+
+/**
+ * The list keeps its data after an activate/deactivate sent with JavaScript (stay=1): the row shows
+ * its new state for 1 s, then the view revalidates. Everything else revalidates as usual.
+ */
+export function listShouldRevalidate({ formData, defaultShouldRevalidate }: { formData?: FormData; defaultShouldRevalidate: boolean }) {
+  if (formData?.get("intent") === "toggle" && formData.get("stay") === "1" && formData.get("confirm") !== "cancel") return false;
+  return defaultShouldRevalidate;
+}
 
 /** The clients list (tabs) or the providers list, with the dialogs of spec part 1 §2.3. */
 export function ClientListView({ loaderData, actionData }: { loaderData: LoaderData; actionData?: { form?: ClientFormViewState } }) {
@@ -21,6 +37,37 @@ export function ClientListView({ loaderData, actionData }: { loaderData: LoaderD
     return `${base}?${p.toString()}`;
   };
   const noun = provider ? "Proveedor" : "Cliente";
+
+  // Activate/deactivate with JavaScript: the row shows its new state and the server's message, and
+  // after 1 s leaves the tab it no longer belongs to (the providers list keeps it); then the list
+  // reloads. Without JavaScript the same forms post and the redirect re-renders the list.
+  const [scripted, setScripted] = useState(false);
+  useEffect(() => setScripted(true), []);
+  const [toggled, setToggled] = useState<Record<number, boolean>>({});
+  const [gone, setGone] = useState<ReadonlySet<number>>(new Set());
+  const [notice, setNotice] = useState<{ seq: number; toast: Toast } | null>(null);
+  const revalidator = useRevalidator();
+  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
+  useEffect(() => () => timers.current.forEach(clearTimeout), []);
+  useEffect(() => {
+    // Fresh rows from the server replace what the page showed meanwhile.
+    setToggled({});
+    setGone(new Set());
+  }, [rows]);
+  const onToggled = useCallback(
+    (t: ToggleReply) => {
+      setNotice((n) => ({ seq: (n?.seq ?? 0) + 1, toast: t.toast }));
+      if (!t.ok) return;
+      setToggled((m) => ({ ...m, [t.id]: t.active }));
+      timers.current.push(
+        setTimeout(() => {
+          if (!provider) setGone((g) => new Set(g).add(t.id));
+          void revalidator.revalidate();
+        }, ROW_LEAVE_MS),
+      );
+    },
+    [provider, revalidator],
+  );
   const empty = provider ? CLIENT_MESSAGES.emptyProviders : inactive ? CLIENT_MESSAGES.emptyInactive : CLIENT_MESSAGES.emptyActive;
   const columns = provider ? 8 : readOnly ? 6 : 7;
 
@@ -74,52 +121,28 @@ export function ClientListView({ loaderData, actionData }: { loaderData: LoaderD
                 </td>
               </tr>
             )}
-            {rows.map((c, i) => (
-              <tr key={c.id} data-client-id={c.id}>
-                <td>{(page - 1) * perPage + i + 1}</td>
-                <td title={c.name}>
-                  <Link to={`/client-detail/${c.id}`}>{truncate(c.name)}</Link>
-                </td>
-                <td title={c.email}>{truncate(c.email)}</td>
-                <td>{c.identification}</td>
-                {provider && <td>{c.phone}</td>}
-                {!readOnly && <td>{formatMoney(c.balance, "₡")}</td>}
-                <td>
-                  <span className={`chip ${c.active ? "chip-on" : "chip-off"}`}>{c.active ? "Activo" : "Inactivo"}</span>
-                </td>
-                <td>
-                  <div className="flex flex-wrap gap-1">
-                    <Link className="btn btn-outline btn-sm" to={withParam("edit", c.id)}>
-                      Editar
-                    </Link>
-                    {!c.generic &&
-                      (c.active ? (
-                        <ConfirmAction label="Desactivar" title={`Desactivar ${noun.toLowerCase()}`} message={CLIENT_MESSAGES.confirmDeactivate} intent="toggle" fields={{ client_id: c.id }} action={back} />
-                      ) : (
-                        <AppForm action={back} className="inline">
-                          <input type="hidden" name="intent" value="toggle" />
-                          <input type="hidden" name="client_id" value={c.id} />
-                          <button type="submit" className="btn btn-outline btn-sm">
-                            Activar
-                          </button>
-                        </AppForm>
-                      ))}
-                    {!c.generic && !c.hasDocuments && (
-                      <ConfirmAction label="Eliminar" title={`Eliminar ${noun}`} message={CLIENT_MESSAGES.confirmDelete} intent="delete" fields={{ client_id: c.id }} action={back} />
-                    )}
-                    {!provider && (
-                      <Link className="btn btn-outline btn-sm" to={withParam("statement", c.id)}>
-                        Estado de cuenta
-                      </Link>
-                    )}
-                  </div>
-                </td>
-              </tr>
-            ))}
+            {rows.map((c, i) =>
+              gone.has(c.id) ? null : (
+                <ClientRow
+                  key={c.id}
+                  c={{ ...c, active: toggled[c.id] ?? c.active }}
+                  n={(page - 1) * perPage + i + 1}
+                  provider={provider}
+                  readOnly={readOnly}
+                  noun={noun}
+                  back={back}
+                  scripted={scripted}
+                  editHref={withParam("edit", c.id)}
+                  statementHref={withParam("statement", c.id)}
+                  onToggled={onToggled}
+                />
+              ),
+            )}
           </tbody>
         </table>
       </div>
       <Pagination page={page} lastPage={loaderData.lastPage} />
+      {notice && <Toasts key={notice.seq} toasts={[notice.toast]} />}
 
       {formState && (
         <ClientForm
@@ -200,5 +223,93 @@ export function ClientListView({ loaderData, actionData }: { loaderData: LoaderD
         </div>
       )}
     </div>
+  );
+}
+
+function ClientRow({
+  c,
+  n,
+  provider,
+  readOnly,
+  noun,
+  back,
+  scripted,
+  editHref,
+  statementHref,
+  onToggled,
+}: {
+  c: Row;
+  n: number;
+  provider: boolean;
+  readOnly: boolean;
+  noun: string;
+  back: string;
+  scripted: boolean;
+  editHref: string;
+  statementHref: string;
+  onToggled: (t: ToggleReply) => void;
+}) {
+  const fetcher = useFetcher<{ toggled?: ToggleReply }>();
+  const handled = useRef<unknown>(undefined);
+  useEffect(() => {
+    // Each answer once (onToggled changes identity while the list revalidates).
+    if (!fetcher.data?.toggled || handled.current === fetcher.data) return;
+    handled.current = fetcher.data;
+    onToggled(fetcher.data.toggled);
+  }, [fetcher.data, onToggled]);
+  const toggleFetcher = fetcher as FetcherWithComponents<unknown>;
+  // stay=1 only once the page runs its script: the answer is then data for this fetcher, not a redirect.
+  const fields: Record<string, string | number> = scripted ? { client_id: c.id, stay: 1 } : { client_id: c.id };
+  return (
+    <tr data-client-id={c.id}>
+      <td>{n}</td>
+      <td title={c.name}>
+        <Link to={`/client-detail/${c.id}`}>{truncate(c.name)}</Link>
+      </td>
+      <td title={c.email}>{truncate(c.email)}</td>
+      <td>{c.identification}</td>
+      {provider && <td>{c.phone}</td>}
+      {!readOnly && <td>{formatMoney(c.balance, "₡")}</td>}
+      <td>
+        <span className={`chip ${c.active ? "chip-on" : "chip-off"}`}>{c.active ? "Activo" : "Inactivo"}</span>
+      </td>
+      <td>
+        <div className="flex flex-wrap gap-1">
+          <Link className="btn btn-outline btn-sm" to={editHref}>
+            Editar
+          </Link>
+          {!c.generic &&
+            (c.active ? (
+              <ConfirmAction
+                label="Desactivar"
+                title={`Desactivar ${noun.toLowerCase()}`}
+                message={CLIENT_MESSAGES.confirmDeactivate}
+                intent="toggle"
+                fields={fields}
+                action={back}
+                fetcher={toggleFetcher}
+              />
+            ) : (
+              <AppForm action={back} className="inline" fetcher={toggleFetcher}>
+                <input type="hidden" name="intent" value="toggle" />
+                {Object.entries(fields).map(([k, v]) => (
+                  <input key={k} type="hidden" name={k} value={String(v)} />
+                ))}
+                <button type="submit" className="btn btn-outline btn-sm" disabled={fetcher.state !== "idle"}>
+                  Activar
+                </button>
+              </AppForm>
+            ))}
+          {!c.generic && !c.hasDocuments && (
+            <ConfirmAction label="Eliminar" title={`Eliminar ${noun}`} message={CLIENT_MESSAGES.confirmDelete} intent="delete" fields={{ client_id: c.id }} action={back} />
+          )}
+          {!provider && (
+            <Link className="btn btn-outline btn-sm" to={statementHref}>
+              Estado de cuenta
+            </Link>
+          )}
+        </div>
+      </td>
+    </tr>
   );
 }

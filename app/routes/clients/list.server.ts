@@ -17,12 +17,20 @@ import {
   toggleClient,
   type ClientFormState,
 } from "../../server/clients.server.ts";
-import { requestContext } from "../../server/context.ts";
+import { requestContext, type Toast } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
 
 type Ctx = Readonly<RouterContextProvider>;
+
+/** The answer to an activate/deactivate sent with JavaScript. */
+export interface ToggleReply {
+  id: number;
+  ok: boolean;
+  active: boolean;
+  toast: Toast;
+}
 
 const positiveId = (raw: string | null) => (raw && /^\d{1,9}$/.test(raw) ? Number(raw) : null);
 
@@ -90,7 +98,11 @@ export async function clientListAction({ request, context, provider }: { request
 
   if (intent === "toggle") {
     const r = await toggleClient(db(), companyId, clientId);
-    return redirectWithToast(back, { type: r.ok ? "success" : "error", text: r.message });
+    const toast: Toast = { type: r.ok ? "success" : "error", text: r.message };
+    // With JavaScript (stay=1, sent through a fetcher) the list shows the row's new state and the
+    // message, and drops the row after 1 s (spec part 1 §4); without it the redirect re-renders the list.
+    if (form.get("stay") === "1") return { toggled: { id: clientId, ok: r.ok, active: r.active, toast } satisfies ToggleReply };
+    return redirectWithToast(back, toast);
   }
   if (intent === "delete") {
     const r = await deleteClient(db(), companyId, clientId, new Date());

@@ -5,6 +5,7 @@ import { itemsPage, taxTypesOf } from "../../../db/queries/items.ts";
 import { categories, currencies } from "../../../db/seed/reference-data.ts";
 import { ConfirmAction } from "../../components/confirm.tsx";
 import { AppForm, SubmitButton } from "../../components/form.tsx";
+import { ItemFormView, itemFormKey } from "../../components/item-form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { displayDate } from "../../domain/exchange-rate.ts";
 import { formatMoney, truncate } from "../../domain/format.ts";
@@ -15,7 +16,7 @@ import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { currentRate } from "../../server/exchange-rate.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
-import { removeItem } from "../../server/items.server.ts";
+import { handleItemForm, itemFormState, removeItem } from "../../server/items.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
 
 function requireCompany(context: Route.LoaderArgs["context"]) {
@@ -24,9 +25,39 @@ function requireCompany(context: Route.LoaderArgs["context"]) {
   return { user, company };
 }
 
+/** The list's own query (search and page) without the dialog parameters: where the dialog returns. */
+function listQuery(params: URLSearchParams): URLSearchParams {
+  const out = new URLSearchParams();
+  const search = params.get("search")?.trim();
+  if (search) out.set("search", search);
+  const page = params.get("page");
+  if (page && /^\d{1,6}$/.test(page) && page !== "1") out.set("page", page);
+  return out;
+}
+
+function hrefOf(params: URLSearchParams, extra?: [string, string]): string {
+  const p = new URLSearchParams(params);
+  if (extra) p.set(...extra);
+  const qs = p.toString();
+  return qs ? `/items?${qs}` : "/items";
+}
+
+/** Which dialog the URL opens: ?new=1 or ?edit=ID (the raw id; requireItem answers 404 for a bad one). */
+function dialogOf(params: URLSearchParams): { itemId: string | null } | null {
+  if (params.has("edit")) return { itemId: params.get("edit") };
+  if (params.get("new") === "1") return { itemId: null };
+  return null;
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, company } = requireCompany(context);
   const req = await listRequest(request, context, "/items");
+  const list = new URLSearchParams();
+  if (req.search) list.set("search", req.search);
+  if (req.page > 1) list.set("page", String(req.page));
+  // ?new=1 / ?edit=ID open the item form as a dialog over the list (a page without JavaScript too).
+  const open = dialogOf(new URL(request.url).searchParams);
+  const dialog = open && (await itemFormState(db(), { companyId: company.id, itemId: open.itemId }));
   const { rows, total } = await itemsPage(db(), { companyId: company.id, ...req });
   const taxes = new Map((await taxTypesOf(db(), { companyId: company.id })).map((t) => [t.id, t.name]));
   return {
@@ -48,6 +79,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     isAdmin: user.isAdmin,
     cabysCount: user.isAdmin ? await countCabys(db()) : null,
     rate: await currentRate(db(), { currency: "USD", now: new Date() }),
+    back: hrefOf(list),
+    dialog,
+    dialogAction: open && hrefOf(list, open.itemId === null ? ["new", "1"] : ["edit", open.itemId]),
   };
 }
 
@@ -71,19 +105,36 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!result.ok) return data({ importMessage: result.message, importErrors: result.errors, importErrorCount: result.errorCount }, { status: 400 });
     return redirectWithToast("/items", { type: "success", text: CABYS_IMPORT_MESSAGES.imported(result.imported) });
   }
+  // The item form in the dialog: ?new=1 or ?edit=ID; saved → back to the list (same search and page).
+  const params = new URL(request.url).searchParams;
+  const open = dialogOf(params);
+  if (open && (intent === null || intent === "save" || intent === "cabys-search" || String(intent).startsWith("cabys-pick:"))) {
+    const outcome = await handleItemForm(db(), { companyId: company.id, itemId: open.itemId, form });
+    if (outcome.kind === "saved") return redirectWithToast(hrefOf(listQuery(params)), { type: "success", text: outcome.created ? ITEM_MESSAGES.saved : ITEM_MESSAGES.updated });
+    return data({ dialog: outcome.state }, { status: outcome.status });
+  }
   return redirectWithToast("/items", { type: "error", text: ITEM_MESSAGES.problem });
 }
 
 export default function Items({ loaderData, actionData }: Route.ComponentProps) {
-  const { rows, page, perPage, search, isAdmin, rate, cabysCount } = loaderData;
+  const { rows, page, perPage, search, isAdmin, rate, cabysCount, back } = loaderData;
+  const dialog = (actionData && "dialog" in actionData ? actionData.dialog : null) ?? loaderData.dialog;
+  // "Nuevo" / "Editar" open the dialog on the same list (search and page kept).
+  const dialogHref = (k: string, v: string | number) => {
+    const p = new URLSearchParams(back.split("?")[1] ?? "");
+    p.set(k, String(v));
+    return `/items?${p.toString()}`;
+  };
+  const importFailure = actionData && "importMessage" in actionData ? actionData : null;
   return (
     <div className="space-y-4">
+      {dialog && loaderData.dialogAction && <ItemFormView key={itemFormKey(dialog)} state={dialog} action={loaderData.dialogAction} closeTo={back} dialog />}
       <div className="card">
         <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
           <h1 className="text-lg font-semibold">Artículos</h1>
           <div className="flex flex-wrap items-center gap-3">
             <ExchangeRate rate={rate} />
-            <Link to="/new-item" className="btn btn-primary">
+            <Link to={dialogHref("new", 1)} className="btn btn-primary">
               Nuevo artículo
             </Link>
           </div>
@@ -120,7 +171,7 @@ export default function Items({ loaderData, actionData }: Route.ComponentProps) 
                   <td className="text-right">{r.price}</td>
                   <td>
                     <div className="flex flex-wrap gap-1">
-                      <Link className="btn btn-outline btn-sm" to={`/edit-item/${r.id}`}>
+                      <Link className="btn btn-outline btn-sm" to={dialogHref("edit", r.id)}>
                         Editar
                       </Link>
                       <ConfirmAction label="Eliminar" title="Eliminar artículo" message={ITEM_MESSAGES.confirmDelete} intent="delete" fields={{ item_id: r.id }} />
@@ -141,15 +192,15 @@ export default function Items({ loaderData, actionData }: Route.ComponentProps) 
           <p className="text-sm text-slate-600">
             Sube el archivo oficial del BCCR «Catálogo de bienes y servicios» (.xlsx, máximo 20 MB). Hoy el catálogo tiene {cabysCount?.toLocaleString("es-CR") ?? 0} códigos.
           </p>
-          {actionData && "importMessage" in actionData && (
+          {importFailure && (
             <div className="rounded-md bg-danger/10 p-3 text-sm text-danger" role="alert" data-import-errors>
-              <p>{actionData.importMessage}</p>
-              {actionData.importErrors.length > 0 && (
+              <p>{importFailure.importMessage}</p>
+              {importFailure.importErrors.length > 0 && (
                 <ul className="mt-2 list-disc pl-5">
-                  {actionData.importErrors.map((e) => (
+                  {importFailure.importErrors.map((e) => (
                     <li key={e}>{e}</li>
                   ))}
-                  {actionData.importErrorCount > actionData.importErrors.length && <li>… y {actionData.importErrorCount - actionData.importErrors.length} filas más con errores</li>}
+                  {importFailure.importErrorCount > importFailure.importErrors.length && <li>… y {importFailure.importErrorCount - importFailure.importErrors.length} filas más con errores</li>}
                 </ul>
               )}
             </div>
