@@ -88,6 +88,7 @@ test("an admin adds a user, assigns a company, sees it and unlinks it", async ({
 
   // The new user can sign in only once linked to a company again: right now they have none.
   await page.getByRole("button", { name: "Cerrar sesión" }).click();
+  await expect(page).toHaveURL(/\/login/);
   await signIn(page, email, "clave-nueva-1");
   await expect(page.getByRole("alert")).toHaveText("Tu usuario no tiene compañías asignadas. Contacta al administrador.");
 });

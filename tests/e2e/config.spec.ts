@@ -3,38 +3,11 @@
 // sandbox the server started for the demo company, save the general configuration, configure the
 // company's SMTP server and send a real test e-mail; staff do not see the admin screens.
 import { expect, test, type Page } from "@playwright/test";
-import { SMTPServer } from "smtp-server";
 import { makeTestP12 } from "../../app/hacienda/cert.ts";
 import { account, DEMO_PASSWORD } from "./fixtures.ts";
-import { expectToast, projectOf, signIn } from "./helpers.ts";
+import { expectToast, projectOf, signIn, waitForMail } from "./helpers.ts";
 
 const DAY = 86_400_000;
-let smtp: SMTPServer;
-let smtpPort = 0;
-const mails: { to: string[]; raw: string }[] = [];
-
-test.beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    allowInsecureAuth: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onAuth: (_auth, _session, cb) => cb(null, { user: "empresa" }),
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString() });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", r));
-  smtpPort = (smtp.server.address() as { port: number }).port;
-});
-test.afterAll(async () => {
-  await new Promise<void>((r) => smtp.close(() => r()));
-});
 
 /** The demo company's id, from the Configuraciones link of its row. */
 async function demoCompanyId(page: Page): Promise<string> {
@@ -104,7 +77,7 @@ test("Servidor Email: save the company's SMTP server and send a real test e-mail
   await page.getByRole("link", { name: "Servidor Email" }).click();
   await expect(page.getByRole("heading", { name: "Servidor de correo saliente" })).toBeVisible();
   await page.getByLabel("Servidor (host)").fill("127.0.0.1");
-  await page.getByLabel("Puerto", { exact: true }).fill(String(smtpPort));
+  await page.getByLabel("Puerto", { exact: true }).fill(process.env.E2E_SMTP_PORT!);
   await page.getByLabel("Usuario", { exact: true }).fill("empresa");
   await page.getByLabel("Contraseña", { exact: true }).fill("clave-smtp");
   await page.getByLabel("Correo del remitente").fill("facturas@demo.cr");
@@ -119,13 +92,15 @@ test("Servidor Email: save the company's SMTP server and send a real test e-mail
   await expect(page.getByLabel("Contraseña", { exact: true })).toHaveValue("");
   await expect(page.getByLabel("Contraseña", { exact: true })).toHaveAttribute("placeholder", "Dejar en blanco para conservar");
 
+  // The run's mailbox accepts only the company's credentials, so the message proves they were used.
   const to = `prueba-${projectOf(info)}@destino.cr`;
+  const since = Date.now();
   await page.getByLabel("Enviar a").fill(to);
   await page.getByRole("button", { name: "enviar correo de prueba" }).click();
   await expect(page.locator("[data-form-message]")).toHaveText(`Correo de prueba enviado a ${to}`);
-  const mail = mails.find((m) => m.to.includes(to));
-  expect(mail).toBeTruthy();
-  expect(mail!.raw).toContain("Este es un correo de prueba enviado desde Colibr");
+  const mail = await waitForMail(to, since);
+  expect(mail).toContain("Este es un correo de prueba enviado desde Colibr");
+  expect(mail).toContain("facturas@demo.cr");
 });
 
 test("templates: edit the payment reminder with a preview", async ({ page }) => {

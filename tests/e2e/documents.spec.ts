@@ -11,6 +11,8 @@ async function fillLine(page: Page, n: number, o: { cabys: string; description: 
 }
 
 test("the demo admin issues an invoice with two lines and lands on its detail page", async ({ page }, info) => {
+  // It waits for the jobs, the simulator and the e-mail, each with its own limit below.
+  test.setTimeout(180_000);
   const p = projectOf(info);
   const name = `Cliente Factura ${p}`;
   const identification = p === "js" ? "109870661" : "109870662";

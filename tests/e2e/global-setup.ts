@@ -26,10 +26,17 @@ export default async function globalSetup() {
   const mailDir = path.join(work, "mail");
   fs.mkdirSync(mailDir);
 
+  // One mailbox for the whole run: the app's own SMTP_URL and, once the configuration journey saves
+  // it, the demo company's server (user 'empresa', password 'clave-smtp') both deliver here.
   const smtp = new SMTPServer({
     authOptional: true,
+    allowInsecureAuth: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    onAuth(auth, _session, callback) {
+      if (auth.username === "empresa" && auth.password === "clave-smtp") callback(null, { user: "empresa" });
+      else callback(new Error("Credenciales SMTP inválidas"));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
@@ -110,6 +117,7 @@ export default async function globalSetup() {
     await new Promise((r) => setTimeout(r, 250));
   }
   process.env.E2E_MAIL_DIR = mailDir;
+  process.env.E2E_SMTP_PORT = String(smtpPort);
   process.env.E2E_BASE_URL = `http://127.0.0.1:${port}`;
 
   return async () => {
