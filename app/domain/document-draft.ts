@@ -6,17 +6,20 @@
  */
 import type { Comprobante, Line, Party, Reference } from "../hacienda/model.ts";
 import type { IdType, Situacion } from "../hacienda/clave.ts";
+import { EXONERATION_DOC_TYPES, EXONERATION_INSTITUTIONS } from "../hacienda/codes.ts";
 import { computeTotals, fillPayments, IVA_RATES, type DocumentTotals, type LineInput, type TarifaCode, type TaxCode } from "./totals.ts";
 
 export type DraftKind = "fe" | "te" | "nc" | "nd" | "fec" | "qt";
 export const DRAFT_KINDS: readonly DraftKind[] = ["fe", "te", "nc", "nd", "fec", "qt"];
 
 export interface DraftExoneration {
-  /** TipoDocumentoEX1 (Nota 10.1). */
+  /** TipoDocumentoEX1 (Nota 10.1); 99 'Otros' needs docTypeOther. */
   docType: string;
+  docTypeOther?: string;
   number: string;
-  /** NombreInstitucion (Nota 23). */
+  /** NombreInstitucion (Nota 23); 99 'Otros' needs institutionOther. */
   institution: string;
+  institutionOther?: string;
   article?: string;
   inciso?: string;
   /** YYYY-MM-DD. */
@@ -123,6 +126,9 @@ export const DRAFT_MESSAGES = {
   exonerationRate: "La exoneración solo aplica cuando la tarifa del impuesto es mayor que 0.",
   exonerationPercent: "El porcentaje de exoneración debe estar entre 0 y la tarifa del impuesto.",
   exonerationFields: "Complete el tipo, número, fecha e institución de la exoneración.",
+  exonerationOther: "Con 'Otros', describa el tipo de documento o la institución (de 5 a 100 caracteres).",
+  exonerationNumber: "El número del documento de exoneración debe tener entre 3 y 40 caracteres.",
+  exonerationArticle: "El artículo y el inciso de la exoneración son números de hasta 6 dígitos.",
   internationalClient: "Indique el nombre y la identificación del cliente internacional.",
 } as const;
 
@@ -157,9 +163,15 @@ export function checkDraft(d: DocumentDraft): FieldError[] {
     if (l.exoneration) {
       const rate = num(lineRate(l));
       const x = l.exoneration;
-      if (!(rate > 0)) e.push({ field: `lines.${i}.exoneration`, message: DRAFT_MESSAGES.exonerationRate });
-      else if (!(num(x.percentage) >= 0 && num(x.percentage) <= rate)) e.push({ field: `lines.${i}.exoneration.percentage`, message: DRAFT_MESSAGES.exonerationPercent });
-      if (!x.docType || !x.number || !x.issuedAt || !x.institution) e.push({ field: `lines.${i}.exoneration`, message: DRAFT_MESSAGES.exonerationFields });
+      const at = `lines.${i}.exoneration`;
+      if (!(rate > 0)) e.push({ field: at, message: DRAFT_MESSAGES.exonerationRate });
+      else if (!(/^\d{1,2}(\.\d{1,2})?$/.test(x.percentage.trim()) && num(x.percentage) <= rate)) e.push({ field: `${at}.percentage`, message: DRAFT_MESSAGES.exonerationPercent });
+      if (!EXONERATION_DOC_TYPES[x.docType] || !x.number || !/^\d{4}-\d{2}-\d{2}$/.test(x.issuedAt) || !EXONERATION_INSTITUTIONS[x.institution])
+        e.push({ field: at, message: DRAFT_MESSAGES.exonerationFields });
+      else if (x.number.trim().length < 3 || x.number.trim().length > 40) e.push({ field: `${at}.number`, message: DRAFT_MESSAGES.exonerationNumber });
+      const other = (v: string | undefined) => (v ?? "").trim().length >= 5 && (v ?? "").trim().length <= 100;
+      if ((x.docType === "99" && !other(x.docTypeOther)) || (x.institution === "99" && !other(x.institutionOther))) e.push({ field: `${at}.other`, message: DRAFT_MESSAGES.exonerationOther });
+      if ([x.article, x.inciso].some((v) => v && !/^\d{1,6}$/.test(v))) e.push({ field: `${at}.article`, message: DRAFT_MESSAGES.exonerationArticle });
     }
   });
   if (d.kind === "nc" || d.kind === "nd") {
@@ -199,10 +211,12 @@ function toLine(l: DraftLine): Line {
           ? {
               exoneration: {
                 docType: l.exoneration.docType,
-                number: l.exoneration.number,
+                ...(l.exoneration.docType === "99" && l.exoneration.docTypeOther ? { docTypeOther: l.exoneration.docTypeOther.trim() } : {}),
+                number: l.exoneration.number.trim(),
                 ...(l.exoneration.article ? { article: l.exoneration.article } : {}),
                 ...(l.exoneration.inciso ? { inciso: l.exoneration.inciso } : {}),
                 institution: l.exoneration.institution,
+                ...(l.exoneration.institution === "99" && l.exoneration.institutionOther ? { institutionOther: l.exoneration.institutionOther.trim() } : {}),
                 issuedAt: new Date(`${l.exoneration.issuedAt.slice(0, 10)}T12:00:00-06:00`),
                 tarifaExonerada: l.exoneration.percentage,
               },

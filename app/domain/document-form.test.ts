@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkDraft, draftTotals } from "./document-draft.ts";
-import { applyItemPicks, errorMap, FORM_MESSAGES, readDocumentForm, toDraft, type FormItem, type FormTaxType } from "./document-form.ts";
+import { applyItemPicks, errorMap, FORM_MESSAGES, hasExoneration, readDocumentForm, toDraft, type FormItem, type FormTaxType } from "./document-form.ts";
+import { formValuesFromDraft } from "./document-source.ts";
 
 const taxTypes: FormTaxType[] = [
   { id: 11, name: "IVA 13%", rate: "13.0000", taxCode: "01", vatCode: "08" },
@@ -89,5 +90,48 @@ describe("document form parsing", () => {
     expect(kept.form.lines[0].price).toBe("400000");
     const foreign = applyItemPicks(readDocumentForm({ "lines[0].itemId": "999" }), items);
     expect(foreign.errors).toEqual([{ field: "lines.0.itemId", message: FORM_MESSAGES.itemNotFound }]);
+  });
+});
+
+describe("exoneration on a row", () => {
+  const ex = {
+    ...flat,
+    "lines[0].exType": "99",
+    "lines[0].exTypeOther": "Ley 7210 de zonas francas",
+    "lines[0].exNumber": " AL-1234-2026 ",
+    "lines[0].exInstitution": "01",
+    "lines[0].exDate": "2026-03-01",
+    "lines[0].exPercent": "6.5",
+  };
+
+  it("a row with any exoneration field carries one; the draft maps it and the totals subtract it", () => {
+    const form = readDocumentForm(ex);
+    expect(hasExoneration(form.lines[0])).toBe(true);
+    expect(hasExoneration(form.lines[1])).toBe(false);
+    const { draft } = toDraft("fe", form, taxTypes);
+    expect(checkDraft(draft)).toEqual([]);
+    expect(draft.lines[0].exoneration).toEqual({ docType: "99", docTypeOther: "Ley 7210 de zonas francas", number: "AL-1234-2026", institution: "01", issuedAt: "2026-03-01", percentage: "6.5" });
+    expect(draft.lines[1].exoneration).toBeUndefined();
+    // 855,000 taxable × 6.5 points = 55,575 exonerated of the 111,150 IVA.
+    expect(draftTotals(draft).resumen.totalComprobante).toBe(String(1226150 - 55575) + ".00000");
+  });
+
+  it("rules: a rate of 0, a percentage above the rate or with 3 decimals, 'Otros' without text, a short number", () => {
+    const check = (over: Record<string, string>) => errorMap(checkDraft(toDraft("fe", readDocumentForm({ ...ex, ...over }), [...taxTypes, { id: 13, name: "Exento", rate: "0", taxCode: "01", vatCode: "01" }]).draft));
+    expect(check({ "lines[0].taxTypeId": "13" })["lines.0.exoneration"]).toBe("La exoneración solo aplica cuando la tarifa del impuesto es mayor que 0.");
+    expect(check({ "lines[0].exPercent": "13.5" })["lines.0.exoneration.percentage"]).toBe("El porcentaje de exoneración debe estar entre 0 y la tarifa del impuesto.");
+    expect(check({ "lines[0].exPercent": "6.505" })["lines.0.exoneration.percentage"]).toBeDefined();
+    expect(check({ "lines[0].exTypeOther": "Ley" })["lines.0.exoneration.other"]).toMatch(/^Con 'Otros'/);
+    expect(check({ "lines[0].exInstitution": "99" })["lines.0.exoneration.other"]).toMatch(/^Con 'Otros'/);
+    expect(check({ "lines[0].exNumber": "A1" })["lines.0.exoneration.number"]).toBe("El número del documento de exoneración debe tener entre 3 y 40 caracteres.");
+    expect(check({ "lines[0].exType": "55" })["lines.0.exoneration"]).toBe("Complete el tipo, número, fecha e institución de la exoneración.");
+    expect(check({ "lines[0].exDate": "01/03/2026" })["lines.0.exoneration"]).toBe("Complete el tipo, número, fecha e institución de la exoneración.");
+  });
+
+  it("a stored draft with an exoneration comes back into the form (clone, note, replacement)", () => {
+    const { draft } = toDraft("fe", readDocumentForm(ex), taxTypes);
+    const back = formValuesFromDraft(draft, taxTypes, items, { keepNote: true, keepRate: false });
+    expect(back.lines[0]).toMatchObject({ exType: "99", exTypeOther: "Ley 7210 de zonas francas", exNumber: "AL-1234-2026", exInstitution: "01", exDate: "2026-03-01", exPercent: "6.5" });
+    expect(hasExoneration(back.lines[1])).toBe(false);
   });
 });

@@ -77,7 +77,22 @@ export interface FormLine {
   price: string;
   discount: string;
   taxTypeId: string;
+  /** Exoneration (Nota 10.1 type, number, Nota 23 institution, date, rate points); all empty = none. */
+  exType: string;
+  exTypeOther: string;
+  exNumber: string;
+  exArticle: string;
+  exInciso: string;
+  exInstitution: string;
+  exInstitutionOther: string;
+  exDate: string;
+  exPercent: string;
 }
+
+const EXONERATION_FIELDS = ["exType", "exTypeOther", "exNumber", "exArticle", "exInciso", "exInstitution", "exInstitutionOther", "exDate", "exPercent"] as const;
+
+/** Whether the row carries an exoneration (any of its fields typed). */
+export const hasExoneration = (l: FormLine) => EXONERATION_FIELDS.some((f) => l[f] !== "");
 
 /** MedioPago: up to 4 (v4.4); a single method without amount takes the whole total. */
 export const MAX_PAYMENTS = 4;
@@ -102,12 +117,13 @@ export interface DocumentFormValues {
   lines: FormLine[];
 }
 
-const LINE_FIELDS = ["itemId", "picked", "code", "cabys", "description", "unit", "quantity", "price", "discount", "taxTypeId"] as const;
+const LINE_FIELDS = ["itemId", "picked", "code", "cabys", "description", "unit", "quantity", "price", "discount", "taxTypeId", ...EXONERATION_FIELDS] as const;
 const LINE_KEY = /^lines\[(\d{1,4})\]\.(\w+)$/;
 const PAYMENT_KEY = /^payments\[(\d)\]\.(code|amount)$/;
 
 export function blankLine(taxTypeId = ""): FormLine {
-  return { itemId: "", picked: "", code: "", cabys: "", description: "", unit: "Unid", quantity: "1", price: "", discount: "0", taxTypeId };
+  const none = Object.fromEntries(EXONERATION_FIELDS.map((f) => [f, ""])) as Record<(typeof EXONERATION_FIELDS)[number], string>;
+  return { itemId: "", picked: "", code: "", cabys: "", description: "", unit: "Unid", quantity: "1", price: "", discount: "0", taxTypeId, ...none };
 }
 
 /** Flat form values → the structured form (lines in index order, renumbered from 0). */
@@ -211,6 +227,21 @@ export function toDraft(kind: DraftKind, form: DocumentFormValues, taxTypes: For
       unitPrice: l.price,
       ...(l.discount ? { discountPercent: l.discount } : {}),
       tax: taxType ? taxOf(taxType) : {},
+      ...(hasExoneration(l)
+        ? {
+            exoneration: {
+              docType: l.exType,
+              ...(l.exTypeOther ? { docTypeOther: l.exTypeOther.slice(0, 100) } : {}),
+              number: l.exNumber.slice(0, 40),
+              ...(l.exArticle ? { article: l.exArticle } : {}),
+              ...(l.exInciso ? { inciso: l.exInciso } : {}),
+              institution: l.exInstitution,
+              ...(l.exInstitutionOther ? { institutionOther: l.exInstitutionOther.slice(0, 100) } : {}),
+              issuedAt: l.exDate,
+              percentage: l.exPercent,
+            },
+          }
+        : {}),
     };
   });
   const credit = form.saleCondition === "02";

@@ -187,6 +187,19 @@ export function formValuesFromDraft(draft: DocumentDraft, taxTypes: FormTaxType[
       price: l.unitPrice,
       discount: l.discountPercent || "0",
       taxTypeId: String(taxTypeOfLine(l.tax, taxTypes)?.id ?? ""),
+      ...(l.exoneration
+        ? {
+            exType: l.exoneration.docType,
+            exTypeOther: l.exoneration.docTypeOther ?? "",
+            exNumber: l.exoneration.number,
+            exArticle: l.exoneration.article ?? "",
+            exInciso: l.exoneration.inciso ?? "",
+            exInstitution: l.exoneration.institution,
+            exInstitutionOther: l.exoneration.institutionOther ?? "",
+            exDate: l.exoneration.issuedAt.slice(0, 10),
+            exPercent: l.exoneration.percentage,
+          }
+        : {}),
     };
   });
   return {

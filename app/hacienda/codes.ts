@@ -31,3 +31,36 @@ export const SALE_CONDITIONS: Record<ComprobanteKind, readonly string[]> = {
 };
 
 export const PAYMENT_METHODS = ["01", "02", "03", "04", "05", "06", "07", "99"] as const;
+
+/** TipoDocumentoEX1 (Nota 10.1), as the v4.4 schema (2026 revision) lists them. */
+export const EXONERATION_DOC_TYPES: Readonly<Record<string, string>> = {
+  "01": "Compras autorizadas por la Dirección General de Tributación",
+  "02": "Ventas exentas a diplomáticos",
+  "03": "Autorizado por Ley Especial",
+  "04": "Exenciones Dirección General de Hacienda Autorización Local Genérica",
+  "05": "Exenciones Dirección General de Hacienda Transitorio V (servicios de ingeniería, arquitectura, topografía obra civil)",
+  "06": "Servicios turísticos inscritos ante el Instituto Costarricense de Turismo (ICT)",
+  "07": "Transitorio XVII (Recolección, Clasificación, almacenamiento de Reciclaje y reutilizable)",
+  "08": "Exoneración a Zona Franca",
+  "09": "Exoneración de servicios complementarios para la exportación articulo 11 RLIVA",
+  "10": "Órgano de las corporaciones municipales",
+  "11": "Exenciones Dirección General de Hacienda Autorización de Impuesto Local Concreta",
+  "99": "Otros",
+};
+
+/** NombreInstitucion (Nota 23), as the v4.4 schema (2026 revision) lists them. */
+export const EXONERATION_INSTITUTIONS: Readonly<Record<string, string>> = {
+  "01": "Ministerio de Hacienda",
+  "02": "Ministerio de Relaciones Exteriores y Culto",
+  "03": "Ministerio de Agricultura y Ganadería",
+  "04": "Ministerio de Economía, Industria y Comercio",
+  "05": "Cruz Roja Costarricense",
+  "06": "Benemérito Cuerpo de Bomberos de Costa Rica",
+  "07": "Asociación Obras del Espíritu Santo",
+  "08": "Federación Cruzada Nacional de protección al Anciano (Fecrunapa)",
+  "09": "Escuela de Agricultura de la Región Húmeda (EARTH)",
+  "10": "Instituto Centroamericano de Administración de Empresas (INCAE)",
+  "11": "Junta de Protección Social (JPS)",
+  "12": "Autoridad Reguladora de los Servicios Públicos (Aresep)",
+  "99": "Otros",
+};

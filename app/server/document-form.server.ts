@@ -61,7 +61,7 @@ export interface DocumentFormState {
   errors: Record<string, string>;
   /** Errors whose field has no input of its own (shown above the form). */
   general: string[];
-  totals: { subtotal: string; discount: string; tax: string; total: string } | null;
+  totals: { subtotal: string; discount: string; tax: string; exonerated: string; total: string } | null;
   message: string | null;
   /** Prefilled screens (notes, clones, replacements, purchase invoices): header, locked client, references. */
   source?: SourceView | null;
@@ -116,7 +116,7 @@ function totalsOf(kind: FormKind, form: DocumentFormValues, lists: DocumentFormL
     // The payment amounts are checked on Guardar; here only "all by card" matters (IVA devuelto).
     const allCard = draft.payments.length > 0 && draft.payments.every((p) => p.code === "02");
     const s = summaryOf(draftTotals({ ...draft, payments: [{ code: allCard ? "02" : "01" }] }));
-    return { subtotal: s.subtotal, discount: s.discount, tax: s.tax, total: s.total };
+    return { subtotal: s.subtotal, discount: s.discount, tax: s.tax, exonerated: s.exonerated, total: s.total };
   } catch {
     return null;
   }

@@ -97,7 +97,7 @@ describe("intent re-renders (no JavaScript)", () => {
     expect(removed.data.form.lines.map((l: { description: string }) => l.description)).toEqual(["Horas de consultoría en sistemas"]);
     expect(removed.data.totals.total).toBe("260000.00000");
     const recalc = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), intent: "recalc" });
-    expect(recalc.data.totals).toEqual({ subtotal: "1150000.00000", discount: "45000.00000", tax: "121150.00000", total: "1226150.00000" });
+    expect(recalc.data.totals).toEqual({ subtotal: "1150000.00000", discount: "45000.00000", tax: "121150.00000", exonerated: "0.00000", total: "1226150.00000" });
     expect(await countDocs(company.company.id)).toBe(0);
   });
 
@@ -225,5 +225,48 @@ describe("Guardar", () => {
     expect(intl.status).toBe(302);
     const [ticket2] = await database.db.select().from(documents).where(eq(documents.id, Number(intl.location!.split("/").pop())));
     expect(ticket2).toMatchObject({ kind: "te", number: 2 });
+  });
+});
+
+describe("exoneration", () => {
+  const exonerated = () => ({
+    ...twoLines(),
+    client_id: String(company.client.id),
+    "lines[0].exType": "03",
+    "lines[0].exNumber": "AL-00012345-24",
+    "lines[0].exInstitution": "01",
+    "lines[0].exDate": "2026-01-15",
+    "lines[0].exArticle": "8",
+    "lines[0].exInciso": "2",
+    "lines[0].exPercent": "13",
+  });
+
+  it("wrong or missing exoneration fields are refused on their row, everything typed is kept", async () => {
+    const before = await countDocs(company.company.id);
+    const r = await post("/new-invoice", { ...exonerated(), "lines[0].exType": "99", "lines[0].exPercent": "14", "lines[0].exArticle": "8a", "lines[1].exNumber": "X", intent: "save" });
+    expect(r.status).toBe(400);
+    expect(r.data.errors["lines.0.exoneration.percentage"]).toBe("El porcentaje de exoneración debe estar entre 0 y la tarifa del impuesto.");
+    expect(r.data.errors["lines.0.exoneration.other"]).toBe("Con 'Otros', describa el tipo de documento o la institución (de 5 a 100 caracteres).");
+    expect(r.data.errors["lines.0.exoneration.article"]).toBe("El artículo y el inciso de la exoneración son números de hasta 6 dígitos.");
+    // A number alone on the second row: the other fields are asked for.
+    expect(r.data.errors["lines.1.exoneration"]).toBe("Complete el tipo, número, fecha e institución de la exoneración.");
+    expect(r.data.form.lines[0]).toMatchObject({ exType: "99", exNumber: "AL-00012345-24", exDate: "2026-01-15", exPercent: "14" });
+    expect(r.data.form.lines[1].exNumber).toBe("X");
+    expect(await countDocs(company.company.id)).toBe(before);
+  });
+
+  it("Recalcular shows the exonerated tax; Guardar signs it into the XML and stores the totals", async () => {
+    const preview = await post("/new-invoice", { ...exonerated(), intent: "recalc" });
+    expect(preview.data.totals).toMatchObject({ tax: "10000.00000", exonerated: "111150.00000", total: "1115000.00000" });
+    const r = await post("/new-invoice", { ...exonerated(), intent: "save" });
+    expect(r.status).toBe(302);
+    const [doc] = await database.db.select().from(documents).where(eq(documents.id, Number(r.location!.split("/").pop())));
+    expect(doc.exonerated).toBe("111150.00000");
+    expect(doc.totalComprobante).toBe("1115000.00000");
+    const xml = Buffer.from(doc.signedXml!).toString("utf8");
+    expect(xml).toMatch(
+      /<Exoneracion><TipoDocumentoEX1>03<\/TipoDocumentoEX1><NumeroDocumento>AL-00012345-24<\/NumeroDocumento><Articulo>8<\/Articulo><Inciso>2<\/Inciso><NombreInstitucion>01<\/NombreInstitucion><FechaEmisionEX>2026-01-15T12:00:00-06:00<\/FechaEmisionEX><TarifaExonerada>13\.00<\/TarifaExonerada><MontoExoneracion>111150\.00000<\/MontoExoneracion><\/Exoneracion>/,
+    );
+    expect(xml).toContain("<TotalExonerado>");
   });
 });

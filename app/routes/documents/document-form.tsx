@@ -3,13 +3,14 @@
 // /new-clone/:document_type/:document_id (?replace=1 for a rejected document) and /new-simple. Works without
 // JavaScript: "Agregar línea", "Quitar" and "Recalcular" are submit buttons (name="intent") whose
 // answer re-renders the form with everything typed and the totals recomputed on the server.
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { data, isRouteErrorResponse, Link, useRouteError } from "react-router";
 import type { Route } from "./+types/document-form";
 import { ReferenceBlock, SourceFacts } from "../../components/document-source.tsx";
 import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { SOURCE_MESSAGES, sourceRequestOf } from "../../domain/document-source.ts";
-import { FORM_KINDS, lineFieldName, MAX_PAYMENTS, type FormKind, type FormLine } from "../../domain/document-form.ts";
+import { FORM_KINDS, hasExoneration, lineFieldName, MAX_PAYMENTS, type FormKind, type FormLine } from "../../domain/document-form.ts";
+import { EXONERATION_DOC_TYPES, EXONERATION_INSTITUTIONS } from "../../hacienda/codes.ts";
 import { formValues } from "../../domain/forms.ts";
 import { formatMoney } from "../../domain/format.ts";
 import { paymentMethods, saleConditions, unitsOfMeasure } from "../../../db/seed/reference-data.ts";
@@ -210,7 +211,10 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
               </thead>
               <tbody>
                 {form.lines.map((line, i) => (
-                  <LineRow key={i} index={i} line={line} state={state} />
+                  <Fragment key={i}>
+                    <LineRow index={i} line={line} state={state} />
+                    <ExonerationRow index={i} line={line} state={state} />
+                  </Fragment>
                 ))}
               </tbody>
             </table>
@@ -230,6 +234,14 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
             <dd className="text-right">{totals ? formatMoney(totals.discount, symbol) : "—"}</dd>
             <dt>Impuesto</dt>
             <dd className="text-right">{totals ? formatMoney(totals.tax, symbol) : "—"}</dd>
+            {totals && Number(totals.exonerated) > 0 && (
+              <>
+                <dt>Exonerado</dt>
+                <dd className="text-right" data-testid="document-exonerated">
+                  {formatMoney(totals.exonerated, symbol)}
+                </dd>
+              </>
+            )}
             <dt className="font-semibold">Total</dt>
             <dd className="text-right font-semibold" data-testid="document-total">
               {totals ? formatMoney(totals.total, symbol) : "—"}
@@ -311,6 +323,63 @@ function LineRow({ index, line, state }: { index: number; line: FormLine; state:
         <button type="submit" name="intent" value={`remove-line:${index}`} className="btn btn-outline" aria-label={`Quitar línea ${index + 1}`}>
           Quitar
         </button>
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * The exoneration of a row (part 2 §3 Item row, §5): a disclosure under the row, open when the row
+ * has one or an error; it works without JavaScript. It applies only to a tax rate above 0 (the
+ * server says so otherwise).
+ */
+function ExonerationRow({ index, line, state }: { index: number; line: FormLine; state: DocumentFormState }) {
+  const errs = Object.entries(state.errors)
+    .filter(([k]) => k.startsWith(`lines.${index}.exoneration`))
+    .map(([, m]) => m);
+  const n = (f: Parameters<typeof lineFieldName>[1]) => lineFieldName(index, f);
+  const label = (text: string) => `${text} (línea ${index + 1})`;
+  const input = (f: Parameters<typeof lineFieldName>[1], text: string, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
+    <label className="text-sm">
+      {text}
+      <input id={n(f)} name={n(f)} className="input mt-1" aria-label={label(text)} defaultValue={line[f]} {...props} />
+    </label>
+  );
+  const select = (f: Parameters<typeof lineFieldName>[1], text: string, options: Readonly<Record<string, string>>) => (
+    <label className="text-sm">
+      {text}
+      <select id={n(f)} name={n(f)} className="input mt-1" aria-label={label(text)} defaultValue={line[f]}>
+        <option value="">Seleccione</option>
+        {Object.entries(options).map(([code, name]) => (
+          <option key={code} value={code}>
+            {code} — {name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  return (
+    <tr data-exoneration-row={index}>
+      <td colSpan={10}>
+        <details open={hasExoneration(line) || errs.length > 0}>
+          <summary className="cursor-pointer text-sm">{label("Exoneración")}</summary>
+          <div className="mt-2 grid gap-2 sm:grid-cols-3">
+            {select("exType", "Tipo de exoneración", EXONERATION_DOC_TYPES)}
+            {input("exTypeOther", "Otro tipo (si es 99)", { maxLength: 100 })}
+            {input("exNumber", "Número de exoneración", { maxLength: 40 })}
+            {select("exInstitution", "Institución", EXONERATION_INSTITUTIONS)}
+            {input("exInstitutionOther", "Otra institución (si es 99)", { maxLength: 100 })}
+            {input("exDate", "Fecha de emisión", { type: "date" })}
+            {input("exArticle", "Artículo", { inputMode: "numeric", maxLength: 6 })}
+            {input("exInciso", "Inciso", { inputMode: "numeric", maxLength: 6 })}
+            {input("exPercent", "Porcentaje exonerado", { inputMode: "decimal", maxLength: 5 })}
+          </div>
+          {errs.map((m) => (
+            <p key={m} className="field-error">
+              {m}
+            </p>
+          ))}
+        </details>
       </td>
     </tr>
   );
