@@ -42,7 +42,7 @@ export function DocumentPreview({ view, logoSrc, ribbon }: { view: PreviewView; 
         </div>
       </header>
       {view.clave ? (
-        <div className="my-3 break-all rounded border border-slate-300 p-2">
+        <div className="my-3 break-all rounded border border-slate-300 p-2" data-clave>
           <b>Clave:</b> {view.clave}
         </div>
       ) : null}

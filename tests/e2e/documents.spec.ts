@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { expectToast, projectOf, signIn, waitForMail } from "./helpers.ts";
+import { expectAcceptedAndMailed, expectToast, projectOf, signIn } from "./helpers.ts";
 
 async function fillLine(page: Page, n: number, o: { cabys: string; description: string; quantity: string; price: string; tax: string }) {
   await page.getByLabel(`CABYS (línea ${n})`).fill(o.cabys);
@@ -50,22 +50,11 @@ test("the demo admin issues an invoice with two lines and lands on its detail pa
 
   // The jobs send it to the local Hacienda simulator, which accepts it; the client then gets the
   // e-mail with the PDF, the signed XML and Hacienda's answer.
-  await expect(async () => {
-    await page.reload();
-    await expect(page.locator("[data-status-ribbon]")).toHaveText("aceptado", { timeout: 1000 });
-  }).toPass({ timeout: 60_000 });
-  const mail = await waitForMail("factura@example.cr", since, 60_000);
-  const files = [...mail.matchAll(/filename="?([^";\r\n]+)"?/gi)].map((m) => m[1]);
-  expect(files.filter((f) => f.endsWith(".pdf"))).toHaveLength(1);
-  expect(files.filter((f) => /^\d{50}\.xml$/.test(f))).toHaveLength(1);
-  expect(files.filter((f) => /^\d{50}_respuesta\.xml$/.test(f))).toHaveLength(1);
-  await expect(async () => {
-    await page.reload();
-    await expect(page.locator("[data-email-status]")).toContainText("Enviado por correo a factura@example.cr", { timeout: 1000 });
-  }).toPass({ timeout: 30_000 });
+  await expectAcceptedAndMailed(page, "factura@example.cr", since);
 });
 
-test("a ticket to the generic client: errors keep what was typed, then it is saved", async ({ page }) => {
+test("a ticket to the generic client: errors keep what was typed, then it is saved and accepted; a ticket to a named client reaches its mailbox", async ({ page }, info) => {
+  test.setTimeout(180_000);
   await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
   await page.goto("/new-ticket");
   await expect(page.getByLabel("Cliente", { exact: true })).toHaveValue(/\d+/);
@@ -79,4 +68,18 @@ test("a ticket to the generic client: errors keep what was typed, then it is sav
   await page.getByRole("button", { name: "Guardar" }).click();
   await expectToast(page, "Tiquete guardado con exito");
   await expect(page).toHaveURL(/\/detail\/ticket\/\d+$/);
+  await expect(async () => {
+    await page.reload();
+    await expect(page.locator("[data-status-ribbon]")).toHaveText("aceptado", { timeout: 1000 });
+  }).toPass({ timeout: 60_000 });
+
+  // The client of the invoice journey above (same project) buys with a ticket.
+  const p = projectOf(info);
+  await page.goto("/new-ticket");
+  await page.getByLabel("Cliente", { exact: true }).selectOption({ label: `Cliente Factura ${p} (${p === "js" ? "109870661" : "109870662"})` });
+  await fillLine(page, 1, { cabys: "8313100000000", description: "Soporte técnico remoto", quantity: "2", price: "15000", tax: "IVA 13%" });
+  const since = Date.now();
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Tiquete guardado con exito");
+  await expectAcceptedAndMailed(page, "factura@example.cr", since);
 });

@@ -16,8 +16,8 @@ export async function expectToast(page: Page, text: string | RegExp) {
   await expect(page.locator("[data-toast]").filter({ hasText: text })).toBeVisible();
 }
 
-/** Waits for an e-mail to `to` captured by the in-process SMTP server and returns its raw text. */
-export async function waitForMail(to: string, since: number, timeoutMs = 10_000): Promise<string> {
+/** Waits for an e-mail to `to` (holding `contains`, when given) captured by the in-process SMTP server and returns its raw text. */
+export async function waitForMail(to: string, since: number, timeoutMs = 10_000, contains?: string): Promise<string> {
   const dir = process.env.E2E_MAIL_DIR!;
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -26,7 +26,9 @@ export async function waitForMail(to: string, since: number, timeoutMs = 10_000)
       const cut = name.indexOf("_");
       const stamp = name.slice(0, cut);
       const rcpt = name.slice(cut + 1);
-      if (Number(stamp) >= since && decodeURIComponent(rcpt).includes(to)) return fs.readFileSync(path.join(dir, f), "utf8");
+      if (Number(stamp) < since || !decodeURIComponent(rcpt).includes(to)) continue;
+      const raw = fs.readFileSync(path.join(dir, f), "utf8");
+      if (!contains || raw.includes(contains)) return raw;
     }
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -36,4 +38,27 @@ export async function waitForMail(to: string, since: number, timeoutMs = 10_000)
 /** Decodes quoted-printable soft breaks and =XX escapes enough to find a link. */
 export function mailText(raw: string): string {
   return raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+}
+
+/**
+ * On a document's detail page: waits until the jobs have sent it to the local Hacienda simulator and
+ * it shows 'aceptado', then for the e-mail to `to` with the PDF, the signed XML and Hacienda's
+ * answer, and for the page to say it was sent.
+ */
+export async function expectAcceptedAndMailed(page: Page, to: string, since: number) {
+  await expect(async () => {
+    await page.reload();
+    await expect(page.locator("[data-status-ribbon]")).toHaveText("aceptado", { timeout: 1000 });
+  }).toPass({ timeout: 60_000 });
+  // This document's own e-mail: its attachments are named after its clave.
+  const clave = /\d{50}/.exec((await page.locator("[data-clave]").textContent()) ?? "")![0];
+  const mail = await waitForMail(to, since, 60_000, `${clave}.xml`);
+  const files = [...mail.matchAll(/filename="?([^";\r\n]+)"?/gi)].map((m) => m[1]);
+  expect(files.filter((f) => f.endsWith(".pdf"))).toHaveLength(1);
+  expect(files.filter((f) => f === `${clave}.xml`)).toHaveLength(1);
+  expect(files.filter((f) => f === `${clave}_respuesta.xml`)).toHaveLength(1);
+  await expect(async () => {
+    await page.reload();
+    await expect(page.locator("[data-email-status]")).toContainText(`Enviado por correo a ${to}`, { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
 }

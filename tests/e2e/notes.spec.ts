@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { expectToast, projectOf, signIn } from "./helpers.ts";
+import { expectAcceptedAndMailed, expectToast, projectOf, signIn } from "./helpers.ts";
 
 async function fillLine(page: Page, n: number, o: { cabys: string; description: string; quantity: string; price: string; tax: string }) {
   await page.getByLabel(`CABYS (línea ${n})`).fill(o.cabys);
@@ -27,6 +27,7 @@ async function newClient(page: Page, o: { list: "/clients" | "/providers"; butto
 }
 
 test("from an issued invoice's detail page, a partial credit note with the locked reference lands on its detail", async ({ page }, info) => {
+  test.setTimeout(180_000);
   const p = projectOf(info);
   const name = `Cliente Nota ${p}`;
   const identification = p === "js" ? "109870671" : "109870672";
@@ -61,12 +62,16 @@ test("from an issued invoice's detail page, a partial credit note with the locke
   await page.getByLabel("Nota", { exact: true }).fill("El cliente devolvió una unidad");
   await page.getByRole("button", { name: "Recalcular" }).click();
   await expect(page.getByTestId("document-total")).toHaveText("₡508.500,00");
+  const since = Date.now();
   await page.getByRole("button", { name: "Guardar" }).click();
   await expectToast(page, "Nota guardada con exito");
   await expect(page).toHaveURL(/\/detail\/note\/\d+$/);
+  // Accepted by the local Hacienda simulator and e-mailed to the client with its three files.
+  await expectAcceptedAndMailed(page, "notas@example.cr", since);
 });
 
 test("a purchase invoice (FEC) to a provider created for it", async ({ page }, info) => {
+  test.setTimeout(180_000);
   const p = projectOf(info);
   const name = `Proveedor Compra ${p}`;
   const identification = p === "js" ? "109870681" : "109870682";
@@ -89,7 +94,9 @@ test("a purchase invoice (FEC) to a provider created for it", async ({ page }, i
   await expect(page.getByText("Complete todos los campos de la referencia.")).toBeVisible();
   await expect(page.getByLabel("Número del documento de referencia")).toHaveValue(`REG-ESP-${p}`);
   await page.getByLabel("Razón").fill("Compra a productor de régimen especial");
+  const since = Date.now();
   await page.getByRole("button", { name: "Guardar" }).click();
   await expectToast(page, "Factura guardada con exito");
   await expect(page).toHaveURL(/\/detail\/simple\/\d+$/);
+  await expectAcceptedAndMailed(page, "notas@example.cr", since);
 });
