@@ -4,7 +4,7 @@
 import path from "node:path";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { clients, items, taxTypes } from "../../db/schema/index.ts";
+import { clients, documents, items, taxTypes } from "../../db/schema/index.ts";
 import { checkDraft, draftTotals, summaryOf, type DraftReference, type FieldError } from "../domain/document-draft.ts";
 import type { SourceView } from "../domain/document-source.ts";
 import { applyItemPicks, blankLine, errorMap, FORM_KINDS, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, readDocumentForm, toDraft, type DocumentFormValues, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
@@ -65,6 +65,18 @@ export interface DocumentFormState {
   message: string | null;
   /** Prefilled screens (notes, clones, replacements, purchase invoices): header, locked client, references. */
   source?: SourceView | null;
+  /** 'Guardar e imprimir' (tickets): the ticket just saved, printed while the form starts over. */
+  printed?: { id: number; consecutivo: string } | null;
+}
+
+/** The company's own ticket just saved with 'Guardar e imprimir' (null for anything else). */
+export async function printedTicket(db: Db, companyId: number, id: string | null): Promise<DocumentFormState["printed"]> {
+  if (!id || !/^\d{1,9}$/.test(id)) return null;
+  const [row] = await db
+    .select({ id: documents.id, consecutivo: documents.consecutivo })
+    .from(documents)
+    .where(and(eq(documents.id, Number(id)), eq(documents.companyId, companyId), eq(documents.kind, "te")));
+  return row ? { id: row.id, consecutivo: row.consecutivo ?? "" } : null;
 }
 
 /**
@@ -181,7 +193,7 @@ export type SubmitResult = { ok: true; documentId: number; kind: FormKind; messa
 
 /**
  * A submission of the form. intent "add-line" / "remove-line:N" / "recalc" re-render with everything
- * typed (status 200); "save" (or none) issues the document, or answers 400 with the errors and the
+ * typed (status 200); "save", "save-print" (or none) issues the document, or answers 400 with the errors and the
  * values, nothing saved.
  */
 export async function submitDocumentForm(

@@ -53,21 +53,31 @@ test("the demo admin issues an invoice with two lines and lands on its detail pa
   await expectAcceptedAndMailed(page, "factura@example.cr", since);
 });
 
-test("a ticket to the generic client: errors keep what was typed, then it is saved and accepted; a ticket to a named client reaches its mailbox", async ({ page }, info) => {
+test("a ticket to the generic client: errors keep what was typed, then 'Guardar e imprimir' saves it (accepted) and starts over; a ticket to a named client reaches its mailbox", async ({ page }, info) => {
   test.setTimeout(180_000);
   await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
   await page.goto("/new-ticket");
   await expect(page.getByLabel("Cliente", { exact: true })).toHaveValue(/\d+/);
   await fillLine(page, 1, { cabys: "8313100000000", description: "Soporte técnico", quantity: "0", price: "15000", tax: "IVA 13%" });
   await page.getByLabel("Nota").fill("Pagado en caja");
-  await page.getByRole("button", { name: "Guardar" }).click();
+  await page.getByRole("button", { name: "Guardar", exact: true }).click();
   await expect(page.getByText("La cantidad debe estar entre 0.1 y 100000.")).toBeVisible();
   await expect(page.getByLabel("Descripción (línea 1)")).toHaveValue("Soporte técnico");
   await expect(page.getByLabel("Nota")).toHaveValue("Pagado en caja");
   await page.getByLabel("Cantidad (línea 1)").fill("1");
-  await page.getByRole("button", { name: "Guardar" }).click();
+  // 'Guardar e imprimir': a fresh form for the next sale that prints the saved ticket (by itself
+  // after 1 s with JavaScript, through the link without it).
+  const generic = await page.getByLabel("Cliente", { exact: true }).inputValue();
+  await page.getByRole("button", { name: "Guardar e imprimir" }).click();
   await expectToast(page, "Tiquete guardado con exito");
-  await expect(page).toHaveURL(/\/detail\/ticket\/\d+$/);
+  await expect(page).toHaveURL(/\/new-ticket\?printed=\d+$/);
+  await expect(page.locator("[data-printed-ticket]")).toContainText("guardado");
+  await expect(page.getByLabel("Cliente", { exact: true })).toHaveValue(generic);
+  await expect(page.getByLabel("Descripción (línea 1)")).toHaveValue("");
+  const id = /printed=(\d+)/.exec(page.url())![1];
+  await expect(page.locator("[data-printed-ticket]").getByRole("link", { name: "Imprimir" })).toHaveAttribute("href", `/detail/ticket/${id}/print`);
+  if (info.project.use.javaScriptEnabled) await expect(page.locator(`iframe[src="/detail/ticket/${id}/print"]`)).toHaveCount(1);
+  await page.goto(`/detail/ticket/${id}`);
   await expect(async () => {
     await page.reload();
     await expect(page.locator("[data-status-ribbon]")).toHaveText("aceptado", { timeout: 1000 });
@@ -79,7 +89,7 @@ test("a ticket to the generic client: errors keep what was typed, then it is sav
   await page.getByLabel("Cliente", { exact: true }).selectOption({ label: `Cliente Factura ${p} (${p === "js" ? "109870661" : "109870662"})` });
   await fillLine(page, 1, { cabys: "8313100000000", description: "Soporte técnico remoto", quantity: "2", price: "15000", tax: "IVA 13%" });
   const since = Date.now();
-  await page.getByRole("button", { name: "Guardar" }).click();
+  await page.getByRole("button", { name: "Guardar", exact: true }).click();
   await expectToast(page, "Tiquete guardado con exito");
   await expectAcceptedAndMailed(page, "factura@example.cr", since);
 });

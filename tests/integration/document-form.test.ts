@@ -270,3 +270,28 @@ describe("exoneration", () => {
     expect(xml).toContain("<TotalExonerado>");
   });
 });
+
+describe("Guardar e imprimir (tickets)", () => {
+  it("saves, then a fresh ticket form names the saved ticket to print; only the company's own tickets", async () => {
+    const r = await post("/new-ticket", { ...twoLines(), client_id: String(company.generic.id), intent: "save-print" });
+    expect(r.status).toBe(302);
+    const m = /^\/new-ticket\?printed=(\d+)$/.exec(r.location!);
+    expect(m).not.toBeNull();
+    const [ticket] = await database.db.select().from(documents).where(eq(documents.id, Number(m![1])));
+    expect(ticket.kind).toBe("te");
+    const page = await call(b, formRoute.loader, { path: r.location! });
+    expect(page.data.printed).toEqual({ id: ticket.id, consecutivo: ticket.consecutivo });
+    // The form starts over: the generic client, colones, one blank line.
+    expect(page.data.form).toMatchObject({ clientId: String(company.generic.id), currency: "CRC" });
+    expect(page.data.form.lines).toHaveLength(1);
+    expect(page.data.form.lines[0].description).toBe("");
+
+    const [invoice] = await database.db.select().from(documents).where(eq(documents.kind, "fe")).limit(1);
+    expect((await call(b, formRoute.loader, { path: `/new-ticket?printed=${invoice.id}` })).data.printed).toBeNull();
+    const foreign = await signedIn(database.db, other.user.id, other.company.id);
+    expect((await call(foreign, formRoute.loader, { path: r.location! })).data.printed).toBeNull();
+    // An invoice saved with that intent still goes to its detail page.
+    const inv = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), intent: "save-print" });
+    expect(inv.location).toMatch(/^\/detail\/invoice\/\d+$/);
+  });
+});

@@ -3,7 +3,7 @@
 // /new-clone/:document_type/:document_id (?replace=1 for a rejected document) and /new-simple. Works without
 // JavaScript: "Agregar línea", "Quitar" and "Recalcular" are submit buttons (name="intent") whose
 // answer re-renders the form with everything typed and the totals recomputed on the server.
-import { Fragment, useState } from "react";
+import { Fragment, useEffect, useState } from "react";
 import { data, isRouteErrorResponse, Link, useRouteError } from "react-router";
 import type { Route } from "./+types/document-form";
 import { ReferenceBlock, SourceFacts } from "../../components/document-source.tsx";
@@ -16,7 +16,7 @@ import { formatMoney } from "../../domain/format.ts";
 import { paymentMethods, saleConditions, unitsOfMeasure } from "../../../db/seed/reference-data.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
-import { newDocumentForm, submitDocumentForm, type DocumentFormState } from "../../server/document-form.server.ts";
+import { newDocumentForm, printedTicket, submitDocumentForm, type DocumentFormState } from "../../server/document-form.server.ts";
 import { sourcedDocumentForm, submitSourcedForm } from "../../server/document-source.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 
@@ -49,8 +49,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     return state;
   }
   const kind = kindOf(request);
-  const clientId = new URL(request.url).searchParams.get("client_id");
-  return newDocumentForm(db(), { companyId: company.id, kind, clientId: kind === "fe" ? clientId : null });
+  const search = new URL(request.url).searchParams;
+  const state = await newDocumentForm(db(), { companyId: company.id, kind, clientId: kind === "fe" ? search.get("client_id") : null });
+  return kind === "te" ? { ...state, printed: await printedTicket(db(), company.id, search.get("printed")) } : state;
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -64,7 +65,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     ? await submitSourcedForm(db(), { companyId: company.id, userId: user.id, request: source, values, intent, now: new Date() })
     : await submitDocumentForm(db(), { companyId: company.id, userId: user.id, kind: kindOf(request), values, intent, now: new Date() });
   if (!result) throw data(SOURCE_MESSAGES.notFound, { status: 404 });
-  if (result.ok) return redirectWithToast(`/detail/${FORM_KINDS[result.kind].detailType}/${result.documentId}`, { type: "success", text: result.message });
+  if (result.ok) {
+    // 'Guardar e imprimir' (tickets): back to a fresh form that prints the ticket just saved.
+    const next = !source && result.kind === "te" && intent === "save-print" ? `/new-ticket?printed=${result.documentId}` : `/detail/${FORM_KINDS[result.kind].detailType}/${result.documentId}`;
+    return redirectWithToast(next, { type: "success", text: result.message });
+  }
   return data(result.state, { status: result.status });
 }
 
@@ -88,6 +93,7 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
         </Link>
       </div>
       {source && <SourceFacts view={source} />}
+      {state.printed && <PrintedTicket printed={state.printed} />}
       <AppForm className="space-y-4" noValidate>
         {/* Enter in a text box submits the first button: make it a harmless recalculation. */}
         <button type="submit" name="intent" value="recalc" hidden tabIndex={-1} aria-hidden="true" />
@@ -257,7 +263,12 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
           </Field>
         </section>
 
-        <div className="flex justify-end">
+        <div className="flex justify-end gap-2">
+          {kind === "te" && !source && (
+            <SubmitButton name="intent" value="save-print" className="btn btn-outline">
+              Guardar e imprimir
+            </SubmitButton>
+          )}
           <SubmitButton name="intent" value="save">
             Guardar
           </SubmitButton>
@@ -382,6 +393,39 @@ function ExonerationRow({ index, line, state }: { index: number; line: FormLine;
         </details>
       </td>
     </tr>
+  );
+}
+
+/** Print delay after 'Guardar e imprimir' (part 2 §9). */
+const PRINT_DELAY_MS = 1000;
+
+/**
+ * The ticket just saved with 'Guardar e imprimir': with JavaScript it prints by itself after 1 s
+ * (its print page in a hidden frame) while the form is ready for the next sale; without it, the
+ * link opens the print page.
+ */
+function PrintedTicket({ printed }: { printed: NonNullable<DocumentFormState["printed"]> }) {
+  const href = `/detail/ticket/${printed.id}/print`;
+  useEffect(() => {
+    const frame = document.createElement("iframe");
+    frame.hidden = true;
+    const timer = setTimeout(() => {
+      frame.src = href;
+      frame.onload = () => frame.contentWindow?.print();
+      document.body.appendChild(frame);
+    }, PRINT_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      frame.remove();
+    };
+  }, [href]);
+  return (
+    <div className="card flex items-center justify-between gap-2" data-printed-ticket>
+      <span>Tiquete {printed.consecutivo} guardado.</span>
+      <a className="btn btn-outline btn-sm" href={href} target="_blank" rel="noreferrer">
+        Imprimir
+      </a>
+    </div>
   );
 }
 
