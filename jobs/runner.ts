@@ -93,6 +93,9 @@ export interface Runner {
   drain(): Promise<number>;
 }
 
+/** How often an idle runner looks for due jobs: JOBS_POLL_MS, else 2 s. */
+const DEFAULT_POLL_MS = Number(process.env.JOBS_POLL_MS) > 0 ? Number(process.env.JOBS_POLL_MS) : 2000;
+
 export function startRunner(db: Db, opts: { handlers: Record<string, JobHandler>; schedules: Schedule[]; pollMs?: number; now?: () => Date }): Runner {
   const workerId = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 6)}`;
   const now = opts.now ?? (() => new Date());
@@ -115,7 +118,7 @@ export function startRunner(db: Db, opts: { handlers: Record<string, JobHandler>
       await drain();
     })().catch((e) => console.error("[jobs]", e));
     await busy;
-    if (!stopping) timer = setTimeout(tick, opts.pollMs ?? 2000);
+    if (!stopping) timer = setTimeout(tick, opts.pollMs ?? DEFAULT_POLL_MS);
   };
   let timer: NodeJS.Timeout | undefined = setTimeout(tick, 100);
   return {

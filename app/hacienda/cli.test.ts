@@ -1,10 +1,14 @@
-/** Spawns the CLI (`tsx app/hacienda/cli.ts`) like a user would. */
+/**
+ * The CLI end to end: most commands run through its entry point in this process; three run the real
+ * binary (`tsx app/hacienda/cli.ts`) to prove its stdin, stdout, stderr and exit-code wiring.
+ */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runMain } from "./cli.ts";
 import { startRealSandbox } from "./sandbox/real.ts";
 import { DEFAULT_SANDBOX_USER, type Sandbox } from "./sandbox/server.ts";
 import { testSchemaSet } from "./testing/schemas.ts";
@@ -18,11 +22,12 @@ interface Run {
   stderr: string;
 }
 
-function cli(args: string[], { input, env = {} }: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
+/** The real binary, as a user runs it (used where the process wiring itself is under test). */
+function spawned(args: string[], { input, env = {} }: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(tsx, ["app/hacienda/cli.ts", ...args], {
       cwd: repo,
-      env: { ...process.env, HACIENDA_ENV: "", HACIENDA_USER: "", HACIENDA_PASSWORD: "", ...env },
+      env: { ...process.env, ...BLANK_ENV, ...env },
     });
     let stdout = "";
     let stderr = "";
@@ -32,6 +37,21 @@ function cli(args: string[], { input, env = {} }: { input?: string; env?: Record
     child.on("close", (code) => resolvePromise({ code: code ?? -1, stdout, stderr }));
     child.stdin.end(input ?? "");
   });
+}
+
+const BLANK_ENV = { HACIENDA_ENV: "", HACIENDA_USER: "", HACIENDA_PASSWORD: "" };
+
+/** The same entry point in this process (what the binary runs after parsing its arguments). */
+async function cli(args: string[], { input, env = {} }: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runMain(args, {
+    stdin: async () => input ?? "",
+    stdout: (s) => (stdout += s),
+    stderr: (s) => (stderr += s),
+    env: { ...process.env, ...BLANK_ENV, ...env },
+  });
+  return { code, stdout, stderr };
 }
 
 let dir: string;
@@ -48,7 +68,7 @@ afterAll(async () => {
 
 describe("hacienda CLI", () => {
   it("example → build → cert → sign → validate → verify, then send and status against the sandbox", async () => {
-    const example = await cli(["example", "fe"]);
+    const example = await spawned(["example", "fe"]);
     expect(example.code).toBe(0);
     const model = JSON.parse(example.stdout);
     expect(model.kind).toBe("fe");
@@ -59,7 +79,7 @@ describe("hacienda CLI", () => {
     expect(built.stdout).toMatch(/^<\?xml[^>]*\?><FacturaElectronica xmlns=/);
     expect(built.stdout).toContain(`<Clave>${model.clave}</Clave>`);
 
-    const unsignedValid = await cli(["validate"], { input: built.stdout });
+    const unsignedValid = await spawned(["validate"], { input: built.stdout });
     expect(unsignedValid.stdout).toContain("Documento válido (sin firma)");
     expect(unsignedValid.code).toBe(0);
 
@@ -145,7 +165,7 @@ describe("hacienda CLI", () => {
   }, 120_000);
 
   it("reports errors on stderr with a non-zero exit", async () => {
-    const bad = await cli(["send", "--file", "/nonexistent.xml"], {
+    const bad = await spawned(["send", "--file", "/nonexistent.xml"], {
       env: { HACIENDA_ENV: "sandbox", HACIENDA_BASE_URL: sandbox.url, HACIENDA_USER: "x", HACIENDA_PASSWORD: "y" },
     });
     expect(bad.code).not.toBe(0);

@@ -395,21 +395,25 @@ async function claveCommand(rest: string[], io: CliIo): Promise<number> {
   throw new CliError("Use: clave build --… | clave parse <clave>", 2);
 }
 
+/** runCli with what a failure prints ("Error [code]: message" on stderr) and its exit code. */
+export async function runMain(argv: string[], io: CliIo): Promise<number> {
+  try {
+    return await runCli(argv, io);
+  } catch (err) {
+    const e = err as Error & { code?: string; exitCode?: number };
+    io.stderr(`Error${e.code ? ` [${e.code}]` : ""}: ${e.message}\n`);
+    return e instanceof CliError ? e.exitCode : 1;
+  }
+}
+
 const isMain = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  runCli(process.argv.slice(2), {
+  void runMain(process.argv.slice(2), {
     stdin: readStdin,
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
     env: process.env,
-  }).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err) => {
-      const e = err as Error & { code?: string; exitCode?: number };
-      process.stderr.write(`Error${e.code ? ` [${e.code}]` : ""}: ${e.message}\n`);
-      process.exitCode = e instanceof CliError ? e.exitCode : 1;
-    },
-  );
+  }).then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -54,7 +54,7 @@ export default async function globalSetup() {
   // (the demo company's 'sandbox' environment): one simulator for the web and the jobs process,
   // on a free port, answering through the app's callback endpoint.
   const haciendaPublic = await startFakeHaciendaAe();
-  const haciendaSandbox = await startRealSandbox({ port: 0, log: () => {} });
+  const haciendaSandbox = await startRealSandbox({ port: 0, processingDelayMs: 300, log: () => {} });
 
   let databaseUrl: string | undefined;
   let dropDb = async () => {};
@@ -91,6 +91,8 @@ export default async function globalSetup() {
     HACIENDA_PUBLIC_API_URL: haciendaPublic.url,
     HACIENDA_SANDBOX_URL: haciendaSandbox.url,
     HACIENDA_CALLBACK_URL: `http://127.0.0.1:${port}/hacienda/callback`,
+    // Journeys wait for the jobs: look for due jobs often.
+    JOBS_POLL_MS: "250",
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
   delete (env as Record<string, string | undefined>).DATABASE_URL;
