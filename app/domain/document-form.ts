@@ -43,6 +43,24 @@ export const FORM_KINDS: Record<FormKind, { title: string; listPath: string; det
   qt: { title: "Nueva cotización", listPath: "/quotations", detailType: "quotation", saved: FORM_MESSAGES.quotationSaved, clients: "customers" },
 };
 
+/**
+ * Quick-add from a document form (part 2 "Shared document form"): the new-client page returns to the
+ * form it came from with the new client selected. Only these forms (no open redirect); the purchase
+ * invoice adds a provider.
+ */
+export const QUICK_ADD_RETURNS: Readonly<Record<string, { provider: boolean }>> = {
+  "/new-invoice": { provider: false },
+  "/new-ticket": { provider: false },
+  "/new-quotation": { provider: false },
+  "/recurring-new": { provider: false },
+  "/new-simple": { provider: true },
+};
+
+/** The form a quick-add returns to (null when `volver` is not one of them). */
+export function quickAddReturn(volver: string | null | undefined): string | null {
+  return volver && Object.hasOwn(QUICK_ADD_RETURNS, volver) ? volver : null;
+}
+
 /** At most this many lines are read from one submission. */
 export const MAX_LINES = 200;
 

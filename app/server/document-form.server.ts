@@ -156,7 +156,7 @@ async function withRate(db: Db, form: DocumentFormValues, now: Date): Promise<{ 
   return { form: { ...form, exchangeRate: rate.rate }, message: rate.warning ?? null };
 }
 
-/** A new, empty form (tickets preselect the generic client; invoices the `?client_id=` one when offered). */
+/** A new, empty form (tickets preselect the generic client unless `clientId` names one of the offered clients). */
 export async function newDocumentForm(db: Db, opts: { companyId: number; kind: FormKind; clientId?: string | null }): Promise<DocumentFormState> {
   const lists = await documentFormLists(db, opts.companyId, opts.kind);
   const preselected = opts.clientId && lists.clients.some((c) => String(c.id) === opts.clientId) ? opts.clientId : null;

@@ -3,7 +3,7 @@
 // and another company's client or item is refused.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { documents, exchangeRates, items, taxTypes } from "../../db/schema/index.ts";
+import { clients, documents, exchangeRates, items, taxTypes } from "../../db/schema/index.ts";
 import { setupItemsForCompany } from "../../app/server/items-setup.server.ts";
 import * as formRoute from "../../app/routes/documents/document-form.tsx";
 import { issuingCompany } from "../fixtures/issuing.ts";
@@ -293,5 +293,47 @@ describe("Guardar e imprimir (tickets)", () => {
     // An invoice saved with that intent still goes to its detail page.
     const inv = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), intent: "save-print" });
     expect(inv.location).toMatch(/^\/detail\/invoice\/\d+$/);
+  });
+});
+
+describe("quick-add client", () => {
+  const newClientForm = (identification: string) => ({
+    intent: "save",
+    name: "Cliente Rápido",
+    identification_type: "2",
+    identification,
+    email: "rapido@example.cr",
+    phone: "88887777",
+    address: "Frente al parque",
+    country: "60",
+    province: "1",
+    canton: "1",
+    district: "1",
+    barrio: "",
+    economic_activity_code: "620100",
+    contact_count: "1",
+    contact_name_0: "Rápido",
+    contact_email_0: "rapido@example.cr",
+  });
+
+  it("the new-client page returns to the document form with the new client selected; a provider for the purchase invoice; no other return", async () => {
+    const newClient = await import("../../app/routes/clients/new-client.tsx");
+    const r = await call(b, newClient.action, { path: "/new-client?volver=%2Fnew-ticket", form: newClientForm("3101777001") });
+    expect(r.status).toBe(302);
+    const id = /^\/new-ticket\?id=(\d+)$/.exec(r.location!)![1];
+    const ticket = await call(b, formRoute.loader, { path: r.location! });
+    expect(ticket.data.form.clientId).toBe(id);
+    expect((await call(b, formRoute.loader, { path: `/new-invoice?client_id=${id}` })).data.form.clientId).toBe(id);
+
+    const page = await call(b, newClient.loader, { path: "/new-client?volver=%2Fnew-simple" });
+    expect(page.data).toMatchObject({ volver: "/new-simple", provider: true });
+    const provider = await call(b, newClient.action, { path: "/new-client?volver=%2Fnew-simple", form: newClientForm("3101777002") });
+    expect(provider.location).toMatch(/^\/new-simple\?id=\d+$/);
+    const [row] = await database.db.select({ provider: clients.provider }).from(clients).where(eq(clients.id, Number(provider.location!.split("=")[1])));
+    expect(row.provider).toBe(true);
+
+    // Anything else is not a return address: the list, as before.
+    const elsewhere = await call(b, newClient.action, { path: "/new-client?volver=https%3A%2F%2Fevil.example", form: newClientForm("3101777003") });
+    expect(elsewhere.location).toBe("/clients");
   });
 });

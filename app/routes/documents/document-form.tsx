@@ -1,15 +1,15 @@
-// /new-invoice (optional ?client_id=) and /new-ticket: the shared document form. Also the prefilled
+// /new-invoice and /new-ticket (optional ?id= or ?client_id= client): the shared document form. Also the prefilled
 // screens (document-source.server.ts): /new-note/:note_type/:document_type/:document_id,
 // /new-clone/:document_type/:document_id (?replace=1 for a rejected document) and /new-simple. Works without
 // JavaScript: "Agregar línea", "Quitar" and "Recalcular" are submit buttons (name="intent") whose
 // answer re-renders the form with everything typed and the totals recomputed on the server.
 import { Fragment, useEffect, useState } from "react";
-import { data, isRouteErrorResponse, Link, useRouteError } from "react-router";
+import { data, isRouteErrorResponse, Link, useLocation, useRouteError } from "react-router";
 import type { Route } from "./+types/document-form";
 import { ReferenceBlock, SourceFacts } from "../../components/document-source.tsx";
 import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { SOURCE_MESSAGES, sourceRequestOf } from "../../domain/document-source.ts";
-import { FORM_KINDS, hasExoneration, lineFieldName, MAX_PAYMENTS, type FormKind, type FormLine } from "../../domain/document-form.ts";
+import { FORM_KINDS, hasExoneration, lineFieldName, MAX_PAYMENTS, QUICK_ADD_RETURNS, quickAddReturn, type FormKind, type FormLine } from "../../domain/document-form.ts";
 import { EXONERATION_DOC_TYPES, EXONERATION_INSTITUTIONS } from "../../hacienda/codes.ts";
 import { formValues } from "../../domain/forms.ts";
 import { formatMoney } from "../../domain/format.ts";
@@ -50,7 +50,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   const kind = kindOf(request);
   const search = new URL(request.url).searchParams;
-  const state = await newDocumentForm(db(), { companyId: company.id, kind, clientId: kind === "fe" ? search.get("client_id") : null });
+  // ?id= (part 2) or ?client_id= preselects one of the company's clients (the quick-add returns with it).
+  const state = await newDocumentForm(db(), { companyId: company.id, kind, clientId: search.get("id") ?? search.get("client_id") });
   return kind === "te" ? { ...state, printed: await printedTicket(db(), company.id, search.get("printed")) } : state;
 }
 
@@ -84,6 +85,9 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
   const { kind, form, lists, errors, general, totals, message, source } = state;
   const symbol = form.currency === "USD" ? "$" : "₡";
   const [saleCondition, setSaleCondition] = useState(form.saleCondition);
+  // Quick-add: on the plain new-document screens, a new client comes back selected.
+  const { pathname } = useLocation();
+  const quickAdd = source?.clientLocked ? null : quickAddReturn(pathname);
   return (
     <div className="space-y-4">
       <div className="flex items-center justify-between">
@@ -118,6 +122,11 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
                 </option>
               ))}
             </select>
+            {quickAdd && (
+              <Link to={`/new-client?volver=${encodeURIComponent(quickAdd)}`} className="mt-1 inline-block text-sm text-primary underline" data-quick-add>
+                {QUICK_ADD_RETURNS[quickAdd].provider ? "Nuevo proveedor" : "Nuevo cliente"}
+              </Link>
+            )}
           </Field>
           <Field label="Condición de venta" name="sale_condition" error={errors.saleCondition}>
             <select id="sale_condition" name="sale_condition" className="input" value={saleCondition} onChange={(e) => setSaleCondition(e.target.value)}>
