@@ -206,3 +206,32 @@ export function cycleLabel(cycle: string, every: number): string {
   const unit = CUSTOM_UNITS.find((u) => u.value === cycle)?.label.toLowerCase() ?? cycle;
   return `Cada ${every} ${unit}`;
 }
+
+/** Which recurring screen a URL asks for (spec part 2 §2 routes). */
+export type RecurringRequest =
+  | { mode: "new"; clientId: string | null }
+  | { mode: "from-invoice"; documentId: number }
+  | { mode: "edit"; id: number };
+
+/**
+ * /recurring-new (?id= preselects a client), /new-recurring/invoice/:id, /edit-recurring/recurring/:id;
+ * null for any other URL, "invalid" for a wrong type or id ('El tipo de documento a crear es invalido').
+ * Prefixes are matched: client-side navigations request `/recurring-new.data`.
+ */
+export function recurringRequestOf(url: URL, params: Record<string, string | undefined>): RecurringRequest | "invalid" | null {
+  const path = url.pathname;
+  const id = /^\d{1,10}$/.test(params.document_id ?? "") ? Number(params.document_id) : NaN;
+  if (path.startsWith("/recurring-new")) {
+    const clientId = url.searchParams.get("id");
+    return { mode: "new", clientId: clientId && /^\d{1,10}$/.test(clientId) ? clientId : null };
+  }
+  if (path.startsWith("/new-recurring/")) {
+    if (params.document_type !== "invoice" || !(id > 0)) return "invalid";
+    return { mode: "from-invoice", documentId: id };
+  }
+  if (path.startsWith("/edit-recurring/")) {
+    if (params.document_type !== "recurring" || !(id > 0)) return "invalid";
+    return { mode: "edit", id };
+  }
+  return null;
+}
