@@ -240,4 +240,6 @@ export interface SourceView {
   clientLabel?: string;
   clientLocked: boolean;
   references: ReferenceView[];
+  /** Where "Volver" goes when not the kind's list (recurring templates: /recurrings). */
+  listPath?: string;
 }

@@ -5,8 +5,9 @@ import path from "node:path";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { clients, documents, items, taxTypes } from "../../db/schema/index.ts";
-import { checkDraft, draftTotals, summaryOf, type DraftReference, type FieldError } from "../domain/document-draft.ts";
+import { checkDraft, draftTotals, summaryOf, type DocumentDraft, type DraftReference, type FieldError } from "../domain/document-draft.ts";
 import type { SourceView } from "../domain/document-source.ts";
+import type { RecurrenceFormValues } from "../domain/recurring.ts";
 import { applyItemPicks, blankLine, errorMap, FORM_KINDS, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, readDocumentForm, toDraft, type DocumentFormValues, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
 import { loadSchemaSet } from "../hacienda/xsd/load.server.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
@@ -67,6 +68,8 @@ export interface DocumentFormState {
   source?: SourceView | null;
   /** 'Guardar e imprimir' (tickets): the ticket just saved, printed while the form starts over. */
   printed?: { id: number; consecutivo: string } | null;
+  /** Recurring mode (recurring-form.server.ts): the recurrence block and the payment-reminder checkbox. */
+  recurrence?: RecurrenceFormValues | null;
 }
 
 /** The company's own ticket just saved with 'Guardar e imprimir' (null for anything else). */
@@ -116,6 +119,7 @@ function lockedBySource(form: DocumentFormValues, source: FormSource | undefined
 function shownField(field: string, lineCount: number): boolean {
   if (["clientId", "internationalClient", "saleCondition", "creditDays", "payments", "exchangeRate", "note", "lines"].includes(field)) return true;
   if (/^references(\.\d+(\.(docType|code|date))?)?$/.test(field)) return true;
+  if (/^recurrence\.(startDay|commonCycle|unit|every)$/.test(field)) return true;
   const m = /^lines\.(\d+)\.(itemId|code|cabys|description|unit|quantity|unitPrice|discountPercent|tax)$/.exec(field);
   return !!m && Number(m[1]) < lineCount;
 }
@@ -189,7 +193,13 @@ export async function prefilledDocumentForm(
   return state(opts.kind, rated.form, lists, [], rated.message, opts.source.view);
 }
 
-export type SubmitResult = { ok: true; documentId: number; kind: FormKind; message: string } | { ok: false; status: number; state: DocumentFormState };
+export type SubmitResult = { ok: true; documentId: number; kind: FormKind; message: string; redirectTo?: string } | { ok: false; status: number; state: DocumentFormState };
+
+/**
+ * What "Guardar" does instead of issuing (recurring templates store the checked draft). Errors are
+ * shown with everything typed kept.
+ */
+export type FormSave = (draft: DocumentDraft) => Promise<{ ok: true; id: number; message: string; redirectTo: string } | { ok: false; errors: FieldError[] }>;
 
 /**
  * A submission of the form. intent "add-line" / "remove-line:N" / "recalc" re-render with everything
@@ -198,7 +208,7 @@ export type SubmitResult = { ok: true; documentId: number; kind: FormKind; messa
  */
 export async function submitDocumentForm(
   db: Db,
-  opts: { companyId: number; userId: number; kind: FormKind; values: Record<string, string | undefined>; intent: string; now: Date; schemaSet?: CompiledSchemaSet; source?: FormSource },
+  opts: { companyId: number; userId: number; kind: FormKind; values: Record<string, string | undefined>; intent: string; now: Date; schemaSet?: CompiledSchemaSet; source?: FormSource; save?: FormSave },
 ): Promise<SubmitResult> {
   const { kind, intent } = opts;
   const lists = withSourceClient(await documentFormLists(db, opts.companyId, kind), opts.source);
@@ -231,6 +241,12 @@ export async function submitDocumentForm(
   const draft = opts.source?.references ? { ...formDraft, references: opts.source.references } : formDraft;
   errors.push(...formErrors, ...checkDraft(draft));
   if (errors.length > 0) return { ok: false, status: 400, state: state(kind, form, lists, errors, rated.message, view) };
+
+  if (opts.save) {
+    const saved = await opts.save(draft);
+    if (!saved.ok) return { ok: false, status: 400, state: state(kind, form, lists, saved.errors, rated.message, view) };
+    return { ok: true, documentId: saved.id, kind, message: saved.message, redirectTo: saved.redirectTo };
+  }
 
   const issued = await issueDocument(db, {
     companyId: opts.companyId,

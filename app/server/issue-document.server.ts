@@ -141,68 +141,10 @@ export async function resolveKey(db: DbOrTx, input: Pick<IssueInput, "companyId"
  */
 export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningKey | null): Promise<Extract<IssueResult, { ok: true }>> {
   const { companyId, draft, now } = input;
-  const pre = checkDraft(draft);
-  if (pre.length) throw new IssueValidationError(pre);
-  const { company, issuer } = await companySnapshot(tx, companyId);
-  const client = draft.clientId ? await clientSnapshot(tx, companyId, draft.clientId) : null;
-  if (draft.clientId && !client) throw new IssueValidationError([{ field: "clientId", message: ISSUE_MESSAGES.clientNotFound }]);
-
-  // References to our own documents: fill clave and date from the stored document (tenancy-checked).
-  const references = [];
-  for (const r of draft.references ?? []) {
-    if (r.documentId) {
-      const [src] = await tx
-        .select({ id: documents.id, kind: documents.kind, clave: documents.clave, issuedAt: documents.issuedAt })
-        .from(documents)
-        .where(and(eq(documents.id, r.documentId), eq(documents.companyId, companyId)));
-      if (!src) throw new IssueValidationError([{ field: "references", message: ISSUE_MESSAGES.referenceNotFound }]);
-      if ((draft.kind === "nc" || draft.kind === "nd") && !NOTE_SOURCES.has(src.kind)) throw new IssueValidationError([{ field: "references", message: ISSUE_MESSAGES.referenceKind }]);
-      const docType = r.docType || (src.kind === "fec" ? (draft.kind === "nc" ? "17" : "18") : REF_DOC_TYPE[src.kind]);
-      references.push({ ...r, docType, number: src.clave ?? r.number, issuedAt: src.issuedAt.toISOString() });
-    } else references.push(r);
-  }
-  const effective: DocumentDraft = { ...draft, references };
-
-  let totals;
-  try {
-    totals = draftTotals(effective);
-  } catch (error) {
-    if (error instanceof TotalsError) throw new IssueValidationError([{ field: fieldOfPath(error.field), message: error.message }]);
-    throw error;
-  }
-
-  const hacienda = draft.kind !== "qt" && !company.noHacienda;
-  const hc = await companyHacienda(tx, companyId, now);
-  const branch = hc?.branch ?? 1;
-  const terminal = hc?.terminal ?? 1;
-  const docType = COUNTER_TYPE[draft.kind];
-  const situacion = draft.situacion ?? 1;
-  // The clave carries the identification of whoever issues and signs: for a purchase invoice (FEC)
-  // that is the buyer, our company, not the provider in <Emisor> (who may be a foreigner whose id
-  // does not fit the clave's 12 digits) — decision 087.
-  const issuerId = issuer.idNumber;
-  const issuerIdType = issuer.idType;
-  const header = (sequence: number) => {
-    try {
-      const consecutivo = buildConsecutivo({ branch, terminal, docType: docType as never, sequence });
-      const securityCode = randomSecurityCode(input.randomBytes ?? ((n) => nodeRandomBytes(n)));
-      return { consecutivo, clave: buildClave({ issuedAt: now, issuerId, issuerIdType, consecutivo, situacion, securityCode }) };
-    } catch (error) {
-      const e = error as { field?: string; message: string };
-      throw new IssueValidationError([{ field: e.field ?? "form", message: e.message }]);
-    }
-  };
-  const mapped = (h: { clave: string; consecutivo: string }) => draftToComprobante(effective, { issuer, client, ...h, issuedAt: now, providerId: issuer.idNumber });
-
-  // Validate (rules + XSD) BEFORE taking the counter lock, with a provisional number of the same
-  // shape: validity never depends on the sequence, and concurrent issuers do this work in
-  // parallel. Under the lock only the final build and the signature remain (decision 070).
-  if (draft.kind !== "qt") {
-    const result = validateDocument(mapped(header(1)), input.schemaSet);
-    if (!result.ok) throw new IssueValidationError(result.errors.map((e) => ({ field: fieldOfPath(e.path), message: e.message })));
-    if (hacienda && !key) throw new IssueValidationError([{ field: "form", message: "La empresa no tiene una llave criptográfica configurada: súbala en Configuración › Hacienda." }]);
-  }
-
+  const prepared = await prepareIssue(tx, input);
+  const { references, client, effective, hacienda, branch, terminal, docType, header, mapped } = prepared;
+  let totals = prepared.totals;
+  if (hacienda && !key) throw new IssueValidationError([{ field: "form", message: "La empresa no tiene una llave criptográfica configurada: súbala en Configuración › Hacienda." }]);
   const [counter] = await tx
     .insert(documentCounters)
     .values({ companyId, branch, terminal, docType, nextNumber: 2 })
@@ -325,4 +267,91 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
     await enqueue(tx, "submit-document", { documentId: row.id, companyId }, { runAt: now, uniqueKey: `submit:${row.id}`, maxAttempts: 1000 });
   }
   return { ok: true, documentId: row.id, kind: draft.kind, number, clave, consecutivo, status: hacienda ? "por enviar" : "no aplica", total: summary.total };
+}
+
+/**
+ * Everything an issue checks before the counter lock: the draft's rules, the client and references
+ * of this company, the totals, and the XSD validation of the document built with a provisional
+ * number. Throws IssueValidationError. Also what a recurring template is checked with
+ * (validateForIssue): the same rules as the invoice it will issue.
+ */
+async function prepareIssue(tx: DbOrTx, input: Pick<IssueInput, "companyId" | "draft" | "now" | "schemaSet" | "randomBytes">) {
+  const { companyId, draft, now } = input;
+  const pre = checkDraft(draft);
+  if (pre.length) throw new IssueValidationError(pre);
+  const { company, issuer } = await companySnapshot(tx, companyId);
+  const client = draft.clientId ? await clientSnapshot(tx, companyId, draft.clientId) : null;
+  if (draft.clientId && !client) throw new IssueValidationError([{ field: "clientId", message: ISSUE_MESSAGES.clientNotFound }]);
+
+  // References to our own documents: fill clave and date from the stored document (tenancy-checked).
+  const references = [];
+  for (const r of draft.references ?? []) {
+    if (r.documentId) {
+      const [src] = await tx
+        .select({ id: documents.id, kind: documents.kind, clave: documents.clave, issuedAt: documents.issuedAt })
+        .from(documents)
+        .where(and(eq(documents.id, r.documentId), eq(documents.companyId, companyId)));
+      if (!src) throw new IssueValidationError([{ field: "references", message: ISSUE_MESSAGES.referenceNotFound }]);
+      if ((draft.kind === "nc" || draft.kind === "nd") && !NOTE_SOURCES.has(src.kind)) throw new IssueValidationError([{ field: "references", message: ISSUE_MESSAGES.referenceKind }]);
+      const docType = r.docType || (src.kind === "fec" ? (draft.kind === "nc" ? "17" : "18") : REF_DOC_TYPE[src.kind]);
+      references.push({ ...r, docType, number: src.clave ?? r.number, issuedAt: src.issuedAt.toISOString() });
+    } else references.push(r);
+  }
+  const effective: DocumentDraft = { ...draft, references };
+
+  let totals: ReturnType<typeof draftTotals>;
+  try {
+    totals = draftTotals(effective);
+  } catch (error) {
+    if (error instanceof TotalsError) throw new IssueValidationError([{ field: fieldOfPath(error.field), message: error.message }]);
+    throw error;
+  }
+
+  const hacienda = draft.kind !== "qt" && !company.noHacienda;
+  const hc = await companyHacienda(tx, companyId, now);
+  const branch = hc?.branch ?? 1;
+  const terminal = hc?.terminal ?? 1;
+  const docType = COUNTER_TYPE[draft.kind];
+  const situacion = draft.situacion ?? 1;
+  // The clave carries the identification of whoever issues and signs: for a purchase invoice (FEC)
+  // that is the buyer, our company, not the provider in <Emisor> (who may be a foreigner whose id
+  // does not fit the clave's 12 digits) — decision 087.
+  const issuerId = issuer.idNumber;
+  const issuerIdType = issuer.idType;
+  const header = (sequence: number) => {
+    try {
+      const consecutivo = buildConsecutivo({ branch, terminal, docType: docType as never, sequence });
+      const securityCode = randomSecurityCode(input.randomBytes ?? ((n) => nodeRandomBytes(n)));
+      return { consecutivo, clave: buildClave({ issuedAt: now, issuerId, issuerIdType, consecutivo, situacion, securityCode }) };
+    } catch (error) {
+      const e = error as { field?: string; message: string };
+      throw new IssueValidationError([{ field: e.field ?? "form", message: e.message }]);
+    }
+  };
+  const mapped = (h: { clave: string; consecutivo: string }) => draftToComprobante(effective, { issuer, client, ...h, issuedAt: now, providerId: issuer.idNumber });
+
+  // Validate (rules + XSD) BEFORE taking the counter lock, with a provisional number of the same
+  // shape: validity never depends on the sequence, and concurrent issuers do this work in
+  // parallel. Under the lock only the final build and the signature remain (decision 070).
+  if (draft.kind !== "qt") {
+    const result = validateDocument(mapped(header(1)), input.schemaSet);
+    if (!result.ok) throw new IssueValidationError(result.errors.map((e) => ({ field: fieldOfPath(e.path), message: e.message })));
+  }
+
+  return { company, issuer, client, references, effective, totals, hacienda, branch, terminal, docType, header, mapped };
+}
+
+/**
+ * The errors issuing this draft now would give (rules, client, references, totals, XSD), without
+ * numbering, signing or storing anything; the summary of its totals when valid. The signing key is
+ * not required (it is checked when the document is issued).
+ */
+export async function validateForIssue(db: DbOrTx, input: Pick<IssueInput, "companyId" | "draft" | "now" | "schemaSet">): Promise<{ ok: true; summary: ReturnType<typeof summaryOf> } | { ok: false; errors: FieldError[] }> {
+  try {
+    const { totals } = await prepareIssue(db, input);
+    return { ok: true, summary: summaryOf(totals) };
+  } catch (error) {
+    if (error instanceof IssueValidationError) return { ok: false, errors: error.errors };
+    throw error;
+  }
 }

@@ -3,52 +3,19 @@
 // per period: the period's next_send_date advances with a conditional UPDATE in the same
 // transaction as the issue, and documents(recurring_id, recurring_period) is unique. Two job
 // processes or a crash mid-way can neither duplicate nor lose a period.
-import { and, eq, isNull, lte } from "drizzle-orm";
+import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { recurringDocuments } from "../../db/schema/index.ts";
+import { documentCounters, recurringDocuments } from "../../db/schema/index.ts";
+import { recurringOf } from "../../db/queries/recurring.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
 import type { SigningKey } from "../hacienda/p12.ts";
-import { checkDraft, type DocumentDraft, type FieldError } from "../domain/document-draft.ts";
-import { addDays, costaRicaDay } from "../domain/document-status.ts";
-import { issueDocumentInTx, IssueValidationError, resolveKey } from "./issue-document.server.ts";
+import type { DocumentDraft, FieldError } from "../domain/document-draft.ts";
+import { costaRicaDay } from "../domain/document-status.ts";
+import { checkSchedule, nextSendDate, RECURRING_COUNTER, resumedSendDate, scheduledSendDate, type Cycle } from "../domain/recurring.ts";
+import { issueDocumentInTx, IssueValidationError, resolveKey, validateForIssue } from "./issue-document.server.ts";
+import { companyHacienda } from "./signing-key.server.ts";
 
-export type Cycle = "weekly" | "biweekly" | "monthly" | "quarterly" | "yearly" | "days" | "weeks" | "months" | "years";
-export const CYCLES: readonly Cycle[] = ["weekly", "biweekly", "monthly", "quarterly", "yearly", "days", "weeks", "months", "years"];
-
-function addMonths(anchor: string, from: string, months: number): string {
-  const [fy, fm] = from.split("-").map(Number);
-  const day = Number(anchor.slice(8, 10));
-  const total = fy * 12 + (fm - 1) + months;
-  const y = Math.floor(total / 12);
-  const m = (total % 12) + 1;
-  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  return `${y}-${String(m).padStart(2, "0")}-${String(Math.min(day, last)).padStart(2, "0")}`;
-}
-
-/** The send date after `from` (YYYY-MM-DD); month cycles keep the start day's day of month (clamped). */
-export function nextSendDate(from: string, cycle: Cycle, every: number, startDay: string): string {
-  const n = Math.max(1, Math.floor(every || 1));
-  switch (cycle) {
-    case "weekly":
-      return addDays(from, 7);
-    case "biweekly":
-      return addDays(from, 15);
-    case "days":
-      return addDays(from, n);
-    case "weeks":
-      return addDays(from, 7 * n);
-    case "monthly":
-      return addMonths(startDay, from, 1);
-    case "quarterly":
-      return addMonths(startDay, from, 3);
-    case "months":
-      return addMonths(startDay, from, n);
-    case "yearly":
-      return addMonths(startDay, from, 12);
-    case "years":
-      return addMonths(startDay, from, 12 * n);
-  }
-}
+export { CYCLES, nextSendDate, type Cycle } from "../domain/recurring.ts";
 
 export interface RecurringInput {
   companyId: number;
@@ -57,39 +24,144 @@ export interface RecurringInput {
   startDay: string;
   cycle: Cycle;
   every?: number;
+  remindPayment?: boolean;
+  now: Date;
+  schemaSet: CompiledSchemaSet;
 }
 
-export async function createRecurring(db: DbOrTx, input: RecurringInput): Promise<{ ok: true; id: number } | { ok: false; errors: FieldError[] }> {
-  const errors = checkDraft(input.draft);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(input.startDay)) errors.push({ field: "startDay", message: "Indique la fecha de inicio." });
-  if (!CYCLES.includes(input.cycle)) errors.push({ field: "cycle", message: "Indique el ciclo." });
-  if (input.every !== undefined && !(Number.isInteger(input.every) && input.every >= 1)) errors.push({ field: "every", message: "El ciclo debe ser un número entero mayor o igual a 1." });
-  if (errors.length) return { ok: false, errors };
-  const [row] = await db
-    .insert(recurringDocuments)
-    .values({
-      companyId: input.companyId,
-      kind: input.draft.kind,
-      clientId: input.draft.clientId ?? null,
-      createdBy: input.userId,
-      draft: input.draft,
-      startDay: input.startDay,
-      cycle: input.cycle,
-      every: input.every ?? 1,
-      nextSendDate: input.startDay,
-    })
-    .returning({ id: recurringDocuments.id });
-  return { ok: true, id: row.id };
+export type SaveRecurringResult = { ok: true; id: number; number: number | null } | { ok: false; errors: FieldError[] };
+
+/** The schedule's rules and the draft checked as the invoice it will issue (validateForIssue). */
+async function checked(db: DbOrTx, input: RecurringInput) {
+  const errors = checkSchedule(input);
+  const valid = await validateForIssue(db, { companyId: input.companyId, draft: input.draft, now: input.now, schemaSet: input.schemaSet });
+  if (!valid.ok) errors.push(...valid.errors);
+  return { errors, summary: valid.ok ? valid.summary : null };
 }
 
-/** Pause/resume; returns the new paused flag (null when not found in this company). */
-export async function setRecurringPaused(db: DbOrTx, companyId: number, id: number, paused: boolean): Promise<boolean | null> {
+function storedFields(input: RecurringInput, summary: { subtotal: string; discount: string; tax: string; total: string }) {
+  return {
+    kind: input.draft.kind,
+    clientId: input.draft.clientId ?? null,
+    draft: input.draft,
+    startDay: input.startDay,
+    cycle: input.cycle,
+    every: input.every ?? 1,
+    remindPayment: !!input.remindPayment,
+    currency: input.draft.currency === "USD" ? "USD" : "CRC",
+    subtotal: summary.subtotal,
+    discount: summary.discount,
+    tax: summary.tax,
+    total: summary.total,
+  };
+}
+
+/** The counter row of recurring numbers: the company's branch and terminal, like quotations. */
+async function counterKey(db: DbOrTx, companyId: number, now: Date) {
+  const hc = await companyHacienda(db, companyId, now);
+  return { companyId, branch: hc?.branch ?? 1, terminal: hc?.terminal ?? 1, docType: RECURRING_COUNTER };
+}
+
+/** The number the next recurring invoice will probably get (the real one is allocated on save). */
+export async function nextRecurringNumber(db: DbOrTx, companyId: number, now: Date): Promise<string> {
+  const key = await counterKey(db, companyId, now);
   const [row] = await db
+    .select({ next: documentCounters.nextNumber })
+    .from(documentCounters)
+    .where(and(eq(documentCounters.companyId, companyId), eq(documentCounters.branch, key.branch), eq(documentCounters.terminal, key.terminal), eq(documentCounters.docType, key.docType)));
+  return String(Math.max(1, Number(row?.next ?? 1)));
+}
+
+/**
+ * Stores a new template: validated like the invoice it issues, numbered from the 'fr' counter, first
+ * sent on the first period on or after today (a start day in the past issues nothing back-dated).
+ */
+export async function createRecurring(db: Db, input: RecurringInput): Promise<SaveRecurringResult> {
+  const { errors, summary } = await checked(db, input);
+  if (errors.length || !summary) return { ok: false, errors };
+  const key = await counterKey(db, input.companyId, input.now);
+  const today = costaRicaDay(input.now);
+  return db.transaction(async (tx) => {
+    const [counter] = await tx
+      .insert(documentCounters)
+      .values({ ...key, nextNumber: 2 })
+      .onConflictDoUpdate({
+        target: [documentCounters.companyId, documentCounters.branch, documentCounters.terminal, documentCounters.docType],
+        set: { nextNumber: sql`${documentCounters.nextNumber} + 1` },
+      })
+      .returning({ next: documentCounters.nextNumber });
+    const number = counter.next - 1;
+    const [row] = await tx
+      .insert(recurringDocuments)
+      .values({
+        companyId: input.companyId,
+        createdBy: input.userId,
+        number,
+        ...storedFields(input, summary),
+        nextSendDate: scheduledSendDate({ cycle: input.cycle, every: input.every ?? 1, startDay: input.startDay }, today, null),
+        createdAt: input.now,
+      })
+      .returning({ id: recurringDocuments.id });
+    return { ok: true as const, id: row.id, number };
+  });
+}
+
+/**
+ * Edits a template and its schedule (null: not this company's). A changed start day or cycle moves
+ * the next send date to the first period on or after today and after the last one sent; an
+ * unchanged schedule keeps it.
+ */
+export async function updateRecurring(db: Db, input: RecurringInput & { id: number }): Promise<SaveRecurringResult | null> {
+  const current = await recurringOf(db, { companyId: input.companyId, id: input.id });
+  if (!current) return null;
+  const { errors, summary } = await checked(db, input);
+  if (errors.length || !summary) return { ok: false, errors };
+  const today = costaRicaDay(input.now);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(recurringDocuments)
+      .where(and(eq(recurringDocuments.id, input.id), eq(recurringDocuments.companyId, input.companyId), isNull(recurringDocuments.deletedAt)))
+      .for("update");
+    if (!row) return null;
+    const every = input.every ?? 1;
+    const same = row.startDay === input.startDay && row.cycle === input.cycle && row.every === every;
+    const next = same ? row.nextSendDate : scheduledSendDate({ cycle: input.cycle, every, startDay: input.startDay }, today, row.lastSentDate);
+    await tx
+      .update(recurringDocuments)
+      .set({ ...storedFields(input, summary), nextSendDate: next, lastError: null, updatedAt: input.now })
+      .where(eq(recurringDocuments.id, row.id));
+    return { ok: true as const, id: row.id, number: row.number };
+  });
+}
+
+/**
+ * Pause/resume; returns the new paused flag (null when not found in this company). Resuming moves a
+ * next send date already past to the first period on or after today: the periods missed while
+ * paused are skipped, not issued in a burst (decision 091).
+ */
+export async function setRecurringPaused(db: Db, companyId: number, id: number, paused: boolean, now: Date): Promise<boolean | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(recurringDocuments)
+      .where(and(eq(recurringDocuments.id, id), eq(recurringDocuments.companyId, companyId), isNull(recurringDocuments.deletedAt)))
+      .for("update");
+    if (!row) return null;
+    const nextSend = paused ? row.nextSendDate : resumedSendDate({ nextSendDate: row.nextSendDate, cycle: row.cycle as Cycle, every: row.every, startDay: row.startDay }, costaRicaDay(now));
+    const [updated] = await tx.update(recurringDocuments).set({ paused, nextSendDate: nextSend, updatedAt: now }).where(eq(recurringDocuments.id, row.id)).returning({ paused: recurringDocuments.paused });
+    return updated.paused;
+  });
+}
+
+/** Deletes a template (soft: the invoices it issued keep their recurring_id); false when not found. */
+export async function deleteRecurring(db: DbOrTx, companyId: number, id: number, now: Date): Promise<boolean> {
+  const rows = await db
     .update(recurringDocuments)
-    .set({ paused })
+    .set({ deletedAt: now })
     .where(and(eq(recurringDocuments.id, id), eq(recurringDocuments.companyId, companyId), isNull(recurringDocuments.deletedAt)))
-    .returning({ paused: recurringDocuments.paused });
-  return row ? row.paused : null;
+    .returning({ id: recurringDocuments.id });
+  return rows.length > 0;
 }
 
 export interface RunRecurringOptions {

@@ -114,7 +114,6 @@ export const DETAIL_TYPE_KINDS: Record<string, string[]> = {
   ticket: ["te"],
   note: ["nc", "nd"],
   simple: ["fec"],
-  recurring: ["fe"],
 };
 
 /** The detail-viewer type of a document kind. */

@@ -1,7 +1,7 @@
 // Document reads for the screens (detail, lists, PDF, e-mail). Every function takes companyId.
 import { and, asc, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
-import { documentLines, documentReferences, documents, recurringDocuments } from "../schema/index.ts";
+import { documentLines, documentReferences, documents } from "../schema/index.ts";
 
 export async function documentOf(db: DbOrTx, { companyId, id }: { companyId: number; id: number }) {
   const [d] = await db
@@ -88,16 +88,4 @@ export async function documentsPage(db: DbOrTx, q: DocumentListQuery) {
     .from(documents)
     .where(and(...where));
   return { rows, total: Number(n), page, lastPage: Math.max(1, Math.ceil(Number(n) / pageSize)) };
-}
-
-export async function recurringOf(db: DbOrTx, { companyId, id }: { companyId: number; id: number }) {
-  const [r] = await db
-    .select()
-    .from(recurringDocuments)
-    .where(and(eq(recurringDocuments.companyId, companyId), eq(recurringDocuments.id, id)));
-  return r ?? null;
-}
-
-export async function recurringList(db: DbOrTx, { companyId }: { companyId: number }) {
-  return db.select().from(recurringDocuments).where(eq(recurringDocuments.companyId, companyId)).orderBy(asc(recurringDocuments.nextSendDate));
 }

@@ -183,7 +183,18 @@ export const recurringDocuments = pgTable(
     lastSentDate: date("last_sent_date"),
     paused: boolean("paused").notNull().default(false),
     lastError: text("last_error"),
+    /** The company's recurring consecutive (counter 'fr'), shown as Número. */
+    number: integer("number"),
+    /** Totals of the template as last saved (the list shows them; each issue computes its own). */
+    currency: text("currency").notNull().default("CRC"),
+    subtotal: money("subtotal").notNull().default("0"),
+    discount: money("discount").notNull().default("0"),
+    tax: money("tax").notNull().default("0"),
+    total: money("total").notNull().default("0"),
+    /** The form's payment-reminder checkbox (spec part 2 §2: invoices and recurring). */
+    remindPayment: boolean("remind_payment").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }),
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
   },
   (t) => [index("recurring_documents_due_idx").on(t.nextSendDate).where(sql`not paused and deleted_at is null`), index("recurring_documents_company_idx").on(t.companyId)],

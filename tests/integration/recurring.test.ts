@@ -40,7 +40,7 @@ describe("cycles", () => {
 describe("runDueRecurring", () => {
   it("issues a real invoice once per period and advances the next send date in the same transaction", async () => {
     const { company, user, client } = await issuingCompany(database.db);
-    const rec = await createRecurring(database.db, { companyId: company.id, userId: user.id, draft: sampleDraft("fe", client.id), startDay: "2026-11-21", cycle: "monthly" });
+    const rec = await createRecurring(database.db, { companyId: company.id, userId: user.id, draft: sampleDraft("fe", client.id), startDay: "2026-11-21", cycle: "monthly", now: new Date("2026-11-21T15:00:00Z"), schemaSet });
     expect(rec.ok).toBe(true);
     if (!rec.ok) return;
     const day1 = new Date("2026-11-21T15:00:00Z");
@@ -62,7 +62,7 @@ describe("runDueRecurring", () => {
     const { company, user, client } = await issuingCompany(database.db);
     const ids: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const r = await createRecurring(database.db, { companyId: company.id, userId: user.id, draft: sampleDraft("fe", client.id), startDay: "2026-11-20", cycle: "weekly" });
+      const r = await createRecurring(database.db, { companyId: company.id, userId: user.id, draft: sampleDraft("fe", client.id), startDay: "2026-11-20", cycle: "weekly", now: new Date("2026-11-20T15:00:00Z"), schemaSet });
       if (r.ok) ids.push(r.id);
     }
     const now = new Date("2026-11-21T15:00:00Z");
@@ -86,7 +86,7 @@ describe("runDueRecurring", () => {
 
   it("a crash mid-way loses nothing and duplicates nothing: the period is retried", async () => {
     const { company, user, client } = await issuingCompany(database.db);
-    const rec = await createRecurring(database.db, { companyId: company.id, userId: user.id, draft: sampleDraft("fe", client.id), startDay: "2026-11-21", cycle: "days", every: 1 });
+    const rec = await createRecurring(database.db, { companyId: company.id, userId: user.id, draft: sampleDraft("fe", client.id), startDay: "2026-11-21", cycle: "days", every: 1, now: new Date("2026-11-21T15:00:00Z"), schemaSet });
     if (!rec.ok) throw new Error("create");
     const now = new Date("2026-11-21T15:00:00Z");
     const crashed = await runDueRecurring(database.db, {
@@ -107,18 +107,18 @@ describe("runDueRecurring", () => {
   it("paused recurring documents issue nothing; resuming returns the flag", async () => {
     const { company, user, client } = await issuingCompany(database.db);
     const other = await issuingCompany(database.db);
-    const rec = await createRecurring(database.db, { companyId: company.id, userId: user.id, draft: sampleDraft("fe", client.id), startDay: "2026-11-21", cycle: "monthly" });
+    const rec = await createRecurring(database.db, { companyId: company.id, userId: user.id, draft: sampleDraft("fe", client.id), startDay: "2026-11-21", cycle: "monthly", now: new Date("2026-11-21T15:00:00Z"), schemaSet });
     if (!rec.ok) throw new Error("create");
-    expect(await setRecurringPaused(database.db, other.company.id, rec.id, true)).toBeNull();
-    expect(await setRecurringPaused(database.db, company.id, rec.id, true)).toBe(true);
+    expect(await setRecurringPaused(database.db, other.company.id, rec.id, true, new Date())).toBeNull();
+    expect(await setRecurringPaused(database.db, company.id, rec.id, true, new Date())).toBe(true);
     await runDueRecurring(database.db, { now: new Date("2026-11-21T15:00:00Z"), schemaSet });
     expect(await issuedFor(rec.id)).toHaveLength(0);
-    expect(await setRecurringPaused(database.db, company.id, rec.id, false)).toBe(false);
+    expect(await setRecurringPaused(database.db, company.id, rec.id, false, new Date("2026-11-21T15:00:00Z"))).toBe(false);
   });
 
   it("validation: cycle and start day required", async () => {
     const { company, user, client } = await issuingCompany(database.db);
-    const r = await createRecurring(database.db, { companyId: company.id, userId: user.id, draft: sampleDraft("fe", client.id), startDay: "", cycle: "days", every: 0 });
+    const r = await createRecurring(database.db, { companyId: company.id, userId: user.id, draft: sampleDraft("fe", client.id), startDay: "", cycle: "days", every: 0, now: new Date("2026-11-21T15:00:00Z"), schemaSet });
     expect(r).toMatchObject({ ok: false });
   });
 });

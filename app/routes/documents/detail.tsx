@@ -4,7 +4,7 @@
 // reasons, and the actions. `print` renders only the document. Tenancy: the document is read by the
 // current company's id and the id together; anything else is 404.
 import { useEffect, useState } from "react";
-import { data, Link } from "react-router";
+import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/detail";
 import { currencies } from "../../../db/schema/index.ts";
 import { DETAIL_TYPE_KINDS, documentList } from "../../../db/queries/document-lists.ts";
@@ -61,6 +61,8 @@ export function parseAddresses(raw: string): { ok: true; to: string[] } | { ok: 
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
+  // A recurring invoice is a template, not an issued document: its screen is the editor (decision 091).
+  if (params.type === "recurring") throw redirect(`/edit-recurring/recurring/${encodeURIComponent(params.id ?? "")}`);
   const { company } = context.get(requestContext);
   const { doc, kinds, type } = await loadDoc(company!.id, params);
   const database = db();

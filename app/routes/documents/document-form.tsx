@@ -3,15 +3,19 @@
 // /new-clone/:document_type/:document_id (?replace=1 for a rejected document) and /new-simple. Works without
 // JavaScript: "Agregar línea", "Quitar" and "Recalcular" are submit buttons (name="intent") whose
 // answer re-renders the form with everything typed and the totals recomputed on the server.
+// Recurring mode (recurring-form.server.ts): /recurring-new, /new-recurring/invoice/:id and
+// /edit-recurring/recurring/:id add the recurrence block and store a template instead of issuing.
 import { Fragment, useEffect, useState } from "react";
 import { data, isRouteErrorResponse, Link, useLocation, useRouteError } from "react-router";
 import type { Route } from "./+types/document-form";
 import { ReferenceBlock, SourceFacts } from "../../components/document-source.tsx";
+import { RecurrenceBlock } from "../../components/recurrence-block.tsx";
 import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { SOURCE_MESSAGES, sourceRequestOf } from "../../domain/document-source.ts";
 import { FORM_KINDS, hasExoneration, lineFieldName, MAX_PAYMENTS, QUICK_ADD_RETURNS, quickAddReturn, type FormKind, type FormLine } from "../../domain/document-form.ts";
 import { EXONERATION_DOC_TYPES, EXONERATION_INSTITUTIONS } from "../../hacienda/codes.ts";
 import { formValues } from "../../domain/forms.ts";
+import { recurringRequestOf } from "../../domain/recurring.ts";
 import { formatMoney } from "../../domain/format.ts";
 import { paymentMethods, saleConditions, unitsOfMeasure } from "../../../db/seed/reference-data.ts";
 import { requestContext } from "../../server/context.ts";
@@ -19,6 +23,7 @@ import { db } from "../../server/db.server.ts";
 import { newDocumentForm, printedTicket, submitDocumentForm, type DocumentFormState } from "../../server/document-form.server.ts";
 import { sourcedDocumentForm, submitSourcedForm } from "../../server/document-source.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
+import { recurringFormState, submitRecurringForm } from "../../server/recurring-form.server.ts";
 
 /** Bodies above this are refused before parsing (200 lines of text fit easily). */
 const MAX_BODY = 512 * 1024;
@@ -33,6 +38,13 @@ function requireSession(context: Route.LoaderArgs["context"]) {
   return { company, user };
 }
 
+/** The recurring screen a URL asks for (null: none); a wrong type is 404. */
+function recurringOf(request: Request, params: Record<string, string | undefined>) {
+  const req = recurringRequestOf(new URL(request.url), params);
+  if (req === "invalid") throw data(SOURCE_MESSAGES.invalidKind, { status: 404 });
+  return req;
+}
+
 /** The prefilled screen a URL asks for (null: /new-invoice, /new-ticket); a wrong type is 404. */
 function sourceOf(request: Request, params: Record<string, string | undefined>) {
   const req = sourceRequestOf(new URL(request.url), params);
@@ -42,6 +54,12 @@ function sourceOf(request: Request, params: Record<string, string | undefined>) 
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { company } = requireSession(context);
+  const recurring = recurringOf(request, params);
+  if (recurring) {
+    const state = await recurringFormState(db(), { companyId: company.id, request: recurring, now: new Date() });
+    if (!state) throw data(SOURCE_MESSAGES.notFound, { status: 404 });
+    return state;
+  }
   const source = sourceOf(request, params);
   if (source) {
     const state = await sourcedDocumentForm(db(), { companyId: company.id, request: source, now: new Date() });
@@ -57,19 +75,22 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { company, user } = requireSession(context);
-  const source = sourceOf(request, params);
+  const recurring = recurringOf(request, params);
+  const source = recurring ? null : sourceOf(request, params);
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) throw data("La solicitud es demasiado grande", { status: 413 });
   const form = await request.formData();
   const values = formValues(form);
   const intent = String(form.get("intent") ?? "save");
-  const result = source
+  const result = recurring
+    ? await submitRecurringForm(db(), { companyId: company.id, userId: user.id, request: recurring, values, intent, now: new Date() })
+    : source
     ? await submitSourcedForm(db(), { companyId: company.id, userId: user.id, request: source, values, intent, now: new Date() })
     : await submitDocumentForm(db(), { companyId: company.id, userId: user.id, kind: kindOf(request), values, intent, now: new Date() });
   if (!result) throw data(SOURCE_MESSAGES.notFound, { status: 404 });
   if (result.ok) {
     // 'Guardar e imprimir' (tickets): back to a fresh form that prints the ticket just saved.
-    const next = !source && result.kind === "te" && intent === "save-print" ? `/new-ticket?printed=${result.documentId}` : `/detail/${FORM_KINDS[result.kind].detailType}/${result.documentId}`;
-    return redirectWithToast(next, { type: "success", text: result.message });
+    const printed = !source && result.kind === "te" && intent === "save-print" ? `/new-ticket?printed=${result.documentId}` : null;
+    return redirectWithToast(result.redirectTo ?? printed ?? `/detail/${FORM_KINDS[result.kind].detailType}/${result.documentId}`, { type: "success", text: result.message });
   }
   return data(result.state, { status: result.status });
 }
@@ -82,7 +103,7 @@ export default function DocumentForm({ loaderData, actionData }: Route.Component
 const UNIT_OPTIONS = unitsOfMeasure.map((u) => ({ value: u.symbol, label: `${u.symbol} — ${u.description}` }));
 
 function DocumentFormView({ state }: { state: DocumentFormState }) {
-  const { kind, form, lists, errors, general, totals, message, source } = state;
+  const { kind, form, lists, errors, general, totals, message, source, recurrence } = state;
   const symbol = form.currency === "USD" ? "$" : "₡";
   const [saleCondition, setSaleCondition] = useState(form.saleCondition);
   // Quick-add: on the plain new-document screens, a new client comes back selected.
@@ -92,7 +113,7 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
     <div className="space-y-4">
       <div className="flex items-center justify-between">
         <h1 className="text-xl font-semibold">{source?.title ?? FORM_KINDS[kind].title}</h1>
-        <Link to={FORM_KINDS[kind].listPath} className="btn btn-outline">
+        <Link to={source?.listPath ?? FORM_KINDS[kind].listPath} className="btn btn-outline">
           Volver
         </Link>
       </div>
@@ -171,6 +192,8 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
             <input id="exchange_rate" name="exchange_rate" className="input" inputMode="decimal" defaultValue={form.exchangeRate} aria-invalid={!!errors.exchangeRate || undefined} />
           </Field>
         </section>
+
+        {recurrence && <RecurrenceBlock values={recurrence} errors={errors} />}
 
         <section className="card space-y-2" aria-label="Medios de pago">
           <h2 className="font-semibold">Medios de pago</h2>

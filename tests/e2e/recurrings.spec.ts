@@ -1,0 +1,67 @@
+import { expect, test, type Page } from "@playwright/test";
+import { DEMO_PASSWORD } from "./fixtures.ts";
+import { expectToast, projectOf, signIn } from "./helpers.ts";
+
+async function newClient(page: Page, name: string, identification: string) {
+  await page.goto("/clients");
+  await page.getByRole("link", { name: "Nuevo Cliente" }).click();
+  const dialog = page.locator("[data-client-form]");
+  await dialog.getByLabel("Nombre", { exact: true }).fill(name);
+  await dialog.getByLabel("Identificación", { exact: true }).fill(identification);
+  await dialog.getByLabel("Email", { exact: true }).fill("recurrente@example.cr");
+  await dialog.getByLabel("Teléfono").fill("88887777");
+  await dialog.getByLabel("Dirección").fill("100 m norte de la iglesia");
+  await page.locator("#contact_name_0").fill("Contacto Uno");
+  await page.locator("#contact_email_0").fill("uno@example.cr");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Cliente Guardado Correctamente");
+}
+
+test("create a recurring invoice, see it in the list, pause it and resume it", async ({ page }, info) => {
+  const p = projectOf(info);
+  const name = `Cliente Recurrente ${p}`;
+  const identification = p === "js" ? "109870691" : "109870692";
+  await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
+  await newClient(page, name, identification);
+
+  await page.goto("/recurrings");
+  await page.locator("[data-new-document]").click();
+  await expect(page).toHaveURL(/\/recurring-new$/);
+  await expect(page.getByRole("heading", { name: "Nueva factura recurrente" }).last()).toBeVisible();
+  await expect(page.locator('[data-fact="Consecutivo"]')).toHaveText(/^\d+$/);
+
+  await page.getByLabel("Cliente", { exact: true }).selectOption({ label: `${name} (${identification})` });
+  await page.getByLabel("CABYS (línea 1)").fill("8313100000000");
+  await page.getByLabel("Descripción (línea 1)").fill("Soporte técnico mensual");
+  await page.getByLabel("Cantidad (línea 1)").fill("1");
+  await page.getByLabel("Precio (línea 1)").fill("50000");
+  await page.getByLabel("Impuesto (línea 1)").selectOption({ label: "IVA 13%" });
+
+  // No cycle chosen: refused in Spanish, the typed line is kept.
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByText("Indique el ciclo.")).toBeVisible();
+  await expect(page.getByLabel("Descripción (línea 1)")).toHaveValue("Soporte técnico mensual");
+
+  await page.getByLabel("Ciclo", { exact: true }).selectOption({ label: "Cada mes" });
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Factura recurrente creada con exito");
+  await expect(page).toHaveURL(/\/recurrings$/);
+
+  const row = page.locator("tr[data-recurring-id]", { hasText: name });
+  await expect(row).toHaveCount(1);
+  await expect(row.locator("[data-last-sent]")).toHaveText("N/E");
+  await expect(row).toContainText("₡56.500,00");
+  await expect(row.locator("[data-paused-icon]")).toHaveCount(0);
+
+  await row.getByRole("button", { name: "Pausar" }).click();
+  await expectToast(page, "Factura recurrente pausada");
+  await expect(row.locator("[data-paused-icon]")).toHaveCount(1);
+
+  await row.getByRole("button", { name: "Reanudar" }).click();
+  const dialog = row.getByRole("dialog", { name: "Reanudar factura recurrente" });
+  await expect(dialog).toContainText("Antes de reanudar, revise las nuevas fechas de envío.");
+  await dialog.getByRole("button", { name: "Reanudar" }).click();
+  await expectToast(page, "Factura recurrente reanudada");
+  await expect(row.locator("[data-paused-icon]")).toHaveCount(0);
+  await expect(row.getByRole("button", { name: "Pausar" })).toBeVisible();
+});
