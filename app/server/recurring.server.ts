@@ -14,6 +14,7 @@ import { costaRicaDay } from "../domain/document-status.ts";
 import { checkSchedule, nextSendDate, RECURRING_COUNTER, resumedSendDate, scheduledSendDate, type Cycle } from "../domain/recurring.ts";
 import { issueDocumentInTx, IssueValidationError, resolveKey, validateForIssue } from "./issue-document.server.ts";
 import { companyHacienda } from "./signing-key.server.ts";
+import { enqueue } from "../../jobs/runner.ts";
 
 export { CYCLES, nextSendDate, type Cycle } from "../domain/recurring.ts";
 
@@ -76,6 +77,14 @@ export async function nextRecurringNumber(db: DbOrTx, companyId: number, now: Da
  * Stores a new template: validated like the invoice it issues, numbered from the 'fr' counter, first
  * sent on the first period on or after today (a start day in the past issues nothing back-dated).
  */
+/**
+ * A template due today (created, edited or resumed) is issued by the next jobs pass, not up to 15
+ * minutes later: the same job the schedule queues, under its key (so never twice at once).
+ */
+async function wakeIfDue(tx: DbOrTx, nextSend: string, today: string) {
+  if (nextSend <= today) await enqueue(tx, "recurring", {}, { uniqueKey: "schedule:recurring" });
+}
+
 export async function createRecurring(db: Db, input: RecurringInput): Promise<SaveRecurringResult> {
   const { errors, summary } = await checked(db, input);
   if (errors.length || !summary) return { ok: false, errors };
@@ -91,6 +100,7 @@ export async function createRecurring(db: Db, input: RecurringInput): Promise<Sa
       })
       .returning({ next: documentCounters.nextNumber });
     const number = counter.next - 1;
+    const nextSend = scheduledSendDate({ cycle: input.cycle, every: input.every ?? 1, startDay: input.startDay }, today, null);
     const [row] = await tx
       .insert(recurringDocuments)
       .values({
@@ -98,10 +108,11 @@ export async function createRecurring(db: Db, input: RecurringInput): Promise<Sa
         createdBy: input.userId,
         number,
         ...storedFields(input, summary),
-        nextSendDate: scheduledSendDate({ cycle: input.cycle, every: input.every ?? 1, startDay: input.startDay }, today, null),
+        nextSendDate: nextSend,
         createdAt: input.now,
       })
       .returning({ id: recurringDocuments.id });
+    await wakeIfDue(tx, nextSend, today);
     return { ok: true as const, id: row.id, number };
   });
 }
@@ -131,6 +142,7 @@ export async function updateRecurring(db: Db, input: RecurringInput & { id: numb
       .update(recurringDocuments)
       .set({ ...storedFields(input, summary), nextSendDate: next, lastError: null, updatedAt: input.now })
       .where(eq(recurringDocuments.id, row.id));
+    await wakeIfDue(tx, next, today);
     return { ok: true as const, id: row.id, number: row.number };
   });
 }
@@ -150,6 +162,7 @@ export async function setRecurringPaused(db: Db, companyId: number, id: number, 
     if (!row) return null;
     const nextSend = paused ? row.nextSendDate : resumedSendDate({ nextSendDate: row.nextSendDate, cycle: row.cycle as Cycle, every: row.every, startDay: row.startDay }, costaRicaDay(now));
     const [updated] = await tx.update(recurringDocuments).set({ paused, nextSendDate: nextSend, updatedAt: now }).where(eq(recurringDocuments.id, row.id)).returning({ paused: recurringDocuments.paused });
+    if (!paused) await wakeIfDue(tx, nextSend, costaRicaDay(now));
     return updated.paused;
   });
 }

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { expectToast, projectOf, signIn } from "./helpers.ts";
+import { expectAcceptedAndMailed, expectToast, projectOf, signIn } from "./helpers.ts";
 
 async function newClient(page: Page, name: string, identification: string) {
   await page.goto("/clients");
@@ -17,7 +17,8 @@ async function newClient(page: Page, name: string, identification: string) {
   await expectToast(page, "Cliente Guardado Correctamente");
 }
 
-test("create a recurring invoice, see it in the list, pause it and resume it", async ({ page }, info) => {
+test("create a recurring invoice, its first invoice is issued, accepted and e-mailed; pause it and resume it", async ({ page }, info) => {
+  test.setTimeout(180_000);
   const p = projectOf(info);
   const name = `Cliente Recurrente ${p}`;
   const identification = p === "js" ? "109870691" : "109870692";
@@ -43,15 +44,27 @@ test("create a recurring invoice, see it in the list, pause it and resume it", a
   await expect(page.getByLabel("Descripción (línea 1)")).toHaveValue("Soporte técnico mensual");
 
   await page.getByLabel("Ciclo", { exact: true }).selectOption({ label: "Cada mes" });
+  const since = Date.now();
   await page.getByRole("button", { name: "Guardar" }).click();
   await expectToast(page, "Factura recurrente creada con exito");
   await expect(page).toHaveURL(/\/recurrings$/);
 
   const row = page.locator("tr[data-recurring-id]", { hasText: name });
   await expect(row).toHaveCount(1);
-  await expect(row.locator("[data-last-sent]")).toHaveText("N/E");
   await expect(row).toContainText("₡56.500,00");
   await expect(row.locator("[data-paused-icon]")).toHaveCount(0);
+
+  // It starts today: the jobs issue this period's invoice right away; the simulator accepts it and
+  // the client gets it by e-mail.
+  await expect(async () => {
+    await page.reload();
+    await expect(row.locator("[data-last-sent]")).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/, { timeout: 1000 });
+  }).toPass({ timeout: 60_000 });
+  await page.goto("/invoices");
+  await page.locator("tr", { hasText: name }).first().getByRole("link").first().click();
+  await expect(page).toHaveURL(/\/detail\/invoice\/\d+$/);
+  await expectAcceptedAndMailed(page, "recurrente@example.cr", since);
+  await page.goto("/recurrings");
 
   await row.getByRole("button", { name: "Pausar" }).click();
   await expectToast(page, "Factura recurrente pausada");

@@ -5,7 +5,7 @@
 // Through the real route loaders/actions and middleware.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { documentCounters, documents, recurringDocuments, taxTypes } from "../../db/schema/index.ts";
+import { documentCounters, documents, jobs, recurringDocuments, taxTypes } from "../../db/schema/index.ts";
 import { setupItemsForCompany } from "../../app/server/items-setup.server.ts";
 import { readToasts } from "../../app/server/flash.server.ts";
 import { issueDocument } from "../../app/server/issue-document.server.ts";
@@ -97,6 +97,8 @@ async function created(over: Record<string, string> = {}) {
   return rows.sort((x, y) => y.id - x.id)[0];
 }
 
+const pendingRecurringJobs = async () => (await database.db.select().from(jobs).where(and(eq(jobs.type, "recurring"), eq(jobs.status, "pending")))).length;
+
 describe("new recurring invoice", () => {
   it("the form: title, next recurring number, date, the ?id= client, recurrence block with its defaults", async () => {
     const r = await load(b, newRec(`?id=${a.client.id}`));
@@ -129,8 +131,16 @@ describe("new recurring invoice", () => {
     expect(Number(row.total)).toBe(56500);
     expect((row.draft as { note?: string }).note).toBe("Servicio recurrente");
     expect((await database.db.select().from(documents).where(eq(documents.companyId, a.company.id))).length).toBe(docsBefore);
+    // Due today: the recurring job is queued for the next jobs pass (not the 15-minute schedule).
+    expect(await pendingRecurringJobs()).toBe(1);
     // The header's next number moved on.
     expect((await load(b, newRec())).data.source.facts[0].value).toBe(String(row.number! + 1));
+  });
+
+  it("a template due later does not queue the job", async () => {
+    await database.db.delete(jobs).where(eq(jobs.type, "recurring"));
+    await created({ recurring_start_day: "2099-01-01", common_cycle: "monthly" });
+    expect(await pendingRecurringJobs()).toBe(0);
   });
 
   it("a start day in the past is not back-dated: the first send is the first period on or after today", async () => {
