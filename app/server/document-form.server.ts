@@ -4,7 +4,8 @@
 import path from "node:path";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { clients, documents, items, taxTypes } from "../../db/schema/index.ts";
+import { clients, documents, generalConfigurations, items, taxTypes } from "../../db/schema/index.ts";
+import { addItemLine, POS_MESSAGES, posExactItem, posSearch } from "../domain/pos.ts";
 import { checkDraft, draftTotals, summaryOf, type DocumentDraft, type DraftReference, type FieldError } from "../domain/document-draft.ts";
 import type { SourceView } from "../domain/document-source.ts";
 import type { RecurrenceFormValues } from "../domain/recurring.ts";
@@ -28,7 +29,19 @@ export interface DocumentFormLists {
   items: FormItem[];
   taxTypes: FormTaxType[];
   genericClientId: number | null;
+  /** The company's point-of-sale mode (general configuration mode_pos): the form shows the item search. */
+  modePos: boolean;
 }
+
+/** The point-of-sale search box: what was searched, the items found, or why none. */
+export interface PosState {
+  query: string;
+  results: FormItem[];
+  message: string | null;
+}
+
+/** Kinds whose form offers the point-of-sale search when mode_pos is on. */
+const POS_KINDS: readonly FormKind[] = ["fe", "te", "qt"];
 
 /** Clients the form offers, per FORM_KINDS[kind].clients. */
 export async function documentFormLists(db: Db, companyId: number, kind: FormKind): Promise<DocumentFormLists> {
@@ -47,7 +60,9 @@ export async function documentFormLists(db: Db, companyId: number, kind: FormKin
     .orderBy(asc(items.name))
     .limit(2000);
   const taxRows = await db.select({ id: taxTypes.id, name: taxTypes.name, rate: taxTypes.rate, taxCode: taxTypes.taxCode, vatCode: taxTypes.vatCode }).from(taxTypes).where(eq(taxTypes.companyId, companyId)).orderBy(asc(taxTypes.id));
+  const [config] = await db.select({ modePos: generalConfigurations.modePos }).from(generalConfigurations).where(eq(generalConfigurations.companyId, companyId));
   return {
+    modePos: !!config?.modePos && POS_KINDS.includes(kind),
     clients: offered,
     items: itemRows,
     taxTypes: taxRows,
@@ -66,6 +81,8 @@ export interface DocumentFormState {
   message: string | null;
   /** Prefilled screens (notes, clones, replacements, purchase invoices): header, locked client, references. */
   source?: SourceView | null;
+  /** The point-of-sale search (null when mode_pos is off or the kind has none). */
+  pos?: PosState | null;
   /** 'Guardar e imprimir' (tickets): the ticket just saved, printed while the form starts over. */
   printed?: { id: number; consecutivo: string } | null;
   /** Recurring mode (recurring-form.server.ts): the recurrence block and the payment-reminder checkbox. */
@@ -148,6 +165,7 @@ function state(kind: FormKind, form: DocumentFormValues, lists: DocumentFormList
     general: [...new Set(errors.filter((e) => !shownField(e.field, form.lines.length)).map((e) => e.message))],
     totals: totalsOf(kind, form, lists),
     message,
+    pos: lists.modePos ? { query: "", results: [], message: null } : null,
   };
 }
 
@@ -217,6 +235,16 @@ export async function submitDocumentForm(
   const rated = await withRate(db, picked.form, opts.now);
   let form = rated.form;
   const defaultTax = lists.taxTypes[0] ? String(lists.taxTypes[0].id) : "";
+
+  // Point of sale: a click on a found item, a search, or Enter in the box (a scanned code).
+  const posQuery = (opts.values.pos_search ?? "").trim().slice(0, 100);
+  if (lists.modePos && (intent.startsWith("pos-add:") || intent === "pos-search" || (intent === "recalc" && posQuery))) {
+    const chosen = intent.startsWith("pos-add:") ? lists.items.find((it) => String(it.id) === intent.slice("pos-add:".length)) : posExactItem(lists.items, posQuery);
+    if (chosen) form = addItemLine(form, chosen);
+    const results = chosen ? [] : posSearch(lists.items, posQuery);
+    const pos = { query: chosen ? "" : posQuery, results, message: !chosen && posQuery && results.length === 0 ? POS_MESSAGES.noMatch : null };
+    return { ok: false, status: 200, state: { ...state(kind, form, lists, [], rated.message, view), pos } };
+  }
 
   const paymentIntent = intent === "add-payment" || intent.startsWith("remove-payment:");
   if (intent === "add-line" || intent.startsWith("remove-line:") || intent === "recalc" || paymentIntent) {

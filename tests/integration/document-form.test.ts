@@ -3,7 +3,7 @@
 // and another company's client or item is refused.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { clients, documents, exchangeRates, items, taxTypes } from "../../db/schema/index.ts";
+import { clients, documents, exchangeRates, generalConfigurations, items, taxTypes } from "../../db/schema/index.ts";
 import { setupItemsForCompany } from "../../app/server/items-setup.server.ts";
 import * as formRoute from "../../app/routes/documents/document-form.tsx";
 import { issuingCompany } from "../fixtures/issuing.ts";
@@ -335,5 +335,35 @@ describe("quick-add client", () => {
     // Anything else is not a return address: the list, as before.
     const elsewhere = await call(b, newClient.action, { path: "/new-client?volver=https%3A%2F%2Fevil.example", form: newClientForm("3101777003") });
     expect(elsewhere.location).toBe("/clients");
+  });
+});
+
+describe("point of sale (mode_pos)", () => {
+  it("off: no search box; on: Enter with a code adds the item, text lists matches, 'Agregar' adds one, typed values kept", async () => {
+    expect((await call(b, formRoute.loader, { path: "/new-ticket" })).data.pos).toBeNull();
+    await database.db.update(generalConfigurations).set({ modePos: true }).where(eq(generalConfigurations.companyId, company.company.id));
+    try {
+      expect((await call(b, formRoute.loader, { path: "/new-ticket" })).data.pos).toEqual({ query: "", results: [], message: null });
+      const base = { client_id: String(company.generic.id), sale_condition: "01", "payments[0].code": "01", currency: "CRC", note: "Caja 1", "lines[0].quantity": "1", "lines[0].discount": "0", "lines[0].unit": "Unid", "lines[0].taxTypeId": String(tax13) };
+      // A barcode reader types the code and presses Enter (the form's first button: recalc).
+      const scanned = await post("/new-ticket", { ...base, pos_search: "LAP-14", intent: "recalc" });
+      expect(scanned.status).toBe(200);
+      expect(scanned.data.form.lines).toHaveLength(1);
+      expect(scanned.data.form.lines[0]).toMatchObject({ itemId: String(itemId), description: "Computadora portátil 14 pulgadas", price: "450000" });
+      expect(scanned.data.pos.query).toBe("");
+      expect(scanned.data.form.note).toBe("Caja 1");
+      const found = await post("/new-ticket", { ...base, pos_search: "portatil", intent: "pos-search" });
+      expect(found.data.pos.results.map((i: { id: number }) => i.id)).toEqual([itemId]);
+      expect(found.data.pos.query).toBe("portatil");
+      const none = await post("/new-ticket", { ...base, pos_search: "zzz", intent: "pos-search" });
+      expect(none.data.pos.message).toBe("No se encontraron artículos.");
+      const added = await post("/new-ticket", { ...base, intent: `pos-add:${itemId}` });
+      expect(added.data.form.lines[0].itemId).toBe(String(itemId));
+      // Another company's item is never added.
+      const foreign = await post("/new-ticket", { ...base, intent: `pos-add:${otherItemId}` });
+      expect(foreign.data.form.lines[0].itemId).toBe("");
+    } finally {
+      await database.db.update(generalConfigurations).set({ modePos: false }).where(eq(generalConfigurations.companyId, company.company.id));
+    }
   });
 });

@@ -226,6 +226,8 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
           )}
         </section>
 
+        {state.pos && <PosSearch pos={state.pos} symbol={symbol} />}
+
         <section className="card space-y-3">
           <h2 className="font-semibold">Artículos</h2>
           {errors.lines && <p className="field-error">{errors.lines}</p>}
@@ -425,6 +427,43 @@ function ExonerationRow({ index, line, state }: { index: number; line: FormLine;
         </details>
       </td>
     </tr>
+  );
+}
+
+/**
+ * The point-of-sale search (mode_pos): Enter in the box (a barcode reader types the code and Enter)
+ * adds the item with that code, or lists the matches; 'Agregar' adds one. All are form submissions
+ * that keep everything typed, so it works without JavaScript.
+ */
+function PosSearch({ pos, symbol }: { pos: NonNullable<DocumentFormState["pos"]>; symbol: string }) {
+  return (
+    <section className="card space-y-2" aria-label="Punto de venta" data-pos>
+      <div className="flex gap-2">
+        <input id="pos_search" name="pos_search" className="input flex-1" aria-label="Buscar artículo" placeholder="Código, nombre o CABYS" defaultValue={pos.query} autoFocus autoComplete="off" />
+        <button type="submit" name="intent" value="pos-search" className="btn btn-outline">
+          Buscar
+        </button>
+      </div>
+      {pos.message && (
+        <p className="text-sm" role="status">
+          {pos.message}
+        </p>
+      )}
+      {pos.results.length > 0 && (
+        <ul className="divide-y divide-slate-200" data-pos-results>
+          {pos.results.map((it) => (
+            <li key={it.id} className="flex items-center justify-between gap-2 py-1 text-sm">
+              <span>
+                {it.code} — {it.name} · {formatMoney(it.price, symbol)}
+              </span>
+              <button type="submit" name="intent" value={`pos-add:${it.id}`} className="btn btn-outline btn-sm" aria-label={`Agregar ${it.name}`}>
+                Agregar
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 
