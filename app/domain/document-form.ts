@@ -18,7 +18,18 @@ export const FORM_MESSAGES = {
   noteSaved: "Nota guardada con exito",
   quotationSaved: "Cotización guardada con exito",
   invalidKind: "El tipo de documento a crear es invalido",
+  emailInvalid: "invalido",
 } as const;
+
+/** At most this many notify addresses (besides the client's own e-mail). */
+export const MAX_NOTIFY_EMAILS = 10;
+const EMAIL_RE = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
+
+/** The notify list as typed (commas, semicolons or spaces): the addresses and the malformed ones. */
+export function parseEmailList(raw: string): { emails: string[]; bad: string[] } {
+  const all = [...new Set(raw.split(/[\s,;]+/).map((e) => e.trim()).filter(Boolean))];
+  return { emails: all.filter((e) => EMAIL_RE.test(e)).slice(0, MAX_NOTIFY_EMAILS), bad: all.filter((e) => !EMAIL_RE.test(e)) };
+}
 
 /** The kinds the shared form edits (spec part 2 "Shared document form"). */
 export type FormKind = "fe" | "te" | "nc" | "nd" | "fec" | "qt";
@@ -132,6 +143,8 @@ export interface DocumentFormValues {
   international: boolean;
   internationalName: string;
   internationalCedula: string;
+  /** E-mails to notify besides the client's (spec "Shared document form"), as typed. */
+  emails: string;
   lines: FormLine[];
 }
 
@@ -181,6 +194,7 @@ export function readDocumentForm(values: Record<string, string | undefined>): Do
     international: values.international === "on",
     internationalName: (values.international_name ?? "").trim().slice(0, 100),
     internationalCedula: (values.international_cedula ?? "").trim().slice(0, 20),
+    emails: (values.emails ?? "").trim().slice(0, 1000),
     lines,
   };
 }
@@ -262,6 +276,8 @@ export function toDraft(kind: DraftKind, form: DocumentFormValues, taxTypes: For
         : {}),
     };
   });
+  const notify = parseEmailList(form.emails);
+  if (notify.bad.length) errors.push({ field: "emails", message: `${notify.bad.join(", ")}: ${FORM_MESSAGES.emailInvalid}` });
   const credit = form.saleCondition === "02";
   const creditDays = credit && /^\d+$/.test(form.creditDays) ? Number(form.creditDays) : null;
   const draft: DocumentDraft = {
@@ -274,6 +290,7 @@ export function toDraft(kind: DraftKind, form: DocumentFormValues, taxTypes: For
     exchangeRate: form.currency === "CRC" ? "1" : form.exchangeRate,
     lines,
     ...(form.note.trim() ? { note: form.note.trim() } : {}),
+    ...(notify.emails.length ? { emails: notify.emails } : {}),
     ...(kind === "te" && form.international ? { internationalClient: { name: form.internationalName, cedula: form.internationalCedula } } : {}),
   };
   return { draft, errors };

@@ -50,7 +50,9 @@ export const FEC_REFERENCE_DEFAULT = { docType: "14", code: "04" } as const;
 export type SourceRequest =
   | { mode: "note"; kind: "nc" | "nd"; sourceKind: string; documentId: number }
   | { mode: "clone"; kind: FormKind; documentId: number; replace: boolean }
-  | { mode: "simple"; providerId: string | null };
+  | { mode: "simple"; providerId: string | null }
+  | { mode: "quotation" }
+  | { mode: "edit-quotation"; documentId: number };
 
 /**
  * Which prefilled screen a URL asks for: null when it is none of them (/new-invoice, /new-ticket…),
@@ -70,6 +72,11 @@ export function sourceRequestOf(url: URL, params: Record<string, string | undefi
     if (!kind || !(id > 0)) return "invalid";
     return { mode: "clone", kind, documentId: id, replace: url.searchParams.get("replace") === "1" };
   }
+  if (path.startsWith("/edit-quotation/")) {
+    if (params.document_type !== "quotation" || !(id > 0)) return "invalid";
+    return { mode: "edit-quotation", documentId: id };
+  }
+  if (path.startsWith("/new-quotation")) return { mode: "quotation" };
   // Client-side navigations fetch "/new-simple.data": match the prefix, like the other screens.
   if (path.startsWith("/new-simple")) {
     const providerId = url.searchParams.get("id");
@@ -213,6 +220,7 @@ export function formValuesFromDraft(draft: DocumentDraft, taxTypes: FormTaxType[
     international: !!draft.internationalClient,
     internationalName: draft.internationalClient?.name ?? "",
     internationalCedula: draft.internationalClient?.cedula ?? "",
+    emails: (draft.emails ?? []).join(", "),
     lines: lines.length ? lines : [blankLine(taxTypes[0] ? String(taxTypes[0].id) : "")],
   };
 }

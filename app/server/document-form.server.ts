@@ -13,7 +13,9 @@ import { applyItemPicks, blankLine, errorMap, FORM_KINDS, FORM_MESSAGES, MAX_LIN
 import { loadSchemaSet } from "../hacienda/xsd/load.server.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
 import { currentRate } from "./exchange-rate.server.ts";
+import { emailFailedMessage, QUOTATION_MESSAGES } from "../domain/quotations.ts";
 import { issueDocument } from "./issue-document.server.ts";
+import { emailQuotationNow, updateQuotation } from "./quotations.server.ts";
 
 export type { FormKind };
 
@@ -115,6 +117,8 @@ export interface FormSource {
   errors?: FieldError[];
   /** The rejected document a corrected replacement stands for. */
   replacesDocumentId?: number | null;
+  /** The quotation being edited: Guardar updates it instead of issuing a new document. */
+  updates?: number;
 }
 
 /** A source's locked client is the only one offered. */
@@ -134,7 +138,7 @@ function lockedBySource(form: DocumentFormValues, source: FormSource | undefined
 
 /** Fields the form shows next to an input; anything else goes to the general list. */
 function shownField(field: string, lineCount: number): boolean {
-  if (["clientId", "internationalClient", "saleCondition", "creditDays", "payments", "exchangeRate", "note", "lines"].includes(field)) return true;
+  if (["clientId", "emails", "internationalClient", "saleCondition", "creditDays", "payments", "exchangeRate", "note", "lines"].includes(field)) return true;
   if (/^references(\.\d+(\.(docType|code|date))?)?$/.test(field)) return true;
   if (/^recurrence\.(startDay|commonCycle|unit|every)$/.test(field)) return true;
   const m = /^lines\.(\d+)\.(itemId|code|cabys|description|unit|quantity|unitPrice|discountPercent|tax)$/.exec(field);
@@ -183,7 +187,12 @@ export async function newDocumentForm(db: Db, opts: { companyId: number; kind: F
   const lists = await documentFormLists(db, opts.companyId, opts.kind);
   const preselected = opts.clientId && lists.clients.some((c) => String(c.id) === opts.clientId) ? opts.clientId : null;
   const clientId = preselected ?? (opts.kind === "te" && lists.genericClientId ? String(lists.genericClientId) : "");
-  const form: DocumentFormValues = {
+  return state(opts.kind, blankForm(lists, clientId), lists, []);
+}
+
+/** The empty form: one blank line with the company's first tax type, colones, cash. */
+export function blankForm(lists: DocumentFormLists, clientId = ""): DocumentFormValues {
+  return {
     clientId,
     saleCondition: "01",
     creditDays: "",
@@ -194,9 +203,9 @@ export async function newDocumentForm(db: Db, opts: { companyId: number; kind: F
     international: false,
     internationalName: "",
     internationalCedula: "",
+    emails: "",
     lines: [blankLine(lists.taxTypes[0] ? String(lists.taxTypes[0].id) : "")],
   };
-  return state(opts.kind, form, lists, []);
 }
 
 /** A form prefilled by a source (document-source.server.ts); a preselected client not offered is cleared. */
@@ -211,7 +220,9 @@ export async function prefilledDocumentForm(
   return state(opts.kind, rated.form, lists, [], rated.message, opts.source.view);
 }
 
-export type SubmitResult = { ok: true; documentId: number; kind: FormKind; message: string; redirectTo?: string } | { ok: false; status: number; state: DocumentFormState };
+export type SubmitResult =
+  | { ok: true; documentId: number; kind: FormKind; message: string; redirectTo: string; warning?: boolean }
+  | { ok: false; status: number; state: DocumentFormState };
 
 /**
  * What "Guardar" does instead of issuing (recurring templates store the checked draft). Errors are
@@ -221,13 +232,15 @@ export type FormSave = (draft: DocumentDraft) => Promise<{ ok: true; id: number;
 
 /**
  * A submission of the form. intent "add-line" / "remove-line:N" / "recalc" re-render with everything
- * typed (status 200); "save", "save-print" (or none) issues the document, or answers 400 with the errors and the
- * values, nothing saved.
+ * typed (status 200); "save" (or none) issues the document — or updates the quotation being edited
+ * (null: it is gone), or stores the recurring template (`save`) — or answers 400 with the errors and
+ * the values, nothing saved. "save-email" (quotations) saves and e-mails it at once; "save-print"
+ * (tickets) saves and returns to a fresh form that prints it.
  */
 export async function submitDocumentForm(
   db: Db,
   opts: { companyId: number; userId: number; kind: FormKind; values: Record<string, string | undefined>; intent: string; now: Date; schemaSet?: CompiledSchemaSet; source?: FormSource; save?: FormSave },
-): Promise<SubmitResult> {
+): Promise<SubmitResult | null> {
   const { kind, intent } = opts;
   const lists = withSourceClient(await documentFormLists(db, opts.companyId, kind), opts.source);
   const view = opts.source?.view ?? null;
@@ -271,19 +284,33 @@ export async function submitDocumentForm(
   if (errors.length > 0) return { ok: false, status: 400, state: state(kind, form, lists, errors, rated.message, view) };
 
   if (opts.save) {
-    const saved = await opts.save(draft);
-    if (!saved.ok) return { ok: false, status: 400, state: state(kind, form, lists, saved.errors, rated.message, view) };
-    return { ok: true, documentId: saved.id, kind, message: saved.message, redirectTo: saved.redirectTo };
+    const stored = await opts.save(draft);
+    if (!stored.ok) return { ok: false, status: 400, state: state(kind, form, lists, stored.errors, rated.message, view) };
+    return { ok: true, documentId: stored.id, kind, message: stored.message, redirectTo: stored.redirectTo };
   }
 
-  const issued = await issueDocument(db, {
-    companyId: opts.companyId,
-    userId: opts.userId,
-    draft,
-    now: opts.now,
-    schemaSet: opts.schemaSet ?? appSchemaSet(),
-    replacesDocumentId: opts.source?.replacesDocumentId ?? null,
-  });
-  if (!issued.ok) return { ok: false, status: 400, state: state(kind, form, lists, issued.errors, rated.message, view) };
-  return { ok: true, documentId: issued.documentId, kind, message: FORM_KINDS[kind].saved };
+  // Editing a quotation updates it and goes back to the list (spec part 2 §4); anything else is issued.
+  const updates = opts.source?.updates;
+  const saved = updates
+    ? await updateQuotation(db, { companyId: opts.companyId, documentId: updates, draft, now: opts.now })
+    : await issueDocument(db, {
+        companyId: opts.companyId,
+        userId: opts.userId,
+        draft,
+        now: opts.now,
+        schemaSet: opts.schemaSet ?? appSchemaSet(),
+        replacesDocumentId: opts.source?.replacesDocumentId ?? null,
+      });
+  if (!saved) return null;
+  if (!saved.ok) return { ok: false, status: 400, state: state(kind, form, lists, saved.errors, rated.message, view) };
+  const printed = kind === "te" && intent === "save-print" && !opts.source;
+  const redirectTo = updates ? FORM_KINDS.qt.listPath : printed ? `/new-ticket?printed=${saved.documentId}` : `/detail/${FORM_KINDS[kind].detailType}/${saved.documentId}`;
+  const message = updates ? QUOTATION_MESSAGES.updated : FORM_KINDS[kind].saved;
+  // 'Guardar y Enviar por correo' (quotations): e-mailed at once; a failure keeps the saved quotation.
+  if (kind === "qt" && intent === "save-email") {
+    const sent = await emailQuotationNow(db, { companyId: opts.companyId, documentId: saved.documentId, now: opts.now });
+    if (!sent.ok) return { ok: true, documentId: saved.documentId, kind, message: emailFailedMessage(sent.message), redirectTo, warning: true };
+    return { ok: true, documentId: saved.documentId, kind, message: QUOTATION_MESSAGES.emailed, redirectTo };
+  }
+  return { ok: true, documentId: saved.documentId, kind, message, redirectTo };
 }

@@ -1,5 +1,6 @@
 // Prefilled screens of the shared document form (spec part 2 "Notes list", "Simplified documents",
-// "Clone screen"; issue 5): /new-note/:note_type/:document_type/:document_id,
+// "Clone screen", "Quotations"; issue 5): /new-quotation, /edit-quotation/quotation/:id,
+// /new-note/:note_type/:document_type/:document_id,
 // /new-clone/:document_type/:document_id (?replace=1: the corrected replacement of a rejected
 // document) and /new-simple (?id= preselects a provider). The source document is read with the
 // current company's id (another company's id → not found); what the screen locks (a note's client,
@@ -11,7 +12,8 @@ import { clients, documentCounters } from "../../db/schema/index.ts";
 import { documentOf } from "../../db/queries/documents.ts";
 import { referenceCodes, referenceDocumentTypes } from "../../db/seed/reference-data.ts";
 import type { DocumentDraft } from "../domain/document-draft.ts";
-import { blankLine, FORM_KINDS, type DocumentFormValues, type FormKind } from "../domain/document-form.ts";
+import { FORM_KINDS, type DocumentFormValues, type FormKind } from "../domain/document-form.ts";
+import { quotationHeading } from "../domain/quotations.ts";
 import {
   FEC_REFERENCE_CODES,
   FEC_REFERENCE_DEFAULT,
@@ -34,7 +36,8 @@ import { costaRicaDay } from "../domain/document-status.ts";
 import { formatDateTime } from "../domain/format.ts";
 import { buildConsecutivo, DOC_TYPE_CODES } from "../hacienda/clave.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
-import { prefilledDocumentForm, submitDocumentForm, type DocumentFormLists, type DocumentFormState, type FormSource, type SubmitResult } from "./document-form.server.ts";
+import { blankForm, prefilledDocumentForm, submitDocumentForm, type DocumentFormLists, type DocumentFormState, type FormSource, type SubmitResult } from "./document-form.server.ts";
+import { quotationNameOf, quotationOf } from "./quotations.server.ts";
 import { companyHacienda } from "./signing-key.server.ts";
 
 const docTypeLabel = (code: string) => referenceDocumentTypes.find((t) => t.code === code)?.name ?? code;
@@ -122,24 +125,29 @@ async function resolve(db: Db, companyId: number, req: SourceRequest, values: Re
     return {
       kind: "fec",
       source: { view, references: checked.reference ? [checked.reference] : [], errors: values ? checked.errors : [] },
-      form: (lists) => ({
-        clientId: req.providerId ?? "",
-        saleCondition: "01",
-        creditDays: "",
-        payments: [{ code: "01", amount: "" }],
-        currency: "CRC",
-        exchangeRate: "",
-        note: "",
-        international: false,
-        internationalName: "",
-        internationalCedula: "",
-        lines: [blankLine(lists.taxTypes[0] ? String(lists.taxTypes[0].id) : "")],
-      }),
+      form: (lists) => blankForm(lists, req.providerId ?? ""),
+    };
+  }
+
+  // Quotations (decision 090): the heading is 'Información' + the company's name for them + the number.
+  if (req.mode === "quotation") {
+    const title = quotationHeading(await quotationNameOf(db, companyId), await nextConsecutive(db, companyId, "qt", now));
+    return { kind: "qt", source: { view: { title, facts: [], clientLocked: false, references: [] } }, form: (lists) => blankForm(lists) };
+  }
+  if (req.mode === "edit-quotation") {
+    const quotation = await quotationOf(db, { companyId, id: req.documentId });
+    if (!quotation) return null;
+    const title = quotationHeading(await quotationNameOf(db, companyId), quotation.number ?? quotation.id);
+    const draft = (quotation.draft ?? { kind: "qt", clientId: quotation.clientId, saleCondition: "01", payments: [], currency: "CRC", exchangeRate: "1", lines: [] }) as DocumentDraft;
+    return {
+      kind: "qt",
+      source: { view: { title, facts: [], clientLocked: false, references: [] }, updates: quotation.id },
+      form: (lists) => formValuesFromDraft(draft, lists.taxTypes, lists.items, { keepNote: true, keepRate: true }),
     };
   }
 
   const doc = await documentOf(db, { companyId, id: req.documentId });
-  if (!doc) return null;
+  if (!doc || doc.deletedAt) return null;
   const draft = (doc.draft ?? null) as DocumentDraft | null;
   const blankDraft: DocumentDraft = { kind: req.kind, clientId: doc.clientId, saleCondition: doc.saleCondition ?? "01", payments: [], currency: doc.currencyId === 1 ? "USD" : "CRC", exchangeRate: doc.exchangeRate, lines: [] };
   const stored = draft ?? blankDraft;

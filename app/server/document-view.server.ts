@@ -24,7 +24,7 @@ async function codeNames(db: DbOrTx, kind: string, codes: string[]) {
 
 export async function loadDocumentView(db: DbOrTx, ref: { companyId: number; documentId: number }): Promise<DocumentView | null> {
   const doc = await documentOf(db, { companyId: ref.companyId, id: ref.documentId });
-  if (!doc || !(doc.kind in DOCUMENT_KIND_LABELS)) return null;
+  if (!doc || doc.deletedAt || !(doc.kind in DOCUMENT_KIND_LABELS)) return null;
   const [[company], [currency], lines, refs] = await Promise.all([
     db.select().from(companies).where(eq(companies.id, ref.companyId)),
     db.select().from(currencies).where(eq(currencies.id, doc.currencyId)),

@@ -37,6 +37,8 @@ export interface IssueInput {
   /** Set by the recurring job: the recurring document and the period this issue belongs to. */
   recurring?: { id: number; period: string };
   replacesDocumentId?: number | null;
+  /** An invoice converted from this quotation (documents.quotation_id is unique: once). */
+  quotationId?: number | null;
 }
 
 /** Thrown inside the transaction to roll it back with the errors. */
@@ -104,6 +106,77 @@ export async function clientSnapshot(db: DbOrTx, companyId: number, clientId: nu
     activityCode: c.economicActivityCode,
     generic: c.generic,
   };
+}
+
+type Totals = ReturnType<typeof draftTotals>;
+
+/**
+ * The stored columns a draft and its totals determine: client, currency, commercial terms, the
+ * draft itself and the totals. Issuing and the quotation edit (quotations.server.ts) both write them.
+ */
+export function draftColumns(draft: DocumentDraft, totals: Totals, client: PartySnapshot | null, now: Date) {
+  const summary = summaryOf(totals);
+  return {
+    clientId: draft.clientId ?? null,
+    currencyId: draft.currency === "USD" ? 1 : 2,
+    exchangeRate: draft.currency === "USD" ? draft.exchangeRate : "1",
+    totalComprobante: summary.total,
+    saleCondition: draft.saleCondition,
+    creditDays: draft.saleCondition === "02" ? (draft.creditDays ?? null) : null,
+    expirationDate: draft.saleCondition === "02" && draft.creditDays ? addDays(costaRicaDay(now), draft.creditDays) : null,
+    payments: totals.payments,
+    note: draft.note ?? null,
+    terms: draft.terms ?? null,
+    emails: draft.emails ?? [],
+    clientSnapshot: client,
+    draft,
+    subtotal: summary.subtotal,
+    discount: summary.discount,
+    tax: summary.tax,
+    exonerated: summary.exonerated,
+    ivaDevuelto: summary.ivaDevuelto,
+    otherCharges: summary.otherCharges,
+    totals: totals.resumen,
+  };
+}
+
+/** The stored lines of a document (position from 1), with each line's computed amounts. */
+export function lineRows(companyId: number, documentId: number, draft: DocumentDraft, totals: Totals) {
+  return draft.lines.map((l, i) => {
+    const t = totals.lines[i];
+    return {
+      companyId,
+      documentId,
+      position: i + 1,
+      itemId: l.itemId ?? null,
+      code: l.code ?? null,
+      cabys: l.cabys ?? null,
+      description: l.description,
+      quantity: l.quantity,
+      unit: l.unit,
+      unitPrice: l.unitPrice,
+      discountPercent: l.discountPercent || "0",
+      taxCode: l.tax.code ?? "01",
+      tarifaCode: l.tax.tarifaCode ?? null,
+      taxRate: lineRate(l),
+      exoneration: l.exoneration ?? null,
+      subtotal: t.montoTotal,
+      discount: t.discounts.reduce((a, d) => a + Number(d.amount), 0).toFixed(5),
+      tax: t.impuestoNeto,
+      exonerated: t.taxes.reduce((a, x) => a + Number(x.exoneration?.monto ?? 0), 0).toFixed(5),
+      total: t.montoTotalLinea,
+    };
+  });
+}
+
+/** Totals of a draft; a totals error becomes the field error of the form. Throws IssueValidationError. */
+export function totalsOrThrow(draft: DocumentDraft): Totals {
+  try {
+    return draftTotals(draft);
+  } catch (error) {
+    if (error instanceof TotalsError) throw new IssueValidationError([{ field: fieldOfPath(error.field), message: error.message }]);
+    throw error;
+  }
 }
 
 /** Issues a document in its own transaction. */
@@ -177,18 +250,14 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
   }
 
   const summary = summaryOf(totals);
-  const today = costaRicaDay(now);
   const [row] = await tx
     .insert(documents)
     .values({
       companyId,
       kind: draft.kind,
-      clientId: draft.clientId ?? null,
       status: hacienda ? "por enviar" : "no aplica",
       issuedAt: now,
-      currencyId: draft.currency === "USD" ? 1 : 2,
-      exchangeRate: draft.currency === "USD" ? draft.exchangeRate : "1",
-      totalComprobante: summary.total,
+      ...draftColumns(effective, totals, client, now),
       branch,
       terminal,
       number,
@@ -197,58 +266,15 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
       situacion: draft.kind === "qt" ? null : (draft.situacion ?? 1),
       createdBy: input.userId,
       createdAt: now,
-      saleCondition: draft.saleCondition,
-      creditDays: draft.saleCondition === "02" ? (draft.creditDays ?? null) : null,
-      expirationDate: draft.saleCondition === "02" && draft.creditDays ? addDays(today, draft.creditDays) : null,
-      payments: totals.payments,
-      note: draft.note ?? null,
-      terms: draft.terms ?? null,
-      emails: draft.emails ?? [],
-      clientSnapshot: client,
-      draft: effective,
-      subtotal: summary.subtotal,
-      discount: summary.discount,
-      tax: summary.tax,
-      exonerated: summary.exonerated,
-      ivaDevuelto: summary.ivaDevuelto,
-      otherCharges: summary.otherCharges,
-      totals: totals.resumen,
       signedXml: signed,
       replacesDocumentId: input.replacesDocumentId ?? null,
+      quotationId: input.quotationId ?? null,
       recurringId: input.recurring?.id ?? null,
       recurringPeriod: input.recurring?.period ?? null,
     })
     .returning({ id: documents.id });
 
-  if (draft.lines.length) {
-    await tx.insert(documentLines).values(
-      draft.lines.map((l, i) => {
-        const t = totals.lines[i];
-        return {
-          companyId,
-          documentId: row.id,
-          position: i + 1,
-          itemId: l.itemId ?? null,
-          code: l.code ?? null,
-          cabys: l.cabys ?? null,
-          description: l.description,
-          quantity: l.quantity,
-          unit: l.unit,
-          unitPrice: l.unitPrice,
-          discountPercent: l.discountPercent || "0",
-          taxCode: l.tax.code ?? "01",
-          tarifaCode: l.tax.tarifaCode ?? null,
-          taxRate: lineRate(l),
-          exoneration: l.exoneration ?? null,
-          subtotal: t.montoTotal,
-          discount: t.discounts.reduce((a, d) => a + Number(d.amount), 0).toFixed(5),
-          tax: t.impuestoNeto,
-          exonerated: t.taxes.reduce((a, x) => a + Number(x.exoneration?.monto ?? 0), 0).toFixed(5),
-          total: t.montoTotalLinea,
-        };
-      }),
-    );
-  }
+  if (draft.lines.length) await tx.insert(documentLines).values(lineRows(companyId, row.id, draft, totals));
   if (references.length) {
     await tx.insert(documentReferences).values(
       references.map((r) => ({
@@ -299,13 +325,7 @@ async function prepareIssue(tx: DbOrTx, input: Pick<IssueInput, "companyId" | "d
   }
   const effective: DocumentDraft = { ...draft, references };
 
-  let totals: ReturnType<typeof draftTotals>;
-  try {
-    totals = draftTotals(effective);
-  } catch (error) {
-    if (error instanceof TotalsError) throw new IssueValidationError([{ field: fieldOfPath(error.field), message: error.message }]);
-    throw error;
-  }
+  const totals = totalsOrThrow(effective);
 
   const hacienda = draft.kind !== "qt" && !company.noHacienda;
   const hc = await companyHacienda(tx, companyId, now);

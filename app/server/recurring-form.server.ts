@@ -111,6 +111,6 @@ export async function submitRecurringForm(
     source: { view: r.view, errors: rerender ? [] : errors },
     save,
   });
-  if (result.ok) return result;
+  if (!result || result.ok) return result;
   return { ...result, state: { ...result.state, recurrence: typed } };
 }

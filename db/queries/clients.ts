@@ -154,13 +154,15 @@ export async function clientDocumentsPage(
     eq(documents.companyId, opts.companyId),
     eq(documents.clientId, opts.clientId),
     inArray(documents.kind, opts.kinds),
+    isNull(documents.deletedAt),
     opts.filter === "no-pagado" ? ne(documents.status, "pagado") : opts.filter ? eq(documents.status, opts.filter) : undefined,
-    opts.search && /^\d+$/.test(opts.search) ? eq(documents.id, Number(opts.search)) : opts.search ? sql`false` : undefined,
+    // The number shown (the counter's) or the id.
+    opts.search && /^\d{1,15}$/.test(opts.search) ? or(eq(documents.id, Math.min(Number(opts.search), 2147483647)), eq(documents.number, Number(opts.search))) : opts.search ? sql`false` : undefined,
   );
   const [[{ total }], rows] = await Promise.all([
     db.select({ total: sql<number>`count(*)::int` }).from(documents).where(where),
     db
-      .select({ id: documents.id, kind: documents.kind, status: documents.status, issuedAt: documents.issuedAt, currencyId: documents.currencyId, total: documents.totalComprobante })
+      .select({ id: documents.id, kind: documents.kind, number: documents.number, consecutivo: documents.consecutivo, status: documents.status, issuedAt: documents.issuedAt, currencyId: documents.currencyId, total: documents.totalComprobante })
       .from(documents)
       .where(where)
       .orderBy(desc(documents.issuedAt), desc(documents.id))

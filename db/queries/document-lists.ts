@@ -1,7 +1,7 @@
 // Document lists of the screens (/invoices, /tickets, /notes, /simples and the detail viewer's left
 // list): one company, some kinds, an optional text search and an optional filter, newest first.
 // Tenancy: every query is bounded by companyId.
-import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
 import { documentReferences, documents } from "../schema/index.ts";
 
@@ -24,7 +24,8 @@ function escapeLike(s: string): string {
 }
 
 export async function documentList(db: DbOrTx, q: DocumentListRequest) {
-  const where: SQL[] = [eq(documents.companyId, q.companyId), inArray(documents.kind, q.kinds)];
+  // Deleted quotations are gone from every list.
+  const where: SQL[] = [eq(documents.companyId, q.companyId), inArray(documents.kind, q.kinds), isNull(documents.deletedAt)];
   const search = (q.search ?? "").trim();
   if (search) {
     const like = `%${escapeLike(search)}%`;
@@ -69,6 +70,9 @@ export async function documentList(db: DbOrTx, q: DocumentListRequest) {
       clientId: documents.clientId,
       clientSnapshot: documents.clientSnapshot,
       currencyId: documents.currencyId,
+      subtotal: documents.subtotal,
+      discount: documents.discount,
+      tax: documents.tax,
       total: documents.totalComprobante,
       paymentAmount: documents.paymentAmount,
       creditNoteTotal: documents.creditNoteTotal,

@@ -92,6 +92,11 @@ export const documents = pgTable(
     // Issued by a recurring document, once per period.
     recurringId: integer("recurring_id"),
     recurringPeriod: date("recurring_period"),
+
+    /** An invoice converted from a quotation: that quotation (unique: a quotation converts once). */
+    quotationId: integer("quotation_id"),
+    /** Soft delete (quotations): hidden from lists, the detail viewer and the forms. */
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
   },
   (t) => [
     index("documents_company_kind_issued_idx").on(t.companyId, t.kind, t.issuedAt),
@@ -99,6 +104,7 @@ export const documents = pgTable(
     uniqueIndex("documents_clave_uq").on(t.clave),
     uniqueIndex("documents_number_uq").on(t.companyId, t.kind, t.branch, t.terminal, t.number),
     uniqueIndex("documents_recurring_period_uq").on(t.recurringId, t.recurringPeriod),
+    uniqueIndex("documents_quotation_uq").on(t.quotationId),
     index("documents_pending_idx")
       .on(t.companyId, t.status)
       .where(sql`status in ('por enviar', 'procesando')`),

@@ -1,6 +1,9 @@
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/client-detail";
 import { clientBalances, clientDocumentsPage } from "../../../db/queries/clients.ts";
+import { invoicesOfQuotations } from "../../../db/queries/quotations.ts";
+import { QuotationActions } from "../../components/quotation-actions.tsx";
+import { quotationNameOf } from "../../server/quotations.server.ts";
 import { ActivityFields, ClientForm, clientFormKey, type ClientFormViewState } from "../../components/client-form.tsx";
 import { AppForm, SubmitButton } from "../../components/form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
@@ -58,8 +61,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const rawFilter = url.searchParams.get("filter");
     const filter = (DOCUMENT_FILTERS as readonly string[]).includes(rawFilter ?? "") ? (rawFilter as DocumentFilter) : null;
     const { rows, total } = await clientDocumentsPage(db(), { companyId, clientId: id, kinds: [...TABS[tab].kinds], filter, ...req });
+    // The quotations tab has the quotation actions; converted ones link to their invoice.
+    const invoices = tab === "quotations" ? await invoicesOfQuotations(db(), { companyId, quotationIds: rows.map((r) => r.id) }) : new Map<number, number>();
     documents = {
-      rows: rows.map((r) => ({ ...r, issuedAt: r.issuedAt.toISOString() })),
+      rows: rows.map((r) => ({ ...r, issuedAt: r.issuedAt.toISOString(), invoiceId: invoices.get(r.id) ?? null })),
+      quotationName: tab === "quotations" ? await quotationNameOf(db(), companyId) : null,
+      back: `/client-detail/${id}?tab=${tab}`,
       page: req.page,
       perPage: req.perPage,
       search: req.search,
@@ -236,12 +243,13 @@ export default function ClientDetail({ loaderData, actionData }: Route.Component
                 <th>Fecha</th>
                 <th>Estado</th>
                 <th>Total</th>
+                {documents.quotationName && <th>Acciones</th>}
               </tr>
             </thead>
             <tbody>
               {documents.rows.length === 0 && (
                 <tr>
-                  <td colSpan={4} className="text-center text-slate-500">
+                  <td colSpan={documents.quotationName ? 5 : 4} className="text-center text-slate-500">
                     {CLIENT_MESSAGES.noDocuments}
                   </td>
                 </tr>
@@ -249,11 +257,16 @@ export default function ClientDetail({ loaderData, actionData }: Route.Component
               {documents.rows.map((d) => (
                 <tr key={d.id}>
                   <td>
-                    <Link to={`/detail/${TABS[tab].type}/${d.id}`}>{d.id}</Link>
+                    <Link to={`/detail/${TABS[tab].type}/${d.id}`}>{d.consecutivo ?? String(d.number ?? d.id)}</Link>
                   </td>
                   <td>{formatDate(d.issuedAt)}</td>
                   <td>{d.status}</td>
                   <td>{formatMoney(d.total, d.currencyId === 1 ? "$" : "₡")}</td>
+                  {documents.quotationName && (
+                    <td>
+                      <QuotationActions id={d.id} invoiceId={d.invoiceId} back={documents.back} name={documents.quotationName} />
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>

@@ -1,7 +1,7 @@
 // /detail/:type/:id/:print? (route detail-transaction, spec part 2 "Document detail viewer"): on the
 // left a paged, searchable list of the documents of that type; on the right the document as
 // printed (from the stored view), its Hacienda status ribbon (none for quotations), the rejection
-// reasons, and the actions. `print` renders only the document. Tenancy: the document is read by the
+// reasons, and the actions (quotations: convert to invoice, confirmed; edit). `print` renders only the document. Tenancy: the document is read by the
 // current company's id and the id together; anything else is 404.
 import { useEffect, useState } from "react";
 import { data, Link, redirect } from "react-router";
@@ -9,6 +9,9 @@ import type { Route } from "./+types/detail";
 import { currencies } from "../../../db/schema/index.ts";
 import { DETAIL_TYPE_KINDS, documentList } from "../../../db/queries/document-lists.ts";
 import { documentOf } from "../../../db/queries/documents.ts";
+import { invoiceOfQuotation } from "../../../db/queries/quotations.ts";
+import { QuotationActions } from "../../components/quotation-actions.tsx";
+import { quotationNameOf } from "../../server/quotations.server.ts";
 import { DocumentPreview, type PreviewView } from "../../components/document-preview.tsx";
 import { AppForm, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
@@ -44,7 +47,7 @@ async function loadDoc(companyId: number, params: { type?: string; id?: string }
   const id = Number(params.id);
   if (!kinds || !Number.isInteger(id) || id <= 0) notFound();
   const doc = await documentOf(db(), { companyId, id });
-  if (!doc || !kinds.includes(doc.kind)) notFound();
+  if (!doc || !kinds.includes(doc.kind) || doc.deletedAt) notFound();
   return { doc, kinds, type: params.type! };
 }
 
@@ -80,6 +83,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const status = { total: doc.totalComprobante, paymentAmount: doc.paymentAmount, creditNoteTotal: doc.creditNoteTotal, haciendaStatus: doc.status, expirationDate: doc.expirationDate };
   const plan5 = company!.permission === 5;
   const noteSource = doc.kind === "fe" || doc.kind === "te" || doc.kind === "fec";
+  const quotation = doc.kind === "qt" && !plan5 ? { invoiceId: await invoiceOfQuotation(database, { companyId: company!.id, quotationId: doc.id }), name: await quotationNameOf(database, company!.id) } : null;
   return {
     print: false as const,
     preview,
@@ -89,6 +93,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     type,
     id: doc.id,
     kind: doc.kind,
+    quotation,
     listTitle: TYPE_TITLES[type] ?? "Documentos",
     list: rows.map((r) => ({
       id: r.id,
@@ -292,6 +297,12 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
             {d.actions.pay && (
               <Link className="btn btn-outline btn-sm" to={`/payments?document_id=${d.id}`}>
                 Pagar
+              </Link>
+            )}
+            {d.quotation && <QuotationActions id={d.id} invoiceId={d.quotation.invoiceId} back={`/detail/${d.type}/${d.id}`} name={d.quotation.name} only="convert" />}
+            {d.quotation && (
+              <Link className="btn btn-outline btn-sm" to={`/edit-quotation/quotation/${d.id}`}>
+                Editar
               </Link>
             )}
             {d.actions.recurring && (

@@ -1,5 +1,6 @@
 // /new-invoice and /new-ticket (optional ?id= or ?client_id= client): the shared document form. Also the prefilled
-// screens (document-source.server.ts): /new-note/:note_type/:document_type/:document_id,
+// screens (document-source.server.ts): /new-quotation, /edit-quotation/quotation/:id,
+// /new-note/:note_type/:document_type/:document_id,
 // /new-clone/:document_type/:document_id (?replace=1 for a rejected document) and /new-simple. Works without
 // JavaScript: "Agregar línea", "Quitar" and "Recalcular" are submit buttons (name="intent") whose
 // answer re-renders the form with everything typed and the totals recomputed on the server.
@@ -87,11 +88,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     ? await submitSourcedForm(db(), { companyId: company.id, userId: user.id, request: source, values, intent, now: new Date() })
     : await submitDocumentForm(db(), { companyId: company.id, userId: user.id, kind: kindOf(request), values, intent, now: new Date() });
   if (!result) throw data(SOURCE_MESSAGES.notFound, { status: 404 });
-  if (result.ok) {
-    // 'Guardar e imprimir' (tickets): back to a fresh form that prints the ticket just saved.
-    const printed = !source && result.kind === "te" && intent === "save-print" ? `/new-ticket?printed=${result.documentId}` : null;
-    return redirectWithToast(result.redirectTo ?? printed ?? `/detail/${FORM_KINDS[result.kind].detailType}/${result.documentId}`, { type: "success", text: result.message });
-  }
+  if (result.ok) return redirectWithToast(result.redirectTo, { type: result.warning ? "error" : "success", text: result.message });
   return data(result.state, { status: result.status });
 }
 
@@ -291,7 +288,10 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
 
         {source && <ReferenceBlock view={source} errors={errors} />}
 
-        <section className="card">
+        <section className="card space-y-3">
+          <Field label="Correos a notificar" name="emails" error={errors.emails}>
+            <input id="emails" name="emails" className="input" maxLength={1000} defaultValue={form.emails} placeholder="correo@ejemplo.com, otro@ejemplo.com" aria-invalid={!!errors.emails || undefined} />
+          </Field>
           <Field label="Nota" name="note" error={errors.note}>
             <textarea id="note" name="note" className="input" rows={2} maxLength={1000} defaultValue={form.note} />
           </Field>
@@ -301,6 +301,11 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
           {kind === "te" && !source && (
             <SubmitButton name="intent" value="save-print" className="btn btn-outline">
               Guardar e imprimir
+            </SubmitButton>
+          )}
+          {kind === "qt" && (
+            <SubmitButton name="intent" value="save-email" className="btn btn-outline">
+              Guardar y Enviar por correo
             </SubmitButton>
           )}
           <SubmitButton name="intent" value="save">
