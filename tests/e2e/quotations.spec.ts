@@ -24,8 +24,12 @@ test("quotation: create → edit → convert to invoice → invoice detail", asy
   await expectToast(page, "Cliente Guardado Correctamente");
 
   await page.goto("/quotations");
-  await page.getByRole("link", { name: "Nueva Cotización" }).click();
-  await expect(page.getByRole("heading", { name: /^Información Cotización \d+$/ })).toBeVisible();
+  // The button and the title carry the company's quotation name (the configuration journey may have changed it).
+  const newButton = page.locator("[data-new-document]");
+  const custom = ((await newButton.textContent()) ?? "").replace(/^Nueva /, "").trim();
+  expect(custom.length).toBeGreaterThan(0);
+  await newButton.click();
+  await expect(page.getByRole("heading", { name: new RegExp(`^Información ${custom} \\d+$`) })).toBeVisible();
   await page.getByLabel("Cliente", { exact: true }).selectOption({ label: `${name} (${identification})` });
   await page.getByLabel("CABYS (línea 1)").fill("4523000000100");
   await page.getByLabel("Descripción (línea 1)").fill("Computadora portátil 14 pulgadas");
