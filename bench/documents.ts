@@ -83,7 +83,7 @@ async function fill(database: Database, documents: number) {
        sale_condition, credit_days, expiration_date, client_snapshot, subtotal, tax, payment_amount, submitted_at, answered_at)
      select c.company_id, d.kind, c.id, d.status, d.issued_at, d.currency_id, case when d.currency_id = 1 then 505.5 else 1 end, d.total, 1, 1, d.g,
        '00100001' || d.code || lpad(d.g::text, 10, '0'),
-       '506' || to_char(d.issued_at, 'DDMMYY') || lpad(co.identification, 12, '0') || '00100001' || d.code || lpad(d.g::text, 10, '0') || '1' || lpad((d.g * 7919 % 99999999)::text, 8, '0'),
+       '506' || to_char(d.issued_at, 'DDMMYY') || lpad(co.identification, 12, '0') || '00100001' || d.code || lpad(d.g::text, 10, '0') || '1' || lpad((d.g::bigint * 7919 % 99999999)::text, 8, '0'),
        1, case when d.credit then '02' else '01' end, case when d.credit then 30 end,
        (d.issued_at at time zone 'America/Costa_Rica')::date + case when d.credit then 30 else 0 end,
        jsonb_build_object('name', c.name, 'idType', lpad(c.identification_type_id::text, 2, '0'), 'idNumber', c.identification, 'email', c.email),
