@@ -1,9 +1,10 @@
 // Document lists of the screens (/invoices, /tickets, /notes, /simples and the detail viewer's left
 // list): one company, some kinds, an optional text search and an optional filter, newest first.
 // Tenancy: every query is bounded by companyId.
-import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
 import { documentReferences, documents } from "../schema/index.ts";
+import { clientSearchWords } from "./clients.ts";
 
 /** Filters of spec part 2 §2 (lists): Hacienda status, payment state and note kind. */
 export type DocumentListFilter = "aceptado" | "rechazado" | "pagado" | "no-pagado" | "nc" | "nd";
@@ -19,25 +20,29 @@ export interface DocumentListRequest {
   perPage: number;
 }
 
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
+/** The expression of the GIN index documents_search_words_idx (db/schema/documents.ts). */
+const searchWords = sql`to_tsvector('simple'::regconfig, translate(lower(coalesce(${documents.clientSnapshot}->>'name', '') || ' ' || coalesce(${documents.clientSnapshot}->>'idNumber', '') || ' ' || coalesce(${documents.consecutivo}, '') || ' ' || coalesce(${documents.number}::text, '') || ' ' || coalesce(${documents.clave}, '') || ' ' || ${documents.status}), 'áéíóúüñàèìòù@.', 'aeiouunaeiou  '))`;
 
+/**
+ * Rows counted past the current page. Beyond it the total is "at least" (totalCapped): counting
+ * every one of a million invoices on each page view costs more than the page itself
+ * (docs/decisions/092).
+ */
+export const COUNT_AHEAD = 10_000;
+
+/**
+ * A page of documents, newest first, and their total. The search matches words of the client's
+ * name and identification, the consecutive, the counter number, the clave and the status that
+ * start with each searched word, ignoring case and accents (GIN index documents_search_words_idx).
+ * The total is exact up to COUNT_AHEAD rows past the page; beyond, `totalCapped` is true and the
+ * total is a lower bound.
+ */
 export async function documentList(db: DbOrTx, q: DocumentListRequest) {
   const where: SQL[] = [eq(documents.companyId, q.companyId), inArray(documents.kind, q.kinds)];
-  const search = (q.search ?? "").trim();
-  if (search) {
-    const like = `%${escapeLike(search)}%`;
-    where.push(
-      or(
-        ilike(documents.consecutivo, like),
-        ilike(documents.clave, like),
-        ilike(sql<string>`cast(${documents.number} as text)`, like),
-        ilike(sql<string>`${documents.clientSnapshot}->>'name'`, like),
-        ilike(sql<string>`${documents.clientSnapshot}->>'idNumber'`, like),
-        ilike(documents.status, like),
-      )!,
-    );
+  const words = clientSearchWords(q.search ?? "");
+  if ((q.search ?? "").trim()) {
+    // A search with no letters or digits matches nothing rather than everything.
+    where.push(words.length ? sql`${searchWords} @@ to_tsquery('simple'::regconfig, ${words.map((w) => `${w}:*`).join(" & ")})` : sql`false`);
   }
   switch (q.filter) {
     case "aceptado":
@@ -56,33 +61,37 @@ export async function documentList(db: DbOrTx, q: DocumentListRequest) {
       break;
   }
   const perPage = q.perPage;
-  const rows = await db
-    .select({
-      id: documents.id,
-      kind: documents.kind,
-      number: documents.number,
-      consecutivo: documents.consecutivo,
-      clave: documents.clave,
-      status: documents.status,
-      issuedAt: documents.issuedAt,
-      expirationDate: documents.expirationDate,
-      clientId: documents.clientId,
-      clientSnapshot: documents.clientSnapshot,
-      currencyId: documents.currencyId,
-      total: documents.totalComprobante,
-      paymentAmount: documents.paymentAmount,
-      creditNoteTotal: documents.creditNoteTotal,
-    })
-    .from(documents)
-    .where(and(...where))
-    .orderBy(desc(documents.issuedAt), desc(documents.id))
-    .limit(perPage)
-    .offset((Math.max(1, q.page) - 1) * perPage);
-  const [{ n }] = await db
-    .select({ n: count() })
-    .from(documents)
-    .where(and(...where));
-  return { rows, total: Number(n) };
+  const offset = (Math.max(1, q.page) - 1) * perPage;
+  const cap = offset + perPage + COUNT_AHEAD;
+  const [rows, [{ n }]] = await Promise.all([
+    db
+      .select({
+        id: documents.id,
+        kind: documents.kind,
+        number: documents.number,
+        consecutivo: documents.consecutivo,
+        clave: documents.clave,
+        status: documents.status,
+        issuedAt: documents.issuedAt,
+        expirationDate: documents.expirationDate,
+        clientId: documents.clientId,
+        clientSnapshot: documents.clientSnapshot,
+        currencyId: documents.currencyId,
+        total: documents.totalComprobante,
+        paymentAmount: documents.paymentAmount,
+        creditNoteTotal: documents.creditNoteTotal,
+      })
+      .from(documents)
+      .where(and(...where))
+      .orderBy(desc(documents.issuedAt), desc(documents.id))
+      .limit(perPage)
+      .offset(offset),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(db.select({ one: sql`1`.as("one") }).from(documents).where(and(...where)).limit(cap + 1).as("capped")),
+  ]);
+  const counted = Number(n);
+  return { rows, total: Math.min(counted, cap), totalCapped: counted > cap };
 }
 
 /** For notes: the document each one belongs to (its first reference), by note id. */
