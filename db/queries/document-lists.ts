@@ -18,6 +18,8 @@ export interface DocumentListRequest {
   filter?: DocumentListFilter | null;
   page: number;
   perPage: number;
+  /** Rows counted past the page (default COUNT_AHEAD). */
+  countAhead?: number;
 }
 
 /** The expression of the GIN index documents_search_words_idx (db/schema/documents.ts). */
@@ -31,9 +33,10 @@ const searchWords = sql`to_tsvector('simple'::regconfig, translate(lower(coalesc
 export const COUNT_AHEAD = 10_000;
 
 /**
- * A page of documents, newest first, and their total. The search matches words of the client's
- * name and identification, the consecutive, the counter number, the clave and the status that
- * start with each searched word, ignoring case and accents (GIN index documents_search_words_idx).
+ * A page of documents, newest first, and their total. The search matches, for every searched word,
+ * a word of the client's name or of the status starting with it (ignoring case and accents), or a
+ * number equal to it: the client's identification, the consecutive, the counter number or the
+ * clave (GIN index documents_search_words_idx, docs/decisions/092).
  * The total is exact up to COUNT_AHEAD rows past the page; beyond, `totalCapped` is true and the
  * total is a lower bound.
  */
@@ -42,7 +45,10 @@ export async function documentList(db: DbOrTx, q: DocumentListRequest) {
   const words = clientSearchWords(q.search ?? "");
   if ((q.search ?? "").trim()) {
     // A search with no letters or digits matches nothing rather than everything.
-    where.push(words.length ? sql`${searchWords} @@ to_tsquery('simple'::regconfig, ${words.map((w) => `${w}:*`).join(" & ")})` : sql`false`);
+    // Words with letters match as prefixes ("rodr" finds Rodríguez); numbers (consecutive, clave,
+    // counter number, identification) only whole: a prefix such as "5" would match every clave.
+    const query = words.map((w) => (/^[0-9]+$/.test(w) ? w : `${w}:*`)).join(" & ");
+    where.push(words.length ? sql`${searchWords} @@ to_tsquery('simple'::regconfig, ${query})` : sql`false`);
   }
   switch (q.filter) {
     case "aceptado":
@@ -62,7 +68,7 @@ export async function documentList(db: DbOrTx, q: DocumentListRequest) {
   }
   const perPage = q.perPage;
   const offset = (Math.max(1, q.page) - 1) * perPage;
-  const cap = offset + perPage + COUNT_AHEAD;
+  const cap = offset + perPage + (q.countAhead ?? COUNT_AHEAD);
   const [rows, [{ n }]] = await Promise.all([
     db
       .select({

@@ -98,6 +98,9 @@ export const documents = pgTable(
     index("documents_company_kind_issued_idx").on(t.companyId, t.kind, t.issuedAt, t.id),
     // The aceptado / rechazado list filters: a page and its (capped) count read only matching rows.
     index("documents_company_kind_status_issued_idx").on(t.companyId, t.kind, t.status, t.issuedAt, t.id),
+    // The pagado / no-pagado filters: two partial indexes, together the size of one.
+    index("documents_paid_issued_idx").on(t.companyId, t.kind, t.issuedAt, t.id).where(sql`payment_amount >= total_comprobante`),
+    index("documents_unpaid_issued_idx").on(t.companyId, t.kind, t.issuedAt, t.id).where(sql`payment_amount < total_comprobante`),
     // List search (docs/decisions/092): accent-folded words of the client's name and
     // identification, the consecutive, the counter number, the clave and the status; prefix matching.
     index("documents_search_words_idx")
