@@ -156,6 +156,7 @@ async function measure(owner: { browser: Browser }, sample: { name: string; cons
     ["filter rechazado, page 50", "/invoices?filter=rechazado&page=50&perPage=10"],
     [`search client "${lastName}"`, `/invoices?search=${encodeURIComponent(lastName)}&perPage=10`],
     [`search client "${sample.name}"`, `/invoices?search=${encodeURIComponent(sample.name)}&perPage=10`],
+    [`search client beginning "${lastName.slice(0, 4)}"`, `/invoices?search=${encodeURIComponent(lastName.slice(0, 4))}&perPage=10`],
     ["search consecutive (20 digits)", `/invoices?search=${sample.consecutivo}&perPage=10`],
     ["search number (last digits)", `/invoices?search=${Number(sample.consecutivo.slice(10))}&perPage=10`],
   ];

@@ -34,22 +34,17 @@ export const COUNT_AHEAD = 10_000;
 
 /**
  * A page of documents, newest first, and their total. The search matches, for every searched word,
- * a word of the client's name or of the status starting with it (ignoring case and accents), or a
- * number equal to it: the client's identification, the consecutive, the counter number or the
- * clave (GIN index documents_search_words_idx, docs/decisions/092).
+ * a word of the client's name or of the status, or a number equal to it: the client's
+ * identification, the consecutive, the counter number or the clave (ignoring case and accents; GIN
+ * index documents_search_words_idx, docs/decisions/092). Whole words are tried first; only when
+ * they match nothing do words with letters match as beginnings ("rodr" finds Rodríguez) — a
+ * beginning costs the index every document of every company with such a word, a whole word only
+ * the rarest one's. Numbers always match whole: a beginning such as "5" would match every clave.
  * The total is exact up to COUNT_AHEAD rows past the page; beyond, `totalCapped` is true and the
  * total is a lower bound.
  */
 export async function documentList(db: DbOrTx, q: DocumentListRequest) {
   const where: SQL[] = [eq(documents.companyId, q.companyId), inArray(documents.kind, q.kinds)];
-  const words = clientSearchWords(q.search ?? "");
-  if ((q.search ?? "").trim()) {
-    // A search with no letters or digits matches nothing rather than everything.
-    // Words with letters match as prefixes ("rodr" finds Rodríguez); numbers (consecutive, clave,
-    // counter number, identification) only whole: a prefix such as "5" would match every clave.
-    const query = words.map((w) => (/^[0-9]+$/.test(w) ? w : `${w}:*`)).join(" & ");
-    where.push(words.length ? sql`${searchWords} @@ to_tsquery('simple'::regconfig, ${query})` : sql`false`);
-  }
   switch (q.filter) {
     case "aceptado":
     case "rechazado":
@@ -66,6 +61,17 @@ export async function documentList(db: DbOrTx, q: DocumentListRequest) {
       where.push(eq(documents.kind, q.filter));
       break;
   }
+  if (!(q.search ?? "").trim()) return listPage(db, q, where);
+  const words = clientSearchWords(q.search ?? "");
+  // A search with no letters or digits matches nothing rather than everything.
+  if (!words.length) return listPage(db, q, [...where, sql`false`]);
+  const matches = (query: string) => sql`${searchWords} @@ to_tsquery('simple'::regconfig, ${query})`;
+  const whole = await listPage(db, q, [...where, matches(words.join(" & "))]);
+  if (whole.total > 0 || words.every((w) => /^[0-9]+$/.test(w))) return whole;
+  return listPage(db, q, [...where, matches(words.map((w) => (/^[0-9]+$/.test(w) ? w : `${w}:*`)).join(" & "))]);
+}
+
+async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[]) {
   const perPage = q.perPage;
   const offset = (Math.max(1, q.page) - 1) * perPage;
   const cap = offset + perPage + (q.countAhead ?? COUNT_AHEAD);
