@@ -88,9 +88,9 @@ describe("document lists", () => {
     // Word prefixes, any case and accents; whole numbers only (the counter number, the clave);
     // punctuation alone finds nothing.
     expect((await get(s.b, "/invoices?search=SÁB%20distrib")).data.total).toBe(2);
-    expect((await get(s.b, `/invoices?search=${s.fe2.consecutivo.slice(0, 12)}`)).data.total).toBe(0);
+    expect((await get(s.b, `/invoices?search=${s.fe2.consecutivo!.slice(0, 12)}`)).data.total).toBe(0);
     expect((await get(s.b, `/invoices?search=${s.fe2.clave}`)).data.rows.map((r: { id: number }) => r.id)).toEqual([s.fe2.documentId]);
-    expect((await get(s.b, `/invoices?search=${Number(s.fe2.consecutivo.slice(10))}`)).data.rows.map((r: { id: number }) => r.id)).toContain(s.fe2.documentId);
+    expect((await get(s.b, `/invoices?search=${Number(s.fe2.consecutivo!.slice(10))}`)).data.rows.map((r: { id: number }) => r.id)).toContain(s.fe2.documentId);
     expect((await get(s.b, "/invoices?search=%25%25")).data.rows).toHaveLength(0);
   }, 60_000);
 
