@@ -30,7 +30,7 @@ async function waitFor(url: string, proc: ChildProcess, log: () => string, timeo
   }
 }
 
-async function startServer(opts: { command: string[]; port: number; dataDir: string; databaseUrl?: string }) {
+export async function startServer(opts: { command: string[]; port: number; dataDir: string; databaseUrl?: string }) {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(opts.port), HOST: "127.0.0.1", DATA_DIR: opts.dataDir, DEMO_PASSWORD, APP_SECRET: "bench-secret", NODE_ENV: "production", COOKIE_SECURE: "false" };
   delete env.DATABASE_URL;
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
@@ -56,7 +56,7 @@ async function startServer(opts: { command: string[]; port: number; dataDir: str
   };
 }
 
-async function signIn(base: string): Promise<string> {
+export async function signIn(base: string): Promise<string> {
   const page = await fetch(`${base}/login`);
   const csrfCookie = page.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
   const token = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1];
@@ -124,7 +124,7 @@ async function warmUp(base: string, pathName: string, cookie: string) {
   );
 }
 
-async function shipped(base: string, pathName: string, cookie?: string) {
+export async function shipped(base: string, pathName: string, cookie?: string) {
   const html = await (await fetch(base + pathName, { headers: cookie ? { cookie } : {} })).text();
   const urls = new Set<string>();
   for (const m of html.matchAll(/<(?:script|link)[^>]+(?:src|href)="([^"]+\.(?:js|css))"/g)) urls.add(m[1]);

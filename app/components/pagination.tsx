@@ -7,9 +7,13 @@ function hrefWith(search: string, changes: Record<string, string | number>) {
   return `?${params.toString()}`;
 }
 
-export function Pagination({ page, lastPage }: { page: number; lastPage: number }) {
+/**
+ * Page links (plain links: work without JavaScript). `more`: the list was counted only up to
+ * `lastPage` (docs/decisions/092), so pages follow it — a gap is shown after it and "next" stays.
+ */
+export function Pagination({ page, lastPage, more = false }: { page: number; lastPage: number; more?: boolean }) {
   const { search } = useLocation();
-  if (lastPage <= 1) return null;
+  if (lastPage <= 1 && !more) return null;
   return (
     <nav className="mt-4 flex flex-wrap items-center gap-1" aria-label="Paginación">
       {page > 1 && (
@@ -28,7 +32,12 @@ export function Pagination({ page, lastPage }: { page: number; lastPage: number 
           </Link>
         ),
       )}
-      {page < lastPage && (
+      {more && (
+        <span className="px-1" data-more-pages>
+          …
+        </span>
+      )}
+      {(page < lastPage || more) && (
         <Link className="btn btn-outline btn-sm" to={hrefWith(search, { page: page + 1 })} aria-label="Siguiente">
           ›
         </Link>

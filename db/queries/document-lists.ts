@@ -1,9 +1,10 @@
 // Document lists of the screens (/invoices, /tickets, /notes, /simples and the detail viewer's left
 // list): one company, some kinds, an optional text search and an optional filter, newest first.
 // Tenancy: every query is bounded by companyId.
-import { and, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
 import { documentReferences, documents } from "../schema/index.ts";
+import { clientSearchWords } from "./clients.ts";
 
 /** Filters of spec part 2 §2 (lists): Hacienda status, payment state and note kind. */
 export type DocumentListFilter = "aceptado" | "rechazado" | "pagado" | "no-pagado" | "nc" | "nd";
@@ -17,29 +18,34 @@ export interface DocumentListRequest {
   filter?: DocumentListFilter | null;
   page: number;
   perPage: number;
+  /** Rows counted past the page (default COUNT_AHEAD). */
+  countAhead?: number;
 }
 
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
+/** The expression of the GIN index documents_search_words_idx (db/schema/documents.ts). */
+const searchWords = sql`to_tsvector('simple'::regconfig, translate(lower(coalesce(${documents.clientSnapshot}->>'name', '') || ' ' || coalesce(${documents.clientSnapshot}->>'idNumber', '') || ' ' || coalesce(${documents.consecutivo}, '') || ' ' || coalesce(${documents.number}::text, '') || ' ' || coalesce(${documents.clave}, '') || ' ' || ${documents.status}), 'áéíóúüñàèìòù@.', 'aeiouunaeiou  '))`;
 
+/**
+ * Rows counted past the current page. Beyond it the total is "at least" (totalCapped): counting
+ * every one of a million invoices on each page view costs more than the page itself
+ * (docs/decisions/092).
+ */
+export const COUNT_AHEAD = 10_000;
+
+/**
+ * A page of documents, newest first, and their total. The search matches, for every searched word,
+ * a word of the client's name or of the status, or a number equal to it: the client's
+ * identification, the consecutive, the counter number or the clave (ignoring case and accents; GIN
+ * index documents_search_words_idx, docs/decisions/092). Whole words are tried first; only when
+ * they match nothing do words with letters match as beginnings ("rodr" finds Rodríguez) — a
+ * beginning costs the index every document of every company with such a word, a whole word only
+ * the rarest one's. Numbers always match whole: a beginning such as "5" would match every clave.
+ * The total is exact up to COUNT_AHEAD rows past the page; beyond, `totalCapped` is true and the
+ * total is a lower bound.
+ */
 export async function documentList(db: DbOrTx, q: DocumentListRequest) {
   // Deleted quotations are gone from every list.
   const where: SQL[] = [eq(documents.companyId, q.companyId), inArray(documents.kind, q.kinds), isNull(documents.deletedAt)];
-  const search = (q.search ?? "").trim();
-  if (search) {
-    const like = `%${escapeLike(search)}%`;
-    where.push(
-      or(
-        ilike(documents.consecutivo, like),
-        ilike(documents.clave, like),
-        ilike(sql<string>`cast(${documents.number} as text)`, like),
-        ilike(sql<string>`${documents.clientSnapshot}->>'name'`, like),
-        ilike(sql<string>`${documents.clientSnapshot}->>'idNumber'`, like),
-        ilike(documents.status, like),
-      )!,
-    );
-  }
   switch (q.filter) {
     case "aceptado":
     case "rechazado":
@@ -56,37 +62,52 @@ export async function documentList(db: DbOrTx, q: DocumentListRequest) {
       where.push(eq(documents.kind, q.filter));
       break;
   }
+  if (!(q.search ?? "").trim()) return listPage(db, q, where);
+  const words = clientSearchWords(q.search ?? "");
+  // A search with no letters or digits matches nothing rather than everything.
+  if (!words.length) return listPage(db, q, [...where, sql`false`]);
+  const matches = (query: string) => sql`${searchWords} @@ to_tsquery('simple'::regconfig, ${query})`;
+  const whole = await listPage(db, q, [...where, matches(words.join(" & "))]);
+  if (whole.total > 0 || words.every((w) => /^[0-9]+$/.test(w))) return whole;
+  return listPage(db, q, [...where, matches(words.map((w) => (/^[0-9]+$/.test(w) ? w : `${w}:*`)).join(" & "))]);
+}
+
+async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[]) {
   const perPage = q.perPage;
-  const rows = await db
-    .select({
-      id: documents.id,
-      kind: documents.kind,
-      number: documents.number,
-      consecutivo: documents.consecutivo,
-      clave: documents.clave,
-      status: documents.status,
-      issuedAt: documents.issuedAt,
-      expirationDate: documents.expirationDate,
-      clientId: documents.clientId,
-      clientSnapshot: documents.clientSnapshot,
-      currencyId: documents.currencyId,
-      subtotal: documents.subtotal,
-      discount: documents.discount,
-      tax: documents.tax,
-      total: documents.totalComprobante,
-      paymentAmount: documents.paymentAmount,
-      creditNoteTotal: documents.creditNoteTotal,
-    })
-    .from(documents)
-    .where(and(...where))
-    .orderBy(desc(documents.issuedAt), desc(documents.id))
-    .limit(perPage)
-    .offset((Math.max(1, q.page) - 1) * perPage);
-  const [{ n }] = await db
-    .select({ n: count() })
-    .from(documents)
-    .where(and(...where));
-  return { rows, total: Number(n) };
+  const offset = (Math.max(1, q.page) - 1) * perPage;
+  const cap = offset + perPage + (q.countAhead ?? COUNT_AHEAD);
+  const [rows, [{ n }]] = await Promise.all([
+    db
+      .select({
+        id: documents.id,
+        kind: documents.kind,
+        number: documents.number,
+        consecutivo: documents.consecutivo,
+        clave: documents.clave,
+        status: documents.status,
+        issuedAt: documents.issuedAt,
+        expirationDate: documents.expirationDate,
+        clientId: documents.clientId,
+        clientSnapshot: documents.clientSnapshot,
+        currencyId: documents.currencyId,
+        subtotal: documents.subtotal,
+        discount: documents.discount,
+        tax: documents.tax,
+        total: documents.totalComprobante,
+        paymentAmount: documents.paymentAmount,
+        creditNoteTotal: documents.creditNoteTotal,
+      })
+      .from(documents)
+      .where(and(...where))
+      .orderBy(desc(documents.issuedAt), desc(documents.id))
+      .limit(perPage)
+      .offset(offset),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(db.select({ one: sql`1`.as("one") }).from(documents).where(and(...where)).limit(cap + 1).as("capped")),
+  ]);
+  const counted = Number(n);
+  return { rows, total: Math.min(counted, cap), totalCapped: counted > cap };
 }
 
 /** For notes: the document each one belongs to (its first reference), by note id. */

@@ -99,7 +99,21 @@ export const documents = pgTable(
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
   },
   (t) => [
-    index("documents_company_kind_issued_idx").on(t.companyId, t.kind, t.issuedAt),
+    // Lists (db/queries/document-lists.ts, docs/decisions/092): newest first, ties by id.
+    index("documents_company_kind_issued_idx").on(t.companyId, t.kind, t.issuedAt, t.id),
+    // The aceptado / rechazado list filters: a page and its (capped) count read only matching rows.
+    index("documents_company_kind_status_issued_idx").on(t.companyId, t.kind, t.status, t.issuedAt, t.id),
+    // The pagado / no-pagado filters: two partial indexes, together the size of one.
+    index("documents_paid_issued_idx").on(t.companyId, t.kind, t.issuedAt, t.id).where(sql`payment_amount >= total_comprobante`),
+    index("documents_unpaid_issued_idx").on(t.companyId, t.kind, t.issuedAt, t.id).where(sql`payment_amount < total_comprobante`),
+    // List search (docs/decisions/092): accent-folded words of the client's name and
+    // identification, the consecutive, the counter number, the clave and the status; prefix matching.
+    index("documents_search_words_idx")
+      .using(
+        "gin",
+        sql`to_tsvector('simple'::regconfig, translate(lower(coalesce(${t.clientSnapshot}->>'name', '') || ' ' || coalesce(${t.clientSnapshot}->>'idNumber', '') || ' ' || coalesce(${t.consecutivo}, '') || ' ' || coalesce(${t.number}::text, '') || ' ' || coalesce(${t.clave}, '') || ' ' || ${t.status}), 'áéíóúüñàèìòù@.', 'aeiouunaeiou  '))`,
+      )
+      .with({ fastupdate: false }),
     index("documents_client_idx").on(t.companyId, t.clientId),
     uniqueIndex("documents_clave_uq").on(t.clave),
     uniqueIndex("documents_number_uq").on(t.companyId, t.kind, t.branch, t.terminal, t.number),

@@ -10,6 +10,7 @@ import { companies, documents } from "../../db/schema/index.ts";
 import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
 import { issueDocument } from "../../app/server/issue-document.server.ts";
 import * as list from "../../app/routes/documents/documents-list.tsx";
+import { documentList } from "../../db/queries/document-lists.ts";
 import type { DocumentDraft } from "../../app/domain/document-draft.ts";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
 import { call, signedIn } from "../setup/app.ts";
@@ -84,6 +85,33 @@ describe("document lists", () => {
     expect((await get(s.b, "/invoices?search=zzz-nada")).data.rows).toHaveLength(0);
     expect((await get(s.b, `/invoices?search=${s.fe2.consecutivo}`)).data.rows.map((r: { id: number }) => r.id)).toEqual([s.fe2.documentId]);
     expect((await get(s.b, "/invoices?search=sabana")).data.total).toBe(2);
+    // Word prefixes, any case and accents; whole numbers only (the counter number, the clave);
+    // punctuation alone finds nothing.
+    expect((await get(s.b, "/invoices?search=SÁB%20distrib")).data.total).toBe(2);
+    expect((await get(s.b, `/invoices?search=${s.fe2.consecutivo!.slice(0, 12)}`)).data.total).toBe(0);
+    expect((await get(s.b, `/invoices?search=${s.fe2.clave}`)).data.rows.map((r: { id: number }) => r.id)).toEqual([s.fe2.documentId]);
+    expect((await get(s.b, `/invoices?search=${Number(s.fe2.consecutivo!.slice(10))}`)).data.rows.map((r: { id: number }) => r.id)).toContain(s.fe2.documentId);
+    expect((await get(s.b, "/invoices?search=%25%25")).data.rows).toHaveLength(0);
+  }, 60_000);
+
+  it("counts only so far past the page; the pager then offers more pages (works without JavaScript)", async () => {
+    const s = await setup();
+    for (let i = 0; i < 3; i++) await issue(s.company.id, s.user.id, sampleDraft("fe", s.client.id));
+    // 5 invoices, one per page, counted one row past the page
+    const first = await documentList(database.db, { companyId: s.company.id, kinds: ["fe"], page: 1, perPage: 1, countAhead: 1 });
+    expect(first).toMatchObject({ total: 2, totalCapped: true });
+    expect(first.rows).toHaveLength(1);
+    const near = await documentList(database.db, { companyId: s.company.id, kinds: ["fe"], page: 4, perPage: 1, countAhead: 1 });
+    expect(near).toMatchObject({ total: 5, totalCapped: false });
+    const exact = await documentList(database.db, { companyId: s.company.id, kinds: ["fe"], page: 1, perPage: 1 });
+    expect(exact).toMatchObject({ total: 5, totalCapped: false });
+
+    const data = (await get(s.b, "/invoices")).data;
+    const html = render("invoices", { ...data, lastPage: 2, totalCapped: true });
+    expect(html).toContain("data-more-pages");
+    expect(html).toContain('aria-label="Siguiente"');
+    expect(html).toContain("page=2");
+    expect(render("invoices", { ...data, lastPage: 1, totalCapped: false })).not.toContain("Paginación");
   }, 60_000);
 
   it("remembers the page of each list and never shows a page past the end", async () => {

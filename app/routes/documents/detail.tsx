@@ -78,7 +78,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (print) return { print: true as const, preview, logoSrc, ribbon, title: `${view.kindLabel} ${view.consecutive}` };
 
   const req = await listRequest(request, context, `/detail/${type}`);
-  const { rows, total } = await documentList(database, { companyId: company!.id, kinds, search: req.search, page: req.page, perPage: req.perPage });
+  const { rows, total, totalCapped } = await documentList(database, { companyId: company!.id, kinds, search: req.search, page: req.page, perPage: req.perPage });
   const symbols = new Map((await database.select({ id: currencies.id, symbol: currencies.symbol }).from(currencies)).map((c) => [c.id, c.symbol]));
   const status = { total: doc.totalComprobante, paymentAmount: doc.paymentAmount, creditNoteTotal: doc.creditNoteTotal, haciendaStatus: doc.status, expirationDate: doc.expirationDate };
   const plan5 = company!.permission === 5;
@@ -107,6 +107,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     perPage: req.perPage,
     search: req.search,
     lastPage: lastPage(total, req.perPage),
+    totalCapped,
     publicUrl: view.publicUrl,
     hasSignedXml: !!doc.signedXml?.length,
     hasResponseXml: !!doc.responseXml?.length,
@@ -229,7 +230,7 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
             </li>
           ))}
         </ul>
-        <Pagination page={d.page} lastPage={d.lastPage} />
+        <Pagination page={d.page} lastPage={d.lastPage} more={d.totalCapped} />
       </aside>
       <section className="space-y-4">
         <div className="card space-y-3">

@@ -73,11 +73,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const req = await listRequest(request, context, `/${section}${filter ? `?${filter}` : ""}`);
   const database = db();
   const query = { companyId: company!.id, kinds: info.kinds, search: req.search, filter, perPage: req.perPage };
-  let { rows, total } = await documentList(database, { ...query, page: req.page });
+  let { rows, total, totalCapped } = await documentList(database, { ...query, page: req.page });
   // A remembered page past the end (documents were filtered or the page size grew): show the last one.
   if (rows.length === 0 && total > 0 && req.page > lastPage(total, req.perPage)) {
     req.page = lastPage(total, req.perPage);
-    ({ rows, total } = await documentList(database, { ...query, page: req.page }));
+    ({ rows, total, totalCapped } = await documentList(database, { ...query, page: req.page }));
   }
   const symbols = new Map((await database.select({ id: currencies.id, symbol: currencies.symbol }).from(currencies)).map((c) => [c.id, c.symbol]));
   const parents = section === "notes" ? await noteParents(database, { companyId: company!.id, noteIds: rows.map((r) => r.id) }) : new Map();
@@ -91,6 +91,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     search: req.search,
     lastPage: lastPage(total, req.perPage),
     total,
+    /** Counted only up to lastPage: more pages follow (docs/decisions/092). */
+    totalCapped,
     plan5,
     rows: rows.map((r) => {
       const client = (r.clientSnapshot ?? {}) as { name?: string; generic?: boolean };
@@ -238,7 +240,7 @@ export default function DocumentsList({ loaderData }: Route.ComponentProps) {
           </tbody>
         </table>
       </div>
-      <Pagination page={page} lastPage={loaderData.lastPage} />
+      <Pagination page={page} lastPage={loaderData.lastPage} more={loaderData.totalCapped} />
     </div>
   );
 }

@@ -1,0 +1,6 @@
+DROP INDEX "documents_company_kind_issued_idx";--> statement-breakpoint
+CREATE INDEX "documents_company_kind_status_issued_idx" ON "documents" USING btree ("company_id","kind","status","issued_at","id");--> statement-breakpoint
+CREATE INDEX "documents_paid_issued_idx" ON "documents" USING btree ("company_id","kind","issued_at","id") WHERE payment_amount >= total_comprobante;--> statement-breakpoint
+CREATE INDEX "documents_unpaid_issued_idx" ON "documents" USING btree ("company_id","kind","issued_at","id") WHERE payment_amount < total_comprobante;--> statement-breakpoint
+CREATE INDEX "documents_search_words_idx" ON "documents" USING gin (to_tsvector('simple'::regconfig, translate(lower(coalesce("client_snapshot"->>'name', '') || ' ' || coalesce("client_snapshot"->>'idNumber', '') || ' ' || coalesce("consecutivo", '') || ' ' || coalesce("number"::text, '') || ' ' || coalesce("clave", '') || ' ' || "status"), 'áéíóúüñàèìòù@.', 'aeiouunaeiou  '))) WITH (fastupdate=false);--> statement-breakpoint
+CREATE INDEX "documents_company_kind_issued_idx" ON "documents" USING btree ("company_id","kind","issued_at","id");
