@@ -5,6 +5,7 @@ import { submitDocumentTask } from "./tasks/submit-document.ts";
 import { haciendaSweepTask, pollDocumentTask } from "./tasks/poll-document.ts";
 import { recurringTask } from "./tasks/recurring.ts";
 import { sendDocumentEmailTask } from "./tasks/send-document-email.ts";
+import { paymentRemindersTask } from "./tasks/payment-reminders.ts";
 
 export const handlers: Record<string, JobHandler> = {
   "purge-sessions": purgeSessionsTask,
@@ -14,6 +15,7 @@ export const handlers: Record<string, JobHandler> = {
   "hacienda-sweep": haciendaSweepTask,
   recurring: recurringTask,
   "send-document-email": sendDocumentEmailTask,
+  "payment-reminders": paymentRemindersTask,
 };
 
 export const schedules: Schedule[] = [
@@ -26,4 +28,6 @@ export const schedules: Schedule[] = [
   { cron: "*/5 * * * *", type: "hacienda-sweep" },
   // Recurring invoices: every 15 minutes; each period is issued exactly once (decision 072).
   { cron: "*/15 * * * *", type: "recurring" },
+  // Payment reminders: every hour; each invoice's is sent once, the day after it is due (CR date).
+  { cron: "35 * * * *", type: "payment-reminders" },
 ];

@@ -82,6 +82,8 @@ export interface DocumentDraft {
   situacion?: Situacion;
   /** Overrides the company's economic activity. */
   activityCode?: string;
+  /** Invoices: e-mail a payment reminder the day after the due date when still unpaid. */
+  remindPayment?: boolean;
   /** Ticket to an international client (name and id shown on the ticket). */
   internationalClient?: { name: string; cedula: string } | null;
 }

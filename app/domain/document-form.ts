@@ -141,6 +141,8 @@ export interface DocumentFormValues {
   note: string;
   /** Tickets: sold to an international client (name and id printed on the ticket). */
   international: boolean;
+  /** Invoices: the payment-reminder checkbox (the recurring block has its own). */
+  remindPayment: boolean;
   internationalName: string;
   internationalCedula: string;
   /** E-mails to notify besides the client's (spec "Shared document form"), as typed. */
@@ -192,6 +194,7 @@ export function readDocumentForm(values: Record<string, string | undefined>): Do
     exchangeRate: (values.exchange_rate ?? "").trim(),
     note: (values.note ?? "").slice(0, 1000),
     international: values.international === "on",
+    remindPayment: values.remember_payment === "on",
     internationalName: (values.international_name ?? "").trim().slice(0, 100),
     internationalCedula: (values.international_cedula ?? "").trim().slice(0, 20),
     emails: (values.emails ?? "").trim().slice(0, 1000),
@@ -291,6 +294,7 @@ export function toDraft(kind: DraftKind, form: DocumentFormValues, taxTypes: For
     lines,
     ...(form.note.trim() ? { note: form.note.trim() } : {}),
     ...(notify.emails.length ? { emails: notify.emails } : {}),
+    ...(kind === "fe" && form.remindPayment ? { remindPayment: true } : {}),
     ...(kind === "te" && form.international ? { internationalClient: { name: form.internationalName, cedula: form.internationalCedula } } : {}),
   };
   return { draft, errors };

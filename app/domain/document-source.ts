@@ -218,6 +218,7 @@ export function formValuesFromDraft(draft: DocumentDraft, taxTypes: FormTaxType[
     exchangeRate: draft.currency === "USD" && opts.keepRate ? draft.exchangeRate : "",
     note: opts.keepNote ? (draft.note ?? "") : "",
     international: !!draft.internationalClient,
+    remindPayment: !!draft.remindPayment,
     internationalName: draft.internationalClient?.name ?? "",
     internationalCedula: draft.internationalClient?.cedula ?? "",
     emails: (draft.emails ?? []).join(", "),

@@ -201,6 +201,7 @@ export function blankForm(lists: DocumentFormLists, clientId = ""): DocumentForm
     exchangeRate: "",
     note: "",
     international: false,
+    remindPayment: false,
     internationalName: "",
     internationalCedula: "",
     emails: "",

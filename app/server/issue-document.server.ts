@@ -128,6 +128,7 @@ export function draftColumns(draft: DocumentDraft, totals: Totals, client: Party
     note: draft.note ?? null,
     terms: draft.terms ?? null,
     emails: draft.emails ?? [],
+    remindPayment: draft.kind === "fe" && !!draft.remindPayment,
     clientSnapshot: client,
     draft,
     subtotal: summary.subtotal,

@@ -201,7 +201,8 @@ export async function runDueRecurring(db: Db, opts: RunRecurringOptions): Promis
   let skipped = 0;
   let failed = 0;
   for (const r of due) {
-    const draft = r.draft as DocumentDraft;
+    // The template's payment-reminder checkbox goes on every invoice it issues.
+    const draft: DocumentDraft = { ...(r.draft as DocumentDraft), remindPayment: r.remindPayment };
     const period = r.nextSendDate;
     let next = nextSendDate(period, r.cycle as Cycle, r.every, r.startDay);
     while (next <= today) next = nextSendDate(next, r.cycle as Cycle, r.every, r.startDay);

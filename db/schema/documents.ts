@@ -86,6 +86,10 @@ export const documents = pgTable(
     emailSentTo: text("email_sent_to"),
     /** The last sending failure (plain Spanish); cleared when it is sent. */
     emailError: text("email_error"),
+    /** The form's payment-reminder checkbox (invoices): e-mailed once, the day after the due date. */
+    remindPayment: boolean("remind_payment").notNull().default(false),
+    remindersSent: integer("reminders_sent").notNull().default(0),
+    lastReminderAt: timestamp("last_reminder_at", { withTimezone: true }),
     /** The rejected document this one replaces (InformacionReferencia 16). */
     replacesDocumentId: integer("replaces_document_id"),
 
@@ -118,6 +122,8 @@ export const documents = pgTable(
     uniqueIndex("documents_clave_uq").on(t.clave),
     uniqueIndex("documents_number_uq").on(t.companyId, t.kind, t.branch, t.terminal, t.number),
     uniqueIndex("documents_recurring_period_uq").on(t.recurringId, t.recurringPeriod),
+    // Payment reminders still to send (app/server/payment-reminders.server.ts), by due date.
+    index("documents_reminders_due_idx").on(t.expirationDate).where(sql`remind_payment and reminders_sent = 0`),
     uniqueIndex("documents_quotation_uq").on(t.quotationId),
     index("documents_pending_idx")
       .on(t.companyId, t.status)

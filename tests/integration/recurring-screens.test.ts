@@ -342,7 +342,7 @@ describe("/recurrings list", () => {
 
 describe("the job issues a template saved through the screen", () => {
   it("one real invoice for its period, once, with the template's lines and client", async () => {
-    const row = await created({ common_cycle: "monthly", recurring_start_day: today(), "lines[0].description": "Licencia de software mensual" });
+    const row = await created({ common_cycle: "monthly", recurring_start_day: today(), "lines[0].description": "Licencia de software mensual", remember_payment: "on" });
     const now = new Date(`${row.nextSendDate}T15:00:00Z`);
     const first = await runDueRecurring(database.db, { now, schemaSet });
     const again = await runDueRecurring(database.db, { now, schemaSet });
@@ -350,7 +350,8 @@ describe("the job issues a template saved through the screen", () => {
     expect(docs).toHaveLength(1);
     expect(first.issued).toContain(docs[0].id);
     expect(again.issued).not.toContain(docs[0].id);
-    expect(docs[0]).toMatchObject({ kind: "fe", companyId: a.company.id, clientId: a.client.id, status: "por enviar", recurringPeriod: row.nextSendDate });
+    // The template's payment-reminder checkbox is on the invoice it issued.
+    expect(docs[0]).toMatchObject({ kind: "fe", companyId: a.company.id, clientId: a.client.id, status: "por enviar", recurringPeriod: row.nextSendDate, remindPayment: true });
     expect(Number(docs[0].totalComprobante)).toBe(56500);
     expect(docs[0].signedXml).not.toBeNull();
     expect((docs[0].draft as { lines: Array<{ description: string }> }).lines[0].description).toBe("Licencia de software mensual");

@@ -157,6 +157,11 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
                 ))}
             </select>
           </Field>
+          {kind === "fe" && !recurrence && (
+            <label className="flex items-center gap-2 md:col-span-3">
+              <input type="checkbox" name="remember_payment" defaultChecked={form.remindPayment} /> Enviar recordatorio de pago (un día después del vencimiento, si no está pagada)
+            </label>
+          )}
           {kind === "te" && (
             <fieldset className="space-y-2 md:col-span-3">
               <label className="flex items-center gap-2">
