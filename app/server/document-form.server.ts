@@ -33,6 +33,8 @@ export interface DocumentFormLists {
   genericClientId: number | null;
   /** The company's point-of-sale mode (general configuration mode_pos): the form shows the item search. */
   modePos: boolean;
+  /** The currency a new document starts in (general configuration currency_emit_doc: 1 dollars; 0 ask and 2 colones start in colones). */
+  defaultCurrency: "CRC" | "USD";
 }
 
 /** The point-of-sale search box: what was searched, the items found, or why none. */
@@ -62,8 +64,12 @@ export async function documentFormLists(db: Db, companyId: number, kind: FormKin
     .orderBy(asc(items.name))
     .limit(2000);
   const taxRows = await db.select({ id: taxTypes.id, name: taxTypes.name, rate: taxTypes.rate, taxCode: taxTypes.taxCode, vatCode: taxTypes.vatCode }).from(taxTypes).where(eq(taxTypes.companyId, companyId)).orderBy(asc(taxTypes.id));
-  const [config] = await db.select({ modePos: generalConfigurations.modePos }).from(generalConfigurations).where(eq(generalConfigurations.companyId, companyId));
+  const [config] = await db
+    .select({ modePos: generalConfigurations.modePos, currencyEmitDoc: generalConfigurations.currencyEmitDoc })
+    .from(generalConfigurations)
+    .where(eq(generalConfigurations.companyId, companyId));
   return {
+    defaultCurrency: config?.currencyEmitDoc === 1 ? "USD" : "CRC",
     modePos: !!config?.modePos && POS_KINDS.includes(kind),
     clients: offered,
     items: itemRows,
@@ -183,11 +189,13 @@ async function withRate(db: Db, form: DocumentFormValues, now: Date): Promise<{ 
 }
 
 /** A new, empty form (tickets preselect the generic client unless `clientId` names one of the offered clients). */
-export async function newDocumentForm(db: Db, opts: { companyId: number; kind: FormKind; clientId?: string | null }): Promise<DocumentFormState> {
+export async function newDocumentForm(db: Db, opts: { companyId: number; kind: FormKind; clientId?: string | null; now?: Date }): Promise<DocumentFormState> {
   const lists = await documentFormLists(db, opts.companyId, opts.kind);
   const preselected = opts.clientId && lists.clients.some((c) => String(c.id) === opts.clientId) ? opts.clientId : null;
   const clientId = preselected ?? (opts.kind === "te" && lists.genericClientId ? String(lists.genericClientId) : "");
-  return state(opts.kind, blankForm(lists, clientId), lists, []);
+  // A company issuing in dollars starts with the day's rate (or says there is none).
+  const rated = await withRate(db, blankForm(lists, clientId), opts.now ?? new Date());
+  return state(opts.kind, rated.form, lists, [], rated.message);
 }
 
 /** The empty form: one blank line with the company's first tax type, colones, cash. */
@@ -197,7 +205,7 @@ export function blankForm(lists: DocumentFormLists, clientId = ""): DocumentForm
     saleCondition: "01",
     creditDays: "",
     payments: [{ code: "01", amount: "" }],
-    currency: "CRC",
+    currency: lists.defaultCurrency,
     exchangeRate: "",
     note: "",
     international: false,

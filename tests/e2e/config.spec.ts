@@ -63,11 +63,11 @@ test("general configuration from the Generales tab", async ({ page }, info) => {
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page.getByRole("alert")).toHaveText("faltan datos");
   await page.getByLabel("Nombre de la cotización").fill(name);
-  await page.getByLabel("Moneda de emisión de documentos").selectOption("1");
+  await page.getByLabel("Moneda de emisión de documentos").selectOption("2");
   await page.getByRole("button", { name: "Guardar" }).click();
   await expectToast(page, "Guardado correctamente");
   await expect(page.getByLabel("Nombre de la cotización")).toHaveValue(name);
-  await expect(page.getByLabel("Moneda de emisión de documentos")).toHaveValue("1");
+  await expect(page.getByLabel("Moneda de emisión de documentos")).toHaveValue("2");
 });
 
 test("Servidor Email: save the company's SMTP server and send a real test e-mail", async ({ page }, info) => {

@@ -367,3 +367,20 @@ describe("point of sale (mode_pos)", () => {
     }
   });
 });
+
+describe("currency to issue in (currency_emit_doc)", () => {
+  it("1 (dollars): a new invoice starts in dollars with the day's rate; 0 and 2 start in colones", async () => {
+    const at = (v: number) => database.db.update(generalConfigurations).set({ currencyEmitDoc: v }).where(eq(generalConfigurations.companyId, company.company.id));
+    try {
+      await at(1);
+      const usd = await call(b, formRoute.loader, { path: "/new-invoice" });
+      expect(usd.data.form.currency).toBe("USD");
+      expect(Number(usd.data.form.exchangeRate)).toBeGreaterThan(0);
+      await at(2);
+      expect((await call(b, formRoute.loader, { path: "/new-ticket" })).data.form.currency).toBe("CRC");
+    } finally {
+      await at(0);
+    }
+    expect((await call(b, formRoute.loader, { path: "/new-invoice" })).data.form.currency).toBe("CRC");
+  });
+});

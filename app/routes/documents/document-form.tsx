@@ -70,7 +70,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const kind = kindOf(request);
   const search = new URL(request.url).searchParams;
   // ?id= (part 2) or ?client_id= preselects one of the company's clients (the quick-add returns with it).
-  const state = await newDocumentForm(db(), { companyId: company.id, kind, clientId: search.get("id") ?? search.get("client_id") });
+  const state = await newDocumentForm(db(), { companyId: company.id, kind, clientId: search.get("id") ?? search.get("client_id"), now: new Date() });
   return kind === "te" ? { ...state, printed: await printedTicket(db(), company.id, search.get("printed")) } : state;
 }
 
