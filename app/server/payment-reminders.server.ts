@@ -27,6 +27,45 @@ export function dueRemindersWhere(today: string) {
   );
 }
 
+export const REMINDER_MESSAGES = {
+  sent: "Recordatorio de pago enviado",
+  notDue: "El recordatorio de pago solo se envía a facturas vencidas (o que vencen hoy) y sin pagar.",
+  noRecipients: "Recordatorio de pago no enviado: la factura no tiene destinatarios.",
+} as const;
+
+/** Whether an invoice may get a reminder today: due today or earlier, unpaid, not covered, not rejected. */
+export function reminderAllowed(d: { kind: string; status: string; expirationDate: string | null; paymentAmount: string; creditNoteTotal: string; totalComprobante: string }, today: string): boolean {
+  const total = Number(d.totalComprobante);
+  return d.kind === "fe" && d.status !== "rechazado" && !!d.expirationDate && d.expirationDate <= today && Number(d.paymentAmount) < total && Number(d.creditNoteTotal) < total;
+}
+
+/**
+ * E-mails one invoice's payment reminder now (the job's automatic one and the detail viewer's
+ * 'Recordatorio de pago'): the company's template, the PDF, the client and the notify list; counts it.
+ * Only for the company's own invoices that `reminderAllowed`.
+ */
+export async function sendPaymentReminder(db: Db, { companyId, documentId }: { companyId: number; documentId: number }, now: Date): Promise<{ ok: true; to: string[] } | { ok: false; message: string }> {
+  const own = and(eq(documents.id, documentId), eq(documents.companyId, companyId), isNull(documents.deletedAt));
+  const [d] = await db.select().from(documents).where(own);
+  if (!d || !reminderAllowed(d, costaRicaDay(now))) return { ok: false, message: REMINDER_MESSAGES.notDue };
+  const to = documentRecipients(d.clientSnapshot, d.emails);
+  if (to.length === 0) return { ok: false, message: REMINDER_MESSAGES.noRecipients };
+  const view = await loadDocumentView(db, { companyId, documentId });
+  if (!view) return { ok: false, message: REMINDER_MESSAGES.notDue };
+  try {
+    const template = await documentTemplate(db, companyId, "payment_reminder");
+    const email = composeDocumentEmail(view, template, { pdf: await renderDocumentPdf(view) });
+    await sendCompanyMail(db, companyId, { to: to.join(", "), subject: email.subject, text: email.text, attachments: email.attachments });
+  } catch (e) {
+    return { ok: false, message: `Recordatorio de pago: ${e instanceof Error ? e.message : "no se pudo enviar el correo"}` };
+  }
+  await db
+    .update(documents)
+    .set({ remindersSent: sql`${documents.remindersSent} + 1`, lastReminderAt: now })
+    .where(own);
+  return { ok: true, to };
+}
+
 /**
  * Sends the reminders due now (at most `limit` per run). A failure is written on the invoice's
  * e-mail status and the invoice is tried again on the next run; one without any recipient is
@@ -34,7 +73,7 @@ export function dueRemindersWhere(today: string) {
  */
 export async function sendDuePaymentReminders(db: Db, opts: { now: Date; limit?: number }): Promise<{ sent: number[]; failed: number }> {
   const due = await db
-    .select({ id: documents.id, companyId: documents.companyId, clientSnapshot: documents.clientSnapshot, emails: documents.emails })
+    .select({ id: documents.id, companyId: documents.companyId })
     .from(documents)
     .where(dueRemindersWhere(costaRicaDay(opts.now)))
     .orderBy(asc(documents.expirationDate), asc(documents.id))
@@ -42,27 +81,15 @@ export async function sendDuePaymentReminders(db: Db, opts: { now: Date; limit?:
   const sent: number[] = [];
   let failed = 0;
   for (const d of due) {
-    const mark = (set: Partial<typeof documents.$inferInsert>) => db.update(documents).set(set).where(and(eq(documents.id, d.id), eq(documents.companyId, d.companyId)));
-    const to = documentRecipients(d.clientSnapshot, d.emails);
-    if (to.length === 0) {
-      await mark({ remindPayment: false, emailError: "Recordatorio de pago no enviado: la factura no tiene destinatarios." });
+    const r = await sendPaymentReminder(db, { companyId: d.companyId, documentId: d.id }, opts.now);
+    if (r.ok) {
+      sent.push(d.id);
       continue;
     }
-    try {
-      const view = await loadDocumentView(db, { companyId: d.companyId, documentId: d.id });
-      if (!view) continue;
-      const template = await documentTemplate(db, d.companyId, "payment_reminder");
-      const email = composeDocumentEmail(view, template, { pdf: await renderDocumentPdf(view) });
-      await sendCompanyMail(db, d.companyId, { to: to.join(", "), subject: email.subject, text: email.text, attachments: email.attachments });
-      await db
-        .update(documents)
-        .set({ remindersSent: sql`${documents.remindersSent} + 1`, lastReminderAt: opts.now })
-        .where(and(eq(documents.id, d.id), eq(documents.companyId, d.companyId)));
-      sent.push(d.id);
-    } catch (e) {
-      failed++;
-      await mark({ emailError: `Recordatorio de pago: ${e instanceof Error ? e.message : "no se pudo enviar el correo"}` });
-    }
+    if (r.message !== REMINDER_MESSAGES.noRecipients) failed++;
+    // Without recipients it would fail every hour: the automatic reminder is dropped, and said so.
+    const stop = r.message === REMINDER_MESSAGES.noRecipients ? { remindPayment: false } : {};
+    await db.update(documents).set({ ...stop, emailError: r.message }).where(and(eq(documents.id, d.id), eq(documents.companyId, d.companyId)));
   }
   return { sent, failed };
 }

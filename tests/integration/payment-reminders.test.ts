@@ -12,6 +12,8 @@ import { saveOutgoingEmail } from "../../app/server/company-mail.server.ts";
 import { sendDuePaymentReminders } from "../../app/server/payment-reminders.server.ts";
 import { readDocumentForm, toDraft } from "../../app/domain/document-form.ts";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
+import * as detail from "../../app/routes/documents/detail.tsx";
+import { call, signedIn } from "../setup/app.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let smtp: SMTPServer;
@@ -77,6 +79,38 @@ describe("payment reminders", () => {
       const [d] = await database.db.select({ remindersSent: documents.remindersSent }).from(documents).where(eq(documents.id, id));
       expect(d.remindersSent).toBe(0);
     }
+  });
+
+  it("the detail viewer's 'Recordatorio de pago': due or overdue unpaid invoices of the company only, counted", async () => {
+    const a = await issuingCompany(database.db);
+    const other = await issuingCompany(database.db);
+    const port = (smtp.server.address() as { port: number }).port;
+    await saveOutgoingEmail(database.db, a.company.id, { protocol: "smtp", encryption: "none", host: "127.0.0.1", port, username: "", password: "", from_email: "cobros@empresa.example", from_name: "Empresa" });
+    const issue = async (draft: ReturnType<typeof sampleDraft>, now: Date) => {
+      const r = await issueDocument(database.db, { companyId: a.company.id, userId: a.user.id, draft, now, schemaSet });
+      if (!r.ok) throw new Error(JSON.stringify(r.errors));
+      return r.documentId;
+    };
+    // Due yesterday (credit of 1 day issued two days ago) and a cash invoice (no due date).
+    const overdue = await issue(sampleDraft("fe", a.client.id, { saleCondition: "02", creditDays: 1 }), new Date(Date.now() - 2 * 86_400_000));
+    const cash = await issue(sampleDraft("fe", a.client.id), new Date());
+    const b = await signedIn(database.db, a.user.id, a.company.id);
+    const page = await call(b, detail.loader, { path: `/detail/invoice/${overdue}`, params: { type: "invoice", id: String(overdue) } });
+    expect(page.data.actions.reminder).toEqual({ sent: 0 });
+    expect((await call(b, detail.loader, { path: `/detail/invoice/${cash}`, params: { type: "invoice", id: String(cash) } })).data.actions.reminder).toBeNull();
+    const before = received.length;
+    const r = await call(b, detail.action, { path: `/detail/invoice/${overdue}`, params: { type: "invoice", id: String(overdue) }, form: { intent: "reminder" } });
+    expect(r.status).toBe(302);
+    expect(received).toHaveLength(before + 1);
+    expect((await call(b, detail.loader, { path: `/detail/invoice/${overdue}`, params: { type: "invoice", id: String(overdue) } })).data.actions.reminder).toEqual({ sent: 1 });
+    // Not due: refused with the reason, nothing sent.
+    await call(b, detail.action, { path: `/detail/invoice/${cash}`, params: { type: "invoice", id: String(cash) }, form: { intent: "reminder" } });
+    expect(received).toHaveLength(before + 1);
+    // Another company's user: 404, nothing sent.
+    const ob = await signedIn(database.db, other.user.id, other.company.id);
+    const foreign = await call(ob, detail.action, { path: `/detail/invoice/${overdue}`, params: { type: "invoice", id: String(overdue) }, form: { intent: "reminder" } });
+    expect(foreign.status).toBe(404);
+    expect(received).toHaveLength(before + 1);
   });
 
   it("the form's checkbox goes into the invoice's draft (invoices only)", () => {

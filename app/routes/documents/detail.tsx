@@ -24,6 +24,7 @@ import { db } from "../../server/db.server.ts";
 import { sendDocumentEmail } from "../../server/document-email.server.ts";
 import { loadDocumentView } from "../../server/document-view.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
+import { reminderAllowed, REMINDER_MESSAGES, sendPaymentReminder } from "../../server/payment-reminders.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
 
 export const DETAIL_MESSAGES = {
@@ -127,6 +128,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       notes: !plan5 && noteSource,
       pay: !plan5 && ["fe", "te", "nc", "fec"].includes(doc.kind) && Number(doc.totalComprobante) > Number(doc.paymentAmount) && doc.status !== "rechazado",
       recurring: !plan5 && doc.kind === "fe",
+      // Payment reminder (part 2 §2 invoices, §4): due today or earlier and unpaid; shows how many went out.
+      reminder: !plan5 && reminderAllowed(doc, costaRicaDay(new Date())) ? { sent: doc.remindersSent } : null,
       // The fix of a rejected document: a corrected replacement (reference code 16) or a credit note.
       replace: !plan5 && doc.status === "rechazado" && !!doc.clave && ["fe", "te", "fec"].includes(doc.kind),
     },
@@ -137,6 +140,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { company } = context.get(requestContext);
   const { doc } = await loadDoc(company!.id, params);
   const form = await request.formData();
+  if (form.get("intent") === "reminder") {
+    if (company!.permission === 5) return data({ error: "Ocurrio un problema", emails: "" }, { status: 403 });
+    const sent = await sendPaymentReminder(db(), { companyId: company!.id, documentId: doc.id }, new Date());
+    const back = new URL(request.url).pathname;
+    return redirectWithToast(back, sent.ok ? { type: "success", text: REMINDER_MESSAGES.sent } : { type: "error", text: sent.message });
+  }
   if (form.get("intent") !== "email") return data({ error: "Ocurrio un problema", emails: "" }, { status: 400 });
   const raw = String(form.get("emails") ?? "").slice(0, 2000);
   const parsed = parseAddresses(raw);
@@ -310,6 +319,12 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
               <Link className="btn btn-outline btn-sm" to={`/new-recurring/invoice/${d.id}`}>
                 Hacer recurrente
               </Link>
+            )}
+            {d.actions.reminder && (
+              <AppForm className="inline" data-reminder-form>
+                <input type="hidden" name="intent" value="reminder" />
+                <SubmitButton className="btn btn-outline btn-sm">Recordatorio de pago ({d.actions.reminder.sent} enviados)</SubmitButton>
+              </AppForm>
             )}
           </div>
           <CopyLink url={d.publicUrl} />
