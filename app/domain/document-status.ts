@@ -71,3 +71,13 @@ export function pendingText(p: { porEnviar: number; procesando: number }): strin
   const parts = [p.porEnviar ? `${p.porEnviar} por enviar` : "", p.procesando ? `${p.procesando} procesando` : ""].filter(Boolean).join(", ");
   return `${what} respuesta de Hacienda (${parts}). Se envían solos cuando Hacienda responde; no hace falta emitirlos de nuevo.`;
 }
+
+/**
+ * Whether an invoice may get a payment reminder on `today` (part 2 §4): due today or earlier, unpaid
+ * (payments and credit notes both below the total) and not rejected. The job sends it by itself the
+ * day after the due date when the invoice asked for one.
+ */
+export function reminderAllowed(d: { kind: string; status: string; expirationDate: string | null; paymentAmount: string; creditNoteTotal: string; total: string }, today: string): boolean {
+  const total = Number(d.total);
+  return d.kind === "fe" && d.status !== "rechazado" && !!d.expirationDate && d.expirationDate <= today && Number(d.paymentAmount) < total && Number(d.creditNoteTotal) < total;
+}

@@ -7,7 +7,7 @@ import { and, asc, eq, isNull, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { documents } from "../../db/schema/index.ts";
 import { composeDocumentEmail, documentRecipients } from "../email/document-email.ts";
-import { costaRicaDay } from "../domain/document-status.ts";
+import { costaRicaDay, reminderAllowed } from "../domain/document-status.ts";
 import { renderDocumentPdf } from "../pdf/invoice-pdf.server.tsx";
 import { sendCompanyMail } from "./company-mail.server.ts";
 import { documentTemplate } from "./document-email.server.ts";
@@ -33,11 +33,6 @@ export const REMINDER_MESSAGES = {
   noRecipients: "Recordatorio de pago no enviado: la factura no tiene destinatarios.",
 } as const;
 
-/** Whether an invoice may get a reminder today: due today or earlier, unpaid, not covered, not rejected. */
-export function reminderAllowed(d: { kind: string; status: string; expirationDate: string | null; paymentAmount: string; creditNoteTotal: string; totalComprobante: string }, today: string): boolean {
-  const total = Number(d.totalComprobante);
-  return d.kind === "fe" && d.status !== "rechazado" && !!d.expirationDate && d.expirationDate <= today && Number(d.paymentAmount) < total && Number(d.creditNoteTotal) < total;
-}
 
 /**
  * E-mails one invoice's payment reminder now (the job's automatic one and the detail viewer's
@@ -47,7 +42,7 @@ export function reminderAllowed(d: { kind: string; status: string; expirationDat
 export async function sendPaymentReminder(db: Db, { companyId, documentId }: { companyId: number; documentId: number }, now: Date): Promise<{ ok: true; to: string[] } | { ok: false; message: string }> {
   const own = and(eq(documents.id, documentId), eq(documents.companyId, companyId), isNull(documents.deletedAt));
   const [d] = await db.select().from(documents).where(own);
-  if (!d || !reminderAllowed(d, costaRicaDay(now))) return { ok: false, message: REMINDER_MESSAGES.notDue };
+  if (!d || !reminderAllowed({ ...d, total: d.totalComprobante }, costaRicaDay(now))) return { ok: false, message: REMINDER_MESSAGES.notDue };
   const to = documentRecipients(d.clientSnapshot, d.emails);
   if (to.length === 0) return { ok: false, message: REMINDER_MESSAGES.noRecipients };
   const view = await loadDocumentView(db, { companyId, documentId });

@@ -96,6 +96,7 @@ async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[]) {
         total: documents.totalComprobante,
         paymentAmount: documents.paymentAmount,
         creditNoteTotal: documents.creditNoteTotal,
+        remindersSent: documents.remindersSent,
       })
       .from(documents)
       .where(and(...where))

@@ -94,7 +94,7 @@ describe("document detail viewer", () => {
     expect(d.hasResponseXml).toBe(false);
     expect(d.publicUrl).toMatch(/\/query-public\/[^/]+$/);
     expect(d.defaultEmails).toContain("cliente@example.cr");
-    expect(d.actions).toEqual({ clone: true, notes: true, pay: true, recurring: true, replace: false });
+    expect(d.actions).toEqual({ clone: true, notes: true, pay: true, recurring: true, replace: false, reminder: null });
     expect(d.paymentStatus).toBe("No pagado");
 
     const html = render(`/detail/invoice/${s.issued.documentId}`, d);

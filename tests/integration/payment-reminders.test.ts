@@ -13,6 +13,7 @@ import { sendDuePaymentReminders } from "../../app/server/payment-reminders.serv
 import { readDocumentForm, toDraft } from "../../app/domain/document-form.ts";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
 import * as detail from "../../app/routes/documents/detail.tsx";
+import * as list from "../../app/routes/documents/documents-list.tsx";
 import { call, signedIn } from "../setup/app.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -103,6 +104,10 @@ describe("payment reminders", () => {
     expect(r.status).toBe(302);
     expect(received).toHaveLength(before + 1);
     expect((await call(b, detail.loader, { path: `/detail/invoice/${overdue}`, params: { type: "invoice", id: String(overdue) } })).data.actions.reminder).toEqual({ sent: 1 });
+    // The invoices list offers it on the overdue row with the count, not on the cash one.
+    const rows = (await call(b, list.loader, { path: "/invoices" })).data.rows as Array<{ id: number; reminder: number | null }>;
+    expect(rows.find((x) => x.id === overdue)!.reminder).toBe(1);
+    expect(rows.find((x) => x.id === cash)!.reminder).toBeNull();
     // Not due: refused with the reason, nothing sent.
     await call(b, detail.action, { path: `/detail/invoice/${cash}`, params: { type: "invoice", id: String(cash) }, form: { intent: "reminder" } });
     expect(received).toHaveLength(before + 1);

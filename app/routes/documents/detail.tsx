@@ -15,7 +15,7 @@ import { quotationNameOf } from "../../server/quotations.server.ts";
 import { DocumentPreview, type PreviewView } from "../../components/document-preview.tsx";
 import { AppForm, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
-import { costaRicaDay, dueState, haciendaStatusLabel, paymentStatus } from "../../domain/document-status.ts";
+import { costaRicaDay, dueState, haciendaStatusLabel, paymentStatus, reminderAllowed } from "../../domain/document-status.ts";
 import { formatDate, formatDateTime, formatMoney, truncate } from "../../domain/format.ts";
 import { documentRecipients } from "../../email/document-email.ts";
 import { lastPage } from "../../domain/pagination.ts";
@@ -24,7 +24,7 @@ import { db } from "../../server/db.server.ts";
 import { sendDocumentEmail } from "../../server/document-email.server.ts";
 import { loadDocumentView } from "../../server/document-view.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
-import { reminderAllowed, REMINDER_MESSAGES, sendPaymentReminder } from "../../server/payment-reminders.server.ts";
+import { REMINDER_MESSAGES, sendPaymentReminder } from "../../server/payment-reminders.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
 
 export const DETAIL_MESSAGES = {
@@ -129,7 +129,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       pay: !plan5 && ["fe", "te", "nc", "fec"].includes(doc.kind) && Number(doc.totalComprobante) > Number(doc.paymentAmount) && doc.status !== "rechazado",
       recurring: !plan5 && doc.kind === "fe",
       // Payment reminder (part 2 §2 invoices, §4): due today or earlier and unpaid; shows how many went out.
-      reminder: !plan5 && reminderAllowed(doc, costaRicaDay(new Date())) ? { sent: doc.remindersSent } : null,
+      reminder: !plan5 && reminderAllowed({ ...doc, total: doc.totalComprobante }, costaRicaDay(new Date())) ? { sent: doc.remindersSent } : null,
       // The fix of a rejected document: a corrected replacement (reference code 16) or a credit note.
       replace: !plan5 && doc.status === "rechazado" && !!doc.clave && ["fe", "te", "fec"].includes(doc.kind),
     },

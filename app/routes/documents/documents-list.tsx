@@ -7,7 +7,8 @@ import type { Route } from "./+types/documents-list";
 import { currencies } from "../../../db/schema/index.ts";
 import { DOCUMENT_LIST_FILTERS, documentList, noteParents, type DocumentListFilter } from "../../../db/queries/document-lists.ts";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
-import { costaRicaDay, dueState, haciendaStatusLabel, paymentStatus } from "../../domain/document-status.ts";
+import { costaRicaDay, dueState, haciendaStatusLabel, paymentStatus, reminderAllowed } from "../../domain/document-status.ts";
+import { AppForm } from "../../components/form.tsx";
 import { formatDate, formatMoney, truncate } from "../../domain/format.ts";
 import { lastPage } from "../../domain/pagination.ts";
 import { requestContext } from "../../server/context.ts";
@@ -112,6 +113,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         owes: Number(r.total) > Number(r.paymentAmount),
         paymentStatus: paymentStatus(input),
         due: dueState(input, today),
+        reminder: reminderAllowed({ kind: r.kind, status: r.status, expirationDate: r.expirationDate, paymentAmount: r.paymentAmount, creditNoteTotal: r.creditNoteTotal, total: r.total }, today) ? r.remindersSent : null,
         date: formatDate(r.issuedAt),
         hacienda: haciendaStatusLabel(r.status),
         parent: parent ? { href: parent.id && parent.kind ? `/detail/${PARENT_TYPE[parent.kind] ?? "invoice"}/${parent.id}` : null, label: `${KIND_LABEL[parent.kind ?? ""] ?? "Documento"} ${parent.number ?? ""}`.trim() } : null,
@@ -231,6 +233,14 @@ export default function DocumentsList({ loaderData }: Route.ComponentProps) {
                         <Link className="btn btn-outline btn-sm" to={`/new-recurring/invoice/${r.id}`}>
                           Hacer recurrente
                         </Link>
+                      )}
+                      {r.reminder !== null && (
+                        <AppForm method="post" action={`/detail/invoice/${r.id}`} className="inline" data-reminder-form>
+                          <input type="hidden" name="intent" value="reminder" />
+                          <button type="submit" className="btn btn-outline btn-sm">
+                            Recordatorio ({r.reminder})
+                          </button>
+                        </AppForm>
                       )}
                     </div>
                   </td>
