@@ -318,19 +318,42 @@ describe("quick-add client", () => {
 
   it("the new-client page returns to the document form with the new client selected; a provider for the purchase invoice; no other return", async () => {
     const newClient = await import("../../app/routes/clients/new-client.tsx");
+    // 'Nuevo cliente' on a ticket being typed: the typed values are kept in the session.
+    const typed = { ...twoLines(), client_id: String(company.generic.id), note: "Venta de mostrador", intent: "quick-add" };
+    const leave = await post("/new-ticket", typed);
+    expect(leave.status).toBe(302);
+    expect(leave.location).toBe("/new-client?volver=%2Fnew-ticket");
     const r = await call(b, newClient.action, { path: "/new-client?volver=%2Fnew-ticket", form: newClientForm("3101777001") });
     expect(r.status).toBe(302);
-    const id = /^\/new-ticket\?id=(\d+)$/.exec(r.location!)![1];
+    const id = /^\/new-ticket\?id=(\d+)&restore=1$/.exec(r.location!)![1];
     const ticket = await call(b, formRoute.loader, { path: r.location! });
+    // Back on the ticket: the new client chosen, everything typed still there, nothing issued.
     expect(ticket.data.form.clientId).toBe(id);
+    expect(ticket.data.form.note).toBe("Venta de mostrador");
+    expect(ticket.data.form.lines.map((l: { description: string }) => l.description)).toEqual(["Computadora portátil 14 pulgadas", "Horas de consultoría en sistemas"]);
+    // Taken once: reloading gives a fresh form with the client preselected.
+    const again = await call(b, formRoute.loader, { path: r.location! });
+    expect(again.data.form.clientId).toBe(id);
+    expect(again.data.form.note).toBe("");
     expect((await call(b, formRoute.loader, { path: `/new-invoice?client_id=${id}` })).data.form.clientId).toBe(id);
 
     const page = await call(b, newClient.loader, { path: "/new-client?volver=%2Fnew-simple" });
     expect(page.data).toMatchObject({ volver: "/new-simple", provider: true });
     const provider = await call(b, newClient.action, { path: "/new-client?volver=%2Fnew-simple", form: newClientForm("3101777002") });
-    expect(provider.location).toMatch(/^\/new-simple\?id=\d+$/);
-    const [row] = await database.db.select({ provider: clients.provider }).from(clients).where(eq(clients.id, Number(provider.location!.split("=")[1])));
+    expect(provider.location).toMatch(/^\/new-simple\?id=\d+&restore=1$/);
+    const [row] = await database.db.select({ provider: clients.provider }).from(clients).where(eq(clients.id, Number(/id=(\d+)/.exec(provider.location!)![1])));
     expect(row.provider).toBe(true);
+
+    // Where there is no quick-add (or nothing could be kept), the intent only re-renders: never saves.
+    const before = await countDocs(company.company.id);
+    const [invoice] = await database.db.select().from(documents).where(eq(documents.kind, "fe")).limit(1);
+    const clone = await call(b, formRoute.action, {
+      path: `/new-clone/invoice/${invoice.id}`,
+      params: { document_type: "invoice", document_id: String(invoice.id) },
+      form: { ...twoLines(), client_id: String(company.client.id), intent: "quick-add" },
+    });
+    expect(clone.status).toBe(200);
+    expect(await countDocs(company.company.id)).toBe(before);
 
     // Anything else is not a return address: the list, as before.
     const elsewhere = await call(b, newClient.action, { path: "/new-client?volver=https%3A%2F%2Fevil.example", form: newClientForm("3101777003") });

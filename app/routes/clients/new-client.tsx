@@ -30,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (company!.permission === 5) throw data(CLIENT_MESSAGES.readOnlyPlan, { status: 403 });
   const { volver, provider } = returnOf(request);
   const outcome = await handleClientForm(db(), { companyId: company!.id, mode: "new", provider, clientId: null, form: await request.formData() });
-  if (outcome.kind === "saved") return redirectWithToast(volver ? `${volver}?id=${outcome.id}` : "/clients", { type: "success", text: CLIENT_MESSAGES.saved });
+  if (outcome.kind === "saved") return redirectWithToast(volver ? `${volver}?id=${outcome.id}&restore=1` : "/clients", { type: "success", text: CLIENT_MESSAGES.saved });
   return data({ form: outcome.state }, { status: outcome.status });
 }
 
@@ -42,7 +42,7 @@ export default function NewClient({ loaderData, actionData }: Route.ComponentPro
       key={clientFormKey(state)}
       state={state}
       action={volver ? `/new-client?volver=${encodeURIComponent(volver)}` : "/new-client"}
-      cancelTo={volver ?? "/clients"}
+      cancelTo={volver ? `${volver}?restore=1` : "/clients"}
       title={provider ? "Nuevo Proveedor" : "Nuevo Cliente"}
     />
   );

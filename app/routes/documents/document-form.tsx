@@ -7,7 +7,7 @@
 // Recurring mode (recurring-form.server.ts): /recurring-new, /new-recurring/invoice/:id and
 // /edit-recurring/recurring/:id add the recurrence block and store a template instead of issuing.
 import { Fragment, useEffect, useState } from "react";
-import { data, isRouteErrorResponse, Link, useLocation, useRouteError } from "react-router";
+import { data, isRouteErrorResponse, Link, redirect, useLocation, useRouteError } from "react-router";
 import type { Route } from "./+types/document-form";
 import { ReferenceBlock, SourceFacts } from "../../components/document-source.tsx";
 import { RecurrenceBlock } from "../../components/recurrence-block.tsx";
@@ -24,6 +24,7 @@ import { db } from "../../server/db.server.ts";
 import { newDocumentForm, printedTicket, submitDocumentForm, type DocumentFormState } from "../../server/document-form.server.ts";
 import { sourcedDocumentForm, submitSourcedForm } from "../../server/document-source.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
+import { stashDraft, takeDraft } from "../../server/draft-stash.server.ts";
 import { recurringFormState, submitRecurringForm } from "../../server/recurring-form.server.ts";
 
 /** Bodies above this are refused before parsing (200 lines of text fit easily). */
@@ -34,9 +35,9 @@ function kindOf(request: Request): FormKind {
 }
 
 function requireSession(context: Route.LoaderArgs["context"]) {
-  const { company, user } = context.get(requestContext);
+  const { company, user, sessionId } = context.get(requestContext);
   if (!company || !user) throw data("No encontrado", { status: 404 });
-  return { company, user };
+  return { company, user, sessionId };
 }
 
 /** The recurring screen a URL asks for (null: none); a wrong type is 404. */
@@ -54,7 +55,14 @@ function sourceOf(request: Request, params: Record<string, string | undefined>) 
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { company } = requireSession(context);
+  const { company, user, sessionId } = requireSession(context);
+  // Back from a quick-add: what was typed, with the new client chosen (?id=), re-rendered as typed.
+  const url = new URL(request.url);
+  const kept = url.searchParams.has("restore") && sessionId ? await takeDraft(db(), sessionId, formPath(request)) : null;
+  if (kept) {
+    const restored = await submitFor(request, params, { companyId: company.id, userId: user.id }, { ...kept, client_id: url.searchParams.get("id") ?? kept.client_id }, "recalc");
+    if (restored && !restored.ok) return restored.state;
+  }
   const recurring = recurringOf(request, params);
   if (recurring) {
     const state = await recurringFormState(db(), { companyId: company.id, request: recurring, now: new Date() });
@@ -74,19 +82,33 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return kind === "te" ? { ...state, printed: await printedTicket(db(), company.id, search.get("printed")) } : state;
 }
 
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const { company, user } = requireSession(context);
+/** The form's path (client-side navigations request `<path>.data`). */
+const formPath = (request: Request) => new URL(request.url).pathname.replace(/\.data$/, "");
+
+/** A submission of whichever form the URL names (recurring, prefilled or plain). */
+function submitFor(request: Request, params: Record<string, string | undefined>, ids: { companyId: number; userId: number }, values: Record<string, string | undefined>, intent: string) {
   const recurring = recurringOf(request, params);
   const source = recurring ? null : sourceOf(request, params);
+  const common = { ...ids, values, intent, now: new Date() };
+  if (recurring) return submitRecurringForm(db(), { ...common, request: recurring });
+  if (source) return submitSourcedForm(db(), { ...common, request: source });
+  return submitDocumentForm(db(), { ...common, kind: kindOf(request) });
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { company, user, sessionId } = requireSession(context);
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) throw data("La solicitud es demasiado grande", { status: 413 });
   const form = await request.formData();
   const values = formValues(form);
-  const intent = String(form.get("intent") ?? "save");
-  const result = recurring
-    ? await submitRecurringForm(db(), { companyId: company.id, userId: user.id, request: recurring, values, intent, now: new Date() })
-    : source
-    ? await submitSourcedForm(db(), { companyId: company.id, userId: user.id, request: source, values, intent, now: new Date() })
-    : await submitDocumentForm(db(), { companyId: company.id, userId: user.id, kind: kindOf(request), values, intent, now: new Date() });
+  let intent = String(form.get("intent") ?? "save");
+  // Quick-add: keep what was typed, add the client on its page, come back to it (decision 093).
+  // When it cannot be kept, the form is only re-rendered: quick-add never saves.
+  if (intent === "quick-add") {
+    const path = formPath(request);
+    if (quickAddReturn(path) && sessionId && (await stashDraft(db(), sessionId, path, values))) return redirect(`/new-client?volver=${encodeURIComponent(path)}`);
+    intent = "recalc";
+  }
+  const result = await submitFor(request, params, { companyId: company.id, userId: user.id }, values, intent);
   if (!result) throw data(SOURCE_MESSAGES.notFound, { status: 404 });
   if (result.ok) return redirectWithToast(result.redirectTo, { type: result.warning ? "error" : "success", text: result.message });
   return data(result.state, { status: result.status });
@@ -141,9 +163,9 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
               ))}
             </select>
             {quickAdd && (
-              <Link to={`/new-client?volver=${encodeURIComponent(quickAdd)}`} className="mt-1 inline-block text-sm text-primary underline" data-quick-add>
+              <button type="submit" name="intent" value="quick-add" formNoValidate className="mt-1 text-sm text-primary underline" data-quick-add>
                 {QUICK_ADD_RETURNS[quickAdd].provider ? "Nuevo proveedor" : "Nuevo cliente"}
-              </Link>
+              </button>
             )}
           </Field>
           <Field label="Condición de venta" name="sale_condition" error={errors.saleCondition}>
