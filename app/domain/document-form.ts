@@ -11,6 +11,7 @@ export const FORM_MESSAGES = {
   taxTypeRequired: "Seleccione el impuesto.",
   itemNotFound: "El artículo seleccionado no existe en esta empresa.",
   clientNotAllowed: "El cliente seleccionado no existe en esta empresa.",
+  termNotFound: "Los términos seleccionados no existen en esta empresa.",
   paymentMethodRequired: "Seleccione el medio de pago.",
   saleConditionRequired: "Seleccione la condición de venta.",
   invoiceSaved: "Factura guardada con exito",
@@ -143,6 +144,8 @@ export interface DocumentFormValues {
   international: boolean;
   /** Invoices: the payment-reminder checkbox (the recurring block has its own). */
   remindPayment: boolean;
+  /** One of the company's terms and conditions (configured in /terms), printed on the document. */
+  termId: string;
   internationalName: string;
   internationalCedula: string;
   /** E-mails to notify besides the client's (spec "Shared document form"), as typed. */
@@ -195,6 +198,7 @@ export function readDocumentForm(values: Record<string, string | undefined>): Do
     note: (values.note ?? "").slice(0, 1000),
     international: values.international === "on",
     remindPayment: values.remember_payment === "on",
+    termId: (values.term_id ?? "").trim(),
     internationalName: (values.international_name ?? "").trim().slice(0, 100),
     internationalCedula: (values.international_cedula ?? "").trim().slice(0, 20),
     emails: (values.emails ?? "").trim().slice(0, 1000),

@@ -219,6 +219,7 @@ export function formValuesFromDraft(draft: DocumentDraft, taxTypes: FormTaxType[
     note: opts.keepNote ? (draft.note ?? "") : "",
     international: !!draft.internationalClient,
     remindPayment: !!draft.remindPayment,
+    termId: "",
     internationalName: draft.internationalClient?.name ?? "",
     internationalCedula: draft.internationalClient?.cedula ?? "",
     emails: (draft.emails ?? []).join(", "),

@@ -5,6 +5,7 @@ import path from "node:path";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { clients, documents, generalConfigurations, items, taxTypes } from "../../db/schema/index.ts";
+import { termOf, termsOf } from "../../db/queries/config.ts";
 import { addItemLine, POS_MESSAGES, posExactItem, posSearch } from "../domain/pos.ts";
 import { checkDraft, draftTotals, summaryOf, type DocumentDraft, type DraftReference, type FieldError } from "../domain/document-draft.ts";
 import type { SourceView } from "../domain/document-source.ts";
@@ -33,6 +34,8 @@ export interface DocumentFormLists {
   genericClientId: number | null;
   /** The company's point-of-sale mode (general configuration mode_pos): the form shows the item search. */
   modePos: boolean;
+  /** The company's terms and conditions (/terms): one may be printed on the document. */
+  terms: Array<{ id: number; name: string }>;
   /** The currency a new document starts in (general configuration currency_emit_doc: 1 dollars; 0 ask and 2 colones start in colones). */
   defaultCurrency: "CRC" | "USD";
 }
@@ -69,6 +72,7 @@ export async function documentFormLists(db: Db, companyId: number, kind: FormKin
     .from(generalConfigurations)
     .where(eq(generalConfigurations.companyId, companyId));
   return {
+    terms: (await termsOf(db, companyId)).map((t) => ({ id: t.id, name: t.name })),
     defaultCurrency: config?.currencyEmitDoc === 1 ? "USD" : "CRC",
     modePos: !!config?.modePos && POS_KINDS.includes(kind),
     clients: offered,
@@ -144,7 +148,7 @@ function lockedBySource(form: DocumentFormValues, source: FormSource | undefined
 
 /** Fields the form shows next to an input; anything else goes to the general list. */
 function shownField(field: string, lineCount: number): boolean {
-  if (["clientId", "emails", "internationalClient", "saleCondition", "creditDays", "payments", "exchangeRate", "note", "lines"].includes(field)) return true;
+  if (["clientId", "emails", "termId", "internationalClient", "saleCondition", "creditDays", "payments", "exchangeRate", "note", "lines"].includes(field)) return true;
   if (/^references(\.\d+(\.(docType|code|date))?)?$/.test(field)) return true;
   if (/^recurrence\.(startDay|commonCycle|unit|every)$/.test(field)) return true;
   const m = /^lines\.(\d+)\.(itemId|code|cabys|description|unit|quantity|unitPrice|discountPercent|tax)$/.exec(field);
@@ -210,6 +214,7 @@ export function blankForm(lists: DocumentFormLists, clientId = ""): DocumentForm
     note: "",
     international: false,
     remindPayment: false,
+    termId: "",
     internationalName: "",
     internationalCedula: "",
     emails: "",
@@ -287,7 +292,11 @@ export async function submitDocumentForm(
 
   const errors: FieldError[] = [...picked.errors, ...(opts.source?.errors ?? [])];
   if (form.clientId && !lists.clients.some((c) => String(c.id) === form.clientId)) errors.push({ field: "clientId", message: FORM_MESSAGES.clientNotAllowed });
-  const { draft: formDraft, errors: formErrors } = toDraft(kind, form, lists.taxTypes);
+  const { draft: typedDraft, errors: formErrors } = toDraft(kind, form, lists.taxTypes);
+  // The chosen terms are copied onto the document (a later edit of /terms does not change it).
+  const term = form.termId ? await termOf(db, opts.companyId, Number(form.termId)) : undefined;
+  if (form.termId && !term) errors.push({ field: "termId", message: FORM_MESSAGES.termNotFound });
+  const formDraft = term ? { ...typedDraft, terms: term.body } : typedDraft;
   const draft = opts.source?.references ? { ...formDraft, references: opts.source.references } : formDraft;
   errors.push(...formErrors, ...checkDraft(draft));
   if (errors.length > 0) return { ok: false, status: 400, state: state(kind, form, lists, errors, rated.message, view) };

@@ -3,7 +3,7 @@
 // and another company's client or item is refused.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { clients, documents, exchangeRates, generalConfigurations, items, taxTypes } from "../../db/schema/index.ts";
+import { clients, documents, exchangeRates, generalConfigurations, items, taxTypes, terms } from "../../db/schema/index.ts";
 import { setupItemsForCompany } from "../../app/server/items-setup.server.ts";
 import * as formRoute from "../../app/routes/documents/document-form.tsx";
 import { issuingCompany } from "../fixtures/issuing.ts";
@@ -405,5 +405,23 @@ describe("currency to issue in (currency_emit_doc)", () => {
       await at(0);
     }
     expect((await call(b, formRoute.loader, { path: "/new-invoice" })).data.form.currency).toBe("CRC");
+  });
+});
+
+describe("terms and conditions", () => {
+  it("the chosen terms are copied onto the invoice; another company's terms are refused", async () => {
+    const [mine] = await database.db.insert(terms).values({ companyId: company.company.id, name: "Garantía", body: "Garantía de 12 meses contra defectos de fábrica." }).returning();
+    const [theirs] = await database.db.insert(terms).values({ companyId: other.company.id, name: "Ajenos", body: "No" }).returning();
+    const page = await call(b, formRoute.loader, { path: "/new-invoice" });
+    expect(page.data.lists.terms).toContainEqual({ id: mine.id, name: "Garantía" });
+    expect(page.data.lists.terms.some((t: { id: number }) => t.id === theirs.id)).toBe(false);
+    const refused = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), term_id: String(theirs.id), intent: "save" });
+    expect(refused.status).toBe(400);
+    expect(refused.data.errors.termId).toBe("Los términos seleccionados no existen en esta empresa.");
+    expect(refused.data.form.termId).toBe(String(theirs.id));
+    const saved = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), term_id: String(mine.id), intent: "save" });
+    expect(saved.status).toBe(302);
+    const [doc] = await database.db.select().from(documents).where(eq(documents.id, Number(/\d+$/.exec(saved.location!)![0])));
+    expect(doc.terms).toBe("Garantía de 12 meses contra defectos de fábrica.");
   });
 });

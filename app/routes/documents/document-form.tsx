@@ -322,6 +322,18 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
           <Field label="Nota" name="note" error={errors.note}>
             <textarea id="note" name="note" className="input" rows={2} maxLength={1000} defaultValue={form.note} />
           </Field>
+          {lists.terms.length > 0 && (
+            <Field label="Términos y condiciones" name="term_id" error={errors.termId} className="mt-3">
+              <select id="term_id" name="term_id" className="input" defaultValue={form.termId}>
+                <option value="">Sin términos</option>
+                {lists.terms.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          )}
         </section>
 
         <div className="flex justify-end gap-2">
