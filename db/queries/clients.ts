@@ -1,5 +1,5 @@
 // Client and provider queries. Every function takes the company id and filters by it (tenancy).
-import { and, asc, desc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
 import { barrios, cantons, clientContacts, clients, countries, districts, documents, identificationTypes, provinces } from "../schema/index.ts";
 
@@ -140,36 +140,6 @@ export async function genericClient(db: DbOrTx, companyId: number) {
     .orderBy(asc(clients.id))
     .limit(1);
   return row;
-}
-
-export { DOCUMENT_FILTERS, type DocumentFilter } from "../../app/domain/client-schemas.ts";
-import type { DocumentFilter } from "../../app/domain/client-schemas.ts";
-
-/** A page of the client's documents of some kinds (fe = Facturas, te = Tiquetes, qt = Cotizaciones). */
-export async function clientDocumentsPage(
-  db: DbOrTx,
-  opts: { companyId: number; clientId: number; kinds: string[]; filter: DocumentFilter | null; search: string; page: number; perPage: number },
-) {
-  const where = and(
-    eq(documents.companyId, opts.companyId),
-    eq(documents.clientId, opts.clientId),
-    inArray(documents.kind, opts.kinds),
-    isNull(documents.deletedAt),
-    opts.filter === "no-pagado" ? ne(documents.status, "pagado") : opts.filter ? eq(documents.status, opts.filter) : undefined,
-    // The number shown (the counter's) or the id.
-    opts.search && /^\d{1,15}$/.test(opts.search) ? or(eq(documents.id, Math.min(Number(opts.search), 2147483647)), eq(documents.number, Number(opts.search))) : opts.search ? sql`false` : undefined,
-  );
-  const [[{ total }], rows] = await Promise.all([
-    db.select({ total: sql<number>`count(*)::int` }).from(documents).where(where),
-    db
-      .select({ id: documents.id, kind: documents.kind, number: documents.number, consecutivo: documents.consecutivo, status: documents.status, issuedAt: documents.issuedAt, currencyId: documents.currencyId, total: documents.totalComprobante })
-      .from(documents)
-      .where(where)
-      .orderBy(desc(documents.issuedAt), desc(documents.id))
-      .limit(opts.perPage)
-      .offset((opts.page - 1) * opts.perPage),
-  ]);
-  return { rows, total: Number(total) };
 }
 
 /** Lists of the client form for a location: identification types 01–04, countries, the cascade and barrios. */

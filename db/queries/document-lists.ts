@@ -20,6 +20,8 @@ export interface DocumentListRequest {
   perPage: number;
   /** Rows counted past the page (default COUNT_AHEAD). */
   countAhead?: number;
+  /** Only this client's documents (the client detail's tabs). */
+  clientId?: number | null;
 }
 
 /** The expression of the GIN index documents_search_words_idx (db/schema/documents.ts). */
@@ -46,6 +48,7 @@ export const COUNT_AHEAD = 10_000;
 export async function documentList(db: DbOrTx, q: DocumentListRequest) {
   // Deleted quotations are gone from every list.
   const where: SQL[] = [eq(documents.companyId, q.companyId), inArray(documents.kind, q.kinds), isNull(documents.deletedAt)];
+  if (q.clientId) where.push(eq(documents.clientId, q.clientId));
   switch (q.filter) {
     case "aceptado":
     case "rechazado":

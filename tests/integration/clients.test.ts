@@ -392,15 +392,17 @@ describe("client detail", () => {
     expect(d.data.form.mode).toBe("detail");
     await database.db.insert(documents).values([
       { companyId: company.id, kind: "fe", clientId: id, issuedAt: new Date(), status: "aceptado", totalComprobante: "100" },
-      { companyId: company.id, kind: "fe", clientId: id, issuedAt: new Date(), status: "pagado", totalComprobante: "200" },
+      { companyId: company.id, kind: "fe", clientId: id, issuedAt: new Date(), status: "aceptado", totalComprobante: "200", paymentAmount: "200" },
       { companyId: company.id, kind: "te", clientId: id, issuedAt: new Date(), status: "rechazado", totalComprobante: "300" },
     ]);
     const inv = await call(b, detail.loader, { path: `/client-detail/${id}?tab=invoices`, params: { id: String(id) } });
     expect(inv.data.documents.rows).toHaveLength(2);
     const paid = await call(b, detail.loader, { path: `/client-detail/${id}?tab=invoices&filter=pagado`, params: { id: String(id) } });
-    expect(paid.data.documents.rows.map((r: { status: string }) => r.status)).toEqual(["pagado"]);
+    // Paid and unpaid are about payments (as on /invoices), not a Hacienda status.
+    expect(paid.data.documents.rows.map((r: { total: string }) => Number(r.total))).toEqual([200]);
     const unpaid = await call(b, detail.loader, { path: `/client-detail/${id}?tab=invoices&filter=no-pagado`, params: { id: String(id) } });
-    expect(unpaid.data.documents.rows.map((r: { status: string }) => r.status)).toEqual(["aceptado"]);
+    expect(unpaid.data.documents.rows.map((r: { total: string; owes: boolean }) => [Number(r.total), r.owes])).toEqual([[100, true]]);
+    expect(inv.data.documents.actions).toBe(true);
     const tickets = await call(b, detail.loader, { path: `/client-detail/${id}?tab=tickets&filter=rechazado`, params: { id: String(id) } });
     expect(tickets.data.documents.rows).toHaveLength(1);
     const quotes = await call(b, detail.loader, { path: `/client-detail/${id}?tab=quotations`, params: { id: String(id) } });

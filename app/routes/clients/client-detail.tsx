@@ -1,6 +1,8 @@
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/client-detail";
-import { clientBalances, clientDocumentsPage } from "../../../db/queries/clients.ts";
+import { clientBalances } from "../../../db/queries/clients.ts";
+import { documentList } from "../../../db/queries/document-lists.ts";
+import { costaRicaDay, reminderAllowed } from "../../domain/document-status.ts";
 import { invoicesOfQuotations } from "../../../db/queries/quotations.ts";
 import { QuotationActions } from "../../components/quotation-actions.tsx";
 import { quotationNameOf } from "../../server/quotations.server.ts";
@@ -60,11 +62,25 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const req = await listRequest(request, context, `/client-detail/${tab}`);
     const rawFilter = url.searchParams.get("filter");
     const filter = (DOCUMENT_FILTERS as readonly string[]).includes(rawFilter ?? "") ? (rawFilter as DocumentFilter) : null;
-    const { rows, total } = await clientDocumentsPage(db(), { companyId, clientId: id, kinds: [...TABS[tab].kinds], filter, ...req });
+    // The same list, filters (Hacienda status, paid / unpaid) and search as /invoices and /tickets.
+    const { rows, total } = await documentList(db(), { companyId, clientId: id, kinds: [...TABS[tab].kinds], filter, search: req.search, page: req.page, perPage: req.perPage });
+    const today = costaRicaDay(new Date());
     // The quotations tab has the quotation actions; converted ones link to their invoice.
     const invoices = tab === "quotations" ? await invoicesOfQuotations(db(), { companyId, quotationIds: rows.map((r) => r.id) }) : new Map<number, number>();
     documents = {
-      rows: rows.map((r) => ({ ...r, issuedAt: r.issuedAt.toISOString(), invoiceId: invoices.get(r.id) ?? null })),
+      rows: rows.map((r) => ({
+        id: r.id,
+        number: r.number,
+        consecutivo: r.consecutivo,
+        status: r.status,
+        issuedAt: r.issuedAt.toISOString(),
+        currencyId: r.currencyId,
+        total: r.total,
+        invoiceId: invoices.get(r.id) ?? null,
+        owes: Number(r.total) > Number(r.paymentAmount) && r.status !== "rechazado",
+        reminder: reminderAllowed({ kind: r.kind, status: r.status, expirationDate: r.expirationDate, paymentAmount: r.paymentAmount, creditNoteTotal: r.creditNoteTotal, total: r.total }, today) ? r.remindersSent : null,
+      })),
+      actions: !readOnly && tab !== "quotations",
       quotationName: tab === "quotations" ? await quotationNameOf(db(), companyId) : null,
       back: `/client-detail/${id}?tab=${tab}`,
       page: req.page,
@@ -243,13 +259,13 @@ export default function ClientDetail({ loaderData, actionData }: Route.Component
                 <th>Fecha</th>
                 <th>Estado</th>
                 <th>Total</th>
-                {documents.quotationName && <th>Acciones</th>}
+                {(documents.quotationName || documents.actions) && <th>Acciones</th>}
               </tr>
             </thead>
             <tbody>
               {documents.rows.length === 0 && (
                 <tr>
-                  <td colSpan={documents.quotationName ? 5 : 4} className="text-center text-slate-500">
+                  <td colSpan={documents.quotationName || documents.actions ? 5 : 4} className="text-center text-slate-500">
                     {CLIENT_MESSAGES.noDocuments}
                   </td>
                 </tr>
@@ -267,6 +283,7 @@ export default function ClientDetail({ loaderData, actionData }: Route.Component
                       <QuotationActions id={d.id} invoiceId={d.invoiceId} back={documents.back} name={documents.quotationName} />
                     </td>
                   )}
+                  {documents.actions && <DocumentRowActions type={TABS[tab].type} row={d} />}
                 </tr>
               ))}
             </tbody>
@@ -275,6 +292,43 @@ export default function ClientDetail({ loaderData, actionData }: Route.Component
         </div>
       )}
     </div>
+  );
+}
+
+/** Row actions of the Facturas and Tiquetes tabs (part 1 "Client detail", part 2 lists). */
+function DocumentRowActions({ type, row }: { type: string; row: { id: number; owes: boolean; reminder: number | null } }) {
+  return (
+    <td>
+      <div className="flex flex-wrap gap-1">
+        {type === "invoice" && row.owes && (
+          <Link className="btn btn-outline btn-sm" to={`/payments?document_id=${row.id}`}>
+            Pagar
+          </Link>
+        )}
+        {row.reminder !== null && (
+          <AppForm action={`/detail/invoice/${row.id}`} className="inline">
+            <input type="hidden" name="intent" value="reminder" />
+            <button type="submit" className="btn btn-outline btn-sm">
+              Recordatorio de pago ({row.reminder})
+            </button>
+          </AppForm>
+        )}
+        <Link className="btn btn-outline btn-sm" to={`/new-note/nc/${type}/${row.id}`}>
+          Nota de crédito
+        </Link>
+        <Link className="btn btn-outline btn-sm" to={`/new-note/nd/${type}/${row.id}`}>
+          Nota de débito
+        </Link>
+        <Link className="btn btn-outline btn-sm" to={`/new-clone/${type}/${row.id}`}>
+          Clonar
+        </Link>
+        {type === "invoice" && (
+          <Link className="btn btn-outline btn-sm" to={`/new-recurring/invoice/${row.id}`}>
+            Hacer recurrente
+          </Link>
+        )}
+      </div>
+    </td>
   );
 }
 
