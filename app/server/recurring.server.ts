@@ -14,6 +14,7 @@ import { costaRicaDay } from "../domain/document-status.ts";
 import { checkSchedule, nextSendDate, RECURRING_COUNTER, resumedSendDate, scheduledSendDate, type Cycle } from "../domain/recurring.ts";
 import { issueDocumentInTx, IssueValidationError, resolveKey, validateForIssue } from "./issue-document.server.ts";
 import { companyHacienda } from "./signing-key.server.ts";
+import { currentRate } from "./exchange-rate.server.ts";
 import { enqueue } from "../../jobs/runner.ts";
 
 export { CYCLES, nextSendDate, type Cycle } from "../domain/recurring.ts";
@@ -202,11 +203,13 @@ export async function runDueRecurring(db: Db, opts: RunRecurringOptions): Promis
   let failed = 0;
   for (const r of due) {
     // The template's payment-reminder checkbox goes on every invoice it issues.
-    const draft: DocumentDraft = { ...(r.draft as DocumentDraft), remindPayment: r.remindPayment };
+    const template: DocumentDraft = { ...(r.draft as DocumentDraft), remindPayment: r.remindPayment };
     const period = r.nextSendDate;
     let next = nextSendDate(period, r.cycle as Cycle, r.every, r.startDay);
     while (next <= today) next = nextSendDate(next, r.cycle as Cycle, r.every, r.startDay);
     try {
+      // A dollar invoice carries the day's exchange rate, not the one of the day the template was saved.
+      const draft = template.currency === "USD" ? { ...template, exchangeRate: await dayRate(db, opts.now) } : template;
       const key = await resolveKey(db, { companyId: r.companyId, draft, now: opts.now, keyFor: opts.keyFor });
       const id = await db.transaction(async (tx) => {
         const [claimed] = await tx
@@ -232,6 +235,13 @@ export async function runDueRecurring(db: Db, opts: RunRecurringOptions): Promis
     }
   }
   return { issued, skipped, failed };
+}
+
+/** The dollar rate to issue with now; none known is an error of this period (retried next pass). */
+async function dayRate(db: Db, now: Date): Promise<string> {
+  const rate = await currentRate(db, { currency: "USD", now });
+  if (!rate.ok) throw new IssueValidationError([{ field: "exchangeRate", message: rate.message }]);
+  return rate.rate;
 }
 
 function isUniqueViolation(error: unknown): boolean {

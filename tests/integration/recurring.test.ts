@@ -2,7 +2,7 @@
 // once and after a crash mid-way; cycles; pause.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { documents, jobs as jobsTable, recurringDocuments } from "../../db/schema/index.ts";
+import { documents, exchangeRates, jobs as jobsTable, recurringDocuments } from "../../db/schema/index.ts";
 import { createTestDatabase } from "../setup/db.ts";
 import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
 import { createRecurring, nextSendDate, runDueRecurring, setRecurringPaused } from "../../app/server/recurring.server.ts";
@@ -114,6 +114,22 @@ describe("runDueRecurring", () => {
     await runDueRecurring(database.db, { now: new Date("2026-11-21T15:00:00Z"), schemaSet });
     expect(await issuedFor(rec.id)).toHaveLength(0);
     expect(await setRecurringPaused(database.db, company.id, rec.id, false, new Date("2026-11-21T15:00:00Z"))).toBe(false);
+  });
+
+  it("a dollar template issues with the day's exchange rate; without one known, it waits with the reason", async () => {
+    const { company, user, client } = await issuingCompany(database.db);
+    const now = new Date("2029-03-10T15:00:00Z");
+    const rec = await createRecurring(database.db, { companyId: company.id, userId: user.id, draft: sampleDraft("fe", client.id, { currency: "USD", exchangeRate: "500" }), startDay: "2029-03-10", cycle: "monthly", now, schemaSet });
+    if (!rec.ok) throw new Error(JSON.stringify(rec.errors));
+    await database.db.delete(exchangeRates).where(eq(exchangeRates.currencyCode, "USD"));
+    await runDueRecurring(database.db, { now, schemaSet });
+    expect(await issuedFor(rec.id)).toHaveLength(0);
+    expect((await rowOf(rec.id)).lastError).toMatch(/tipo de cambio/i);
+    await database.db.insert(exchangeRates).values({ currencyCode: "USD", rateDate: "2029-03-10", buy: "515", sell: "520.25", source: "test" });
+    await runDueRecurring(database.db, { now, schemaSet });
+    const [doc] = await issuedFor(rec.id);
+    expect(Number(doc.exchangeRate)).toBe(520.25);
+    expect(Buffer.from(doc.signedXml!).toString()).toContain("<TipoCambio>520.25");
   });
 
   it("validation: cycle and start day required", async () => {
