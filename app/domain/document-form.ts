@@ -3,7 +3,7 @@
  * where the flat form fields (`client_id`, `lines[0].description`, …) become a `DocumentDraft`.
  * Pure: the company's tax types and items are passed in.
  */
-import type { DocumentDraft, DraftKind, FieldError } from "./document-draft.ts";
+import type { DocumentDraft, DraftKind, DraftReference, FieldError } from "./document-draft.ts";
 import type { TarifaCode, TaxCode } from "./totals.ts";
 
 export const FORM_MESSAGES = {
@@ -12,6 +12,7 @@ export const FORM_MESSAGES = {
   itemNotFound: "El artículo seleccionado no existe en esta empresa.",
   clientNotAllowed: "El cliente seleccionado no existe en esta empresa.",
   termNotFound: "Los términos seleccionados no existen en esta empresa.",
+  contingency: "Indique el número y la fecha (hoy o antes) del comprobante provisional de contingencia.",
   paymentMethodRequired: "Seleccione el medio de pago.",
   saleConditionRequired: "Seleccione la condición de venta.",
   invoiceSaved: "Factura guardada con exito",
@@ -146,6 +147,9 @@ export interface DocumentFormValues {
   remindPayment: boolean;
   /** One of the company's terms and conditions (configured in /terms), printed on the document. */
   termId: string;
+  /** Invoices and tickets replacing a provisional (paper) document issued in contingency: its number and day. */
+  contingencyNumber: string;
+  contingencyDate: string;
   internationalName: string;
   internationalCedula: string;
   /** E-mails to notify besides the client's (spec "Shared document form"), as typed. */
@@ -199,6 +203,8 @@ export function readDocumentForm(values: Record<string, string | undefined>): Do
     international: values.international === "on",
     remindPayment: values.remember_payment === "on",
     termId: (values.term_id ?? "").trim(),
+    contingencyNumber: (values.contingency_number ?? "").trim().slice(0, 50),
+    contingencyDate: (values.contingency_date ?? "").trim(),
     internationalName: (values.international_name ?? "").trim().slice(0, 100),
     internationalCedula: (values.international_cedula ?? "").trim().slice(0, 20),
     emails: (values.emails ?? "").trim().slice(0, 1000),
@@ -302,6 +308,23 @@ export function toDraft(kind: DraftKind, form: DocumentFormValues, taxTypes: For
     ...(kind === "te" && form.international ? { internationalClient: { name: form.internationalName, cedula: form.internationalCedula } } : {}),
   };
   return { draft, errors };
+}
+
+/**
+ * An invoice or ticket that replaces a provisional document issued in contingency (Hacienda's
+ * situation 2): the reference to it (TipoDocIR 08, code 05 "sustituye comprobante provisional por
+ * contingencia", noon of its day in Costa Rica). Null when the block is empty; both fields and a day
+ * not after `today` (YYYY-MM-DD) are required otherwise.
+ */
+export function contingencyReference(form: DocumentFormValues, today: string): { reference: DraftReference | null; errors: FieldError[] } {
+  if (!form.contingencyNumber && !form.contingencyDate) return { reference: null, errors: [] };
+  const day = form.contingencyDate;
+  const valid = /^\d{4}-\d{2}-\d{2}$/.test(day) && new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day && day <= today;
+  if (!form.contingencyNumber || !valid) return { reference: null, errors: [{ field: "contingency", message: FORM_MESSAGES.contingency }] };
+  return {
+    reference: { docType: "08", number: form.contingencyNumber, issuedAt: new Date(`${day}T12:00:00-06:00`).toISOString(), code: "05", reason: "Sustituye comprobante provisional por contingencia" },
+    errors: [],
+  };
 }
 
 /** Errors keyed by form field path (first message per field). */

@@ -220,6 +220,8 @@ export function formValuesFromDraft(draft: DocumentDraft, taxTypes: FormTaxType[
     international: !!draft.internationalClient,
     remindPayment: !!draft.remindPayment,
     termId: "",
+    contingencyNumber: "",
+    contingencyDate: "",
     internationalName: draft.internationalClient?.name ?? "",
     internationalCedula: draft.internationalClient?.cedula ?? "",
     emails: (draft.emails ?? []).join(", "),

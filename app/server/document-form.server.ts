@@ -7,10 +7,11 @@ import type { Db } from "../../db/client.ts";
 import { clients, documents, generalConfigurations, items, taxTypes } from "../../db/schema/index.ts";
 import { termOf, termsOf } from "../../db/queries/config.ts";
 import { addItemLine, POS_MESSAGES, posExactItem, posSearch } from "../domain/pos.ts";
+import { costaRicaDay } from "../domain/document-status.ts";
 import { checkDraft, draftTotals, summaryOf, type DocumentDraft, type DraftReference, type FieldError } from "../domain/document-draft.ts";
 import type { SourceView } from "../domain/document-source.ts";
 import type { RecurrenceFormValues } from "../domain/recurring.ts";
-import { applyItemPicks, blankLine, errorMap, FORM_KINDS, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, readDocumentForm, toDraft, type DocumentFormValues, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
+import { applyItemPicks, blankLine, contingencyReference, errorMap, FORM_KINDS, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, readDocumentForm, toDraft, type DocumentFormValues, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
 import { loadSchemaSet } from "../hacienda/xsd/load.server.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
 import { currentRate } from "./exchange-rate.server.ts";
@@ -148,7 +149,7 @@ function lockedBySource(form: DocumentFormValues, source: FormSource | undefined
 
 /** Fields the form shows next to an input; anything else goes to the general list. */
 function shownField(field: string, lineCount: number): boolean {
-  if (["clientId", "emails", "termId", "internationalClient", "saleCondition", "creditDays", "payments", "exchangeRate", "note", "lines"].includes(field)) return true;
+  if (["clientId", "emails", "termId", "contingency", "internationalClient", "saleCondition", "creditDays", "payments", "exchangeRate", "note", "lines"].includes(field)) return true;
   if (/^references(\.\d+(\.(docType|code|date))?)?$/.test(field)) return true;
   if (/^recurrence\.(startDay|commonCycle|unit|every)$/.test(field)) return true;
   const m = /^lines\.(\d+)\.(itemId|code|cabys|description|unit|quantity|unitPrice|discountPercent|tax)$/.exec(field);
@@ -215,6 +216,8 @@ export function blankForm(lists: DocumentFormLists, clientId = ""): DocumentForm
     international: false,
     remindPayment: false,
     termId: "",
+    contingencyNumber: "",
+    contingencyDate: "",
     internationalName: "",
     internationalCedula: "",
     emails: "",
@@ -297,7 +300,14 @@ export async function submitDocumentForm(
   const term = form.termId ? await termOf(db, opts.companyId, Number(form.termId)) : undefined;
   if (form.termId && !term) errors.push({ field: "termId", message: FORM_MESSAGES.termNotFound });
   const formDraft = term ? { ...typedDraft, terms: term.body } : typedDraft;
-  const draft = opts.source?.references ? { ...formDraft, references: opts.source.references } : formDraft;
+  // A new invoice or ticket may replace a provisional contingency document (situation 2, reference 05).
+  const contingency = !opts.source && (kind === "fe" || kind === "te") ? contingencyReference(form, costaRicaDay(opts.now)) : { reference: null, errors: [] };
+  errors.push(...contingency.errors);
+  const draft = opts.source?.references
+    ? { ...formDraft, references: opts.source.references }
+    : contingency.reference
+      ? { ...formDraft, situacion: 2 as const, references: [contingency.reference] }
+      : formDraft;
   errors.push(...formErrors, ...checkDraft(draft));
   if (errors.length > 0) return { ok: false, status: 400, state: state(kind, form, lists, errors, rated.message, view) };
 

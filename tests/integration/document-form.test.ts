@@ -425,3 +425,26 @@ describe("terms and conditions", () => {
     expect(doc.terms).toBe("Garantía de 12 meses contra defectos de fábrica.");
   });
 });
+
+describe("contingency", () => {
+  it("an invoice replacing a provisional contingency document: situation 2 in the clave, reference 08/05; a future day or a missing number is refused", async () => {
+    const yesterday = new Date(Date.now() - 30 * 3600_000 - 6 * 3600_000).toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 30 * 3600_000).toISOString().slice(0, 10);
+    const before = await countDocs(company.company.id);
+    const bad = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), contingency_number: "P-000123", contingency_date: tomorrow, intent: "save" });
+    expect(bad.status).toBe(400);
+    expect(bad.data.errors.contingency).toBe("Indique el número y la fecha (hoy o antes) del comprobante provisional de contingencia.");
+    expect(bad.data.form.contingencyNumber).toBe("P-000123");
+    const noNumber = await post("/new-ticket", { ...twoLines(), client_id: String(company.generic.id), contingency_date: yesterday, intent: "save" });
+    expect(noNumber.status).toBe(400);
+    expect(await countDocs(company.company.id)).toBe(before);
+
+    const ok = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), contingency_number: "P-000123", contingency_date: yesterday, intent: "save" });
+    expect(ok.status).toBe(302);
+    const [doc] = await database.db.select().from(documents).where(eq(documents.id, Number(/\d+$/.exec(ok.location!)![0])));
+    expect(doc.situacion).toBe(2);
+    expect(doc.clave![41]).toBe("2");
+    const xml = Buffer.from(doc.signedXml!).toString("utf8");
+    expect(xml).toMatch(/<InformacionReferencia><TipoDocIR>08<\/TipoDocIR><Numero>P-000123<\/Numero><FechaEmisionIR>[^<]+<\/FechaEmisionIR><Codigo>05<\/Codigo><Razon>Sustituye comprobante provisional por contingencia<\/Razon><\/InformacionReferencia>/);
+  });
+});

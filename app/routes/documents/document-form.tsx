@@ -314,6 +314,23 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
         </section>
 
         {source && <ReferenceBlock view={source} errors={errors} />}
+        {!source && (kind === "fe" || kind === "te") && (
+          <section className="card">
+            <details open={!!(form.contingencyNumber || form.contingencyDate || errors.contingency)} data-contingency>
+              <summary className="cursor-pointer font-semibold">Contingencia</summary>
+              <p className="mt-2 text-sm text-slate-600">Si este documento sustituye un comprobante provisional emitido en contingencia (sin sistema o sin internet), indique su número y fecha.</p>
+              <div className="mt-2 grid gap-4 md:grid-cols-2">
+                <Field label="Número del comprobante provisional" name="contingency_number">
+                  <input id="contingency_number" name="contingency_number" className="input" maxLength={50} defaultValue={form.contingencyNumber} />
+                </Field>
+                <Field label="Fecha del comprobante provisional" name="contingency_date">
+                  <input id="contingency_date" name="contingency_date" type="date" className="input" defaultValue={form.contingencyDate} />
+                </Field>
+              </div>
+              {errors.contingency && <p className="field-error">{errors.contingency}</p>}
+            </details>
+          </section>
+        )}
 
         <section className="card space-y-3">
           <Field label="Correos a notificar" name="emails" error={errors.emails}>
