@@ -5,7 +5,9 @@
 // check the draft as the invoice it will issue) instead of issuing. Sources are read with the
 // company's id: another company's id is not found. docs/decisions/091-recurring-screens.md.
 import type { Db } from "../../db/client.ts";
-import { documentOf } from "../../db/queries/documents.ts";
+import { documentOf, documentsInYear } from "../../db/queries/documents.ts";
+import { companies } from "../../db/schema/index.ts";
+import { eq } from "drizzle-orm";
 import { recurringOf } from "../../db/queries/recurring.ts";
 import type { DocumentDraft, FieldError } from "../domain/document-draft.ts";
 import { formValuesFromDraft, type SourceView } from "../domain/document-source.ts";
@@ -30,10 +32,16 @@ interface Resolved {
 
 async function resolve(db: Db, companyId: number, req: RecurringRequest, now: Date): Promise<Resolved | null> {
   const today = costaRicaDay(now);
-  const newFacts = async () => [
-    { label: "Consecutivo", value: await nextRecurringNumber(db, companyId, now) },
-    { label: "Fecha", value: formatDateTime(now) },
-  ];
+  const newFacts = async () => {
+    const facts = [
+      { label: "Consecutivo", value: await nextRecurringNumber(db, companyId, now) },
+      { label: "Fecha", value: formatDateTime(now) },
+    ];
+    // Plan 4 ("100 anuales") shows how many documents the company issued this year (part 1 §1).
+    const [company] = await db.select({ permission: companies.permission }).from(companies).where(eq(companies.id, companyId));
+    if (company?.permission === 4) facts.push({ label: "Documentos emitidos este año", value: String(await documentsInYear(db, companyId, today.slice(0, 4))) });
+    return facts;
+  };
   if (req.mode === "new") {
     return { view: { title: "Nueva factura recurrente", facts: await newFacts(), clientLocked: false, references: [], listPath: LIST }, form: null, recurrence: blankRecurrence(today), clientId: req.clientId, editId: null };
   }
@@ -114,3 +122,4 @@ export async function submitRecurringForm(
   if (!result || result.ok) return result;
   return { ...result, state: { ...result.state, recurrence: typed } };
 }
+

@@ -1,5 +1,5 @@
 // Document reads for the screens (detail, lists, PDF, e-mail). Every function takes companyId.
-import { and, asc, count, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
 import { documentLines, documentReferences, documents } from "../schema/index.ts";
 
@@ -88,4 +88,13 @@ export async function documentsPage(db: DbOrTx, q: DocumentListQuery) {
     .from(documents)
     .where(and(...where));
   return { rows, total: Number(n), page, lastPage: Math.max(1, Math.ceil(Number(n) / pageSize)) };
+}
+
+/** Electronic documents (not quotations) the company issued in the Costa Rica calendar year `year`. */
+export async function documentsInYear(db: DbOrTx, companyId: number, year: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(documents)
+    .where(and(eq(documents.companyId, companyId), ne(documents.kind, "qt"), sql`${documents.issuedAt} >= ${`${year}-01-01T00:00:00-06:00`}::timestamptz`, sql`${documents.issuedAt} < ${`${Number(year) + 1}-01-01T00:00:00-06:00`}::timestamptz`));
+  return Number(row?.n ?? 0);
 }

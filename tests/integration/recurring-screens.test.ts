@@ -5,7 +5,7 @@
 // Through the real route loaders/actions and middleware.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { documentCounters, documents, jobs, recurringDocuments, taxTypes } from "../../db/schema/index.ts";
+import { companies, documentCounters, documents, jobs, recurringDocuments, taxTypes } from "../../db/schema/index.ts";
 import { setupItemsForCompany } from "../../app/server/items-setup.server.ts";
 import { readToasts } from "../../app/server/flash.server.ts";
 import { issueDocument } from "../../app/server/issue-document.server.ts";
@@ -135,6 +135,18 @@ describe("new recurring invoice", () => {
     expect(await pendingRecurringJobs()).toBe(1);
     // The header's next number moved on.
     expect((await load(b, newRec())).data.source.facts[0].value).toBe(String(row.number! + 1));
+  });
+
+  it("plan 4 ('100 anuales') shows how many documents the company issued this year", async () => {
+    expect((await load(b, newRec())).data.source.facts.map((f: { label: string }) => f.label)).not.toContain("Documentos emitidos este año");
+    await database.db.update(companies).set({ permission: 4 }).where(eq(companies.id, a.company.id));
+    try {
+      const issuedThisYear = (await database.db.select().from(documents).where(eq(documents.companyId, a.company.id))).filter((d) => d.kind !== "qt" && costaRicaDay(d.issuedAt).slice(0, 4) === costaRicaDay(new Date()).slice(0, 4)).length;
+      const facts = (await load(b, newRec())).data.source.facts as Array<{ label: string; value: string }>;
+      expect(facts.find((f) => f.label === "Documentos emitidos este año")?.value).toBe(String(issuedThisYear));
+    } finally {
+      await database.db.update(companies).set({ permission: 1 }).where(eq(companies.id, a.company.id));
+    }
   });
 
   it("a template due later does not queue the job", async () => {
