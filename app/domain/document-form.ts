@@ -231,18 +231,23 @@ export function applyItemPicks(form: DocumentFormValues, items: FormItem[]): { f
       return l;
     }
     if (l.picked === l.itemId) return l;
-    return {
-      ...l,
-      picked: l.itemId,
-      code: item.code,
-      cabys: item.cabysCode ?? "",
-      description: item.description || item.name,
-      unit: item.unitCode,
-      price: String(Number(item.price)),
-      taxTypeId: String(item.taxTypeId),
-    };
+    return { ...l, ...lineFromItem(item) };
   });
   return { form: { ...form, lines }, errors };
+}
+
+/** What choosing an item fills on a row: its code, CABYS, text, unit, price and tax type. */
+export function lineFromItem(item: FormItem): Pick<FormLine, "itemId" | "picked" | "code" | "cabys" | "description" | "unit" | "price" | "taxTypeId"> {
+  return {
+    itemId: String(item.id),
+    picked: String(item.id),
+    code: item.code,
+    cabys: item.cabysCode ?? "",
+    description: item.description || item.name,
+    unit: item.unitCode,
+    price: String(Number(item.price)),
+    taxTypeId: String(item.taxTypeId),
+  };
 }
 
 function taxOf(t: FormTaxType): { code?: TaxCode; tarifaCode?: TarifaCode; rate?: string } {

@@ -5,7 +5,7 @@
  * Adding an item already on the document raises its quantity by one instead of a second row.
  */
 import { searchWords } from "./item-schemas.ts";
-import { blankLine, type DocumentFormValues, type FormItem } from "./document-form.ts";
+import { blankLine, lineFromItem, type DocumentFormValues, type FormItem } from "./document-form.ts";
 
 export const POS_LIMIT = 10;
 
@@ -45,17 +45,7 @@ export function addItemLine(form: DocumentFormValues, item: FormItem): DocumentF
     const quantity = Number.isFinite(q) ? String(Math.min(q + 1, 100000)) : "1";
     return { ...form, lines: form.lines.map((l, i) => (i === same ? { ...l, quantity } : l)) };
   }
-  const filled = {
-    ...blankLine(),
-    itemId: id,
-    picked: id,
-    code: item.code,
-    cabys: item.cabysCode ?? "",
-    description: item.description || item.name,
-    unit: item.unitCode,
-    price: String(Number(item.price)),
-    taxTypeId: String(item.taxTypeId),
-  };
+  const filled = { ...blankLine(), ...lineFromItem(item) };
   const blank = form.lines.findIndex(isBlank);
   const lines = blank >= 0 ? form.lines.map((l, i) => (i === blank ? filled : l)) : [...form.lines, filled];
   return { ...form, lines };

@@ -5,6 +5,7 @@ import { documentList } from "../../../db/queries/document-lists.ts";
 import { costaRicaDay, reminderAllowed } from "../../domain/document-status.ts";
 import { invoicesOfQuotations } from "../../../db/queries/quotations.ts";
 import { QuotationActions } from "../../components/quotation-actions.tsx";
+import { DocumentRowActions } from "../../components/document-row-actions.tsx";
 import { quotationNameOf } from "../../server/quotations.server.ts";
 import { ActivityFields, ClientForm, clientFormKey, type ClientFormViewState } from "../../components/client-form.tsx";
 import { AppForm, SubmitButton } from "../../components/form.tsx";
@@ -283,7 +284,11 @@ export default function ClientDetail({ loaderData, actionData }: Route.Component
                       <QuotationActions id={d.id} invoiceId={d.invoiceId} back={documents.back} name={documents.quotationName} />
                     </td>
                   )}
-                  {documents.actions && <DocumentRowActions type={TABS[tab].type} row={d} />}
+                  {documents.actions && (
+                    <td>
+                      <DocumentRowActions type={TABS[tab].type} id={d.id} pay={TABS[tab].type === "invoice" && d.owes} reminder={d.reminder} />
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
@@ -292,43 +297,6 @@ export default function ClientDetail({ loaderData, actionData }: Route.Component
         </div>
       )}
     </div>
-  );
-}
-
-/** Row actions of the Facturas and Tiquetes tabs (part 1 "Client detail", part 2 lists). */
-function DocumentRowActions({ type, row }: { type: string; row: { id: number; owes: boolean; reminder: number | null } }) {
-  return (
-    <td>
-      <div className="flex flex-wrap gap-1">
-        {type === "invoice" && row.owes && (
-          <Link className="btn btn-outline btn-sm" to={`/payments?document_id=${row.id}`}>
-            Pagar
-          </Link>
-        )}
-        {row.reminder !== null && (
-          <AppForm action={`/detail/invoice/${row.id}`} className="inline">
-            <input type="hidden" name="intent" value="reminder" />
-            <button type="submit" className="btn btn-outline btn-sm">
-              Recordatorio de pago ({row.reminder})
-            </button>
-          </AppForm>
-        )}
-        <Link className="btn btn-outline btn-sm" to={`/new-note/nc/${type}/${row.id}`}>
-          Nota de crédito
-        </Link>
-        <Link className="btn btn-outline btn-sm" to={`/new-note/nd/${type}/${row.id}`}>
-          Nota de débito
-        </Link>
-        <Link className="btn btn-outline btn-sm" to={`/new-clone/${type}/${row.id}`}>
-          Clonar
-        </Link>
-        {type === "invoice" && (
-          <Link className="btn btn-outline btn-sm" to={`/new-recurring/invoice/${row.id}`}>
-            Hacer recurrente
-          </Link>
-        )}
-      </div>
-    </td>
   );
 }
 

@@ -8,7 +8,7 @@ import { currencies } from "../../../db/schema/index.ts";
 import { DOCUMENT_LIST_FILTERS, documentList, noteParents, type DocumentListFilter } from "../../../db/queries/document-lists.ts";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { costaRicaDay, dueState, haciendaStatusLabel, paymentStatus, reminderAllowed } from "../../domain/document-status.ts";
-import { AppForm } from "../../components/form.tsx";
+import { DocumentRowActions } from "../../components/document-row-actions.tsx";
 import { formatDate, formatMoney, truncate } from "../../domain/format.ts";
 import { lastPage } from "../../domain/pagination.ts";
 import { requestContext } from "../../server/context.ts";
@@ -214,35 +214,7 @@ export default function DocumentsList({ loaderData }: Route.ComponentProps) {
                 </td>
                 {showActions && (
                   <td>
-                    <div className="flex flex-wrap gap-1">
-                      {info.pay && r.owes && r.hacienda !== "rechazado" && (
-                        <Link className="btn btn-outline btn-sm" to={`/payments?document_id=${r.id}`}>
-                          Pagar
-                        </Link>
-                      )}
-                      <Link className="btn btn-outline btn-sm" to={`/new-note/nc/${info.type}/${r.id}`}>
-                        Nota de crédito
-                      </Link>
-                      <Link className="btn btn-outline btn-sm" to={`/new-note/nd/${info.type}/${r.id}`}>
-                        Nota de débito
-                      </Link>
-                      <Link className="btn btn-outline btn-sm" to={`/new-clone/${info.type}/${r.id}`}>
-                        Clonar
-                      </Link>
-                      {section === "invoices" && (
-                        <Link className="btn btn-outline btn-sm" to={`/new-recurring/invoice/${r.id}`}>
-                          Hacer recurrente
-                        </Link>
-                      )}
-                      {r.reminder !== null && (
-                        <AppForm method="post" action={`/detail/invoice/${r.id}`} className="inline" data-reminder-form>
-                          <input type="hidden" name="intent" value="reminder" />
-                          <button type="submit" className="btn btn-outline btn-sm">
-                            Recordatorio ({r.reminder})
-                          </button>
-                        </AppForm>
-                      )}
-                    </div>
+                    <DocumentRowActions type={info.type} id={r.id} pay={!!info.pay && r.owes && r.hacienda !== "rechazado"} reminder={r.reminder} />
                   </td>
                 )}
               </tr>

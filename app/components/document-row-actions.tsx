@@ -1,0 +1,39 @@
+// Row actions of a document list (part 2 lists; part 1 client detail tabs): Pagar, Recordatorio de
+// pago (due or overdue unpaid invoices, with how many were sent), credit and debit notes, Clonar and
+// Hacer recurrente (invoices). Links and small forms: they work without JavaScript.
+import { Link } from "react-router";
+import { AppForm } from "./form.tsx";
+
+export function DocumentRowActions({ type, id, pay, reminder }: { type: string; id: number; pay: boolean; reminder: number | null }) {
+  return (
+    <div className="flex flex-wrap gap-1">
+      {pay && (
+        <Link className="btn btn-outline btn-sm" to={`/payments?document_id=${id}`}>
+          Pagar
+        </Link>
+      )}
+      {reminder !== null && (
+        <AppForm action={`/detail/invoice/${id}`} className="inline" data-reminder-form>
+          <input type="hidden" name="intent" value="reminder" />
+          <button type="submit" className="btn btn-outline btn-sm">
+            Recordatorio de pago ({reminder})
+          </button>
+        </AppForm>
+      )}
+      <Link className="btn btn-outline btn-sm" to={`/new-note/nc/${type}/${id}`}>
+        Nota de crédito
+      </Link>
+      <Link className="btn btn-outline btn-sm" to={`/new-note/nd/${type}/${id}`}>
+        Nota de débito
+      </Link>
+      <Link className="btn btn-outline btn-sm" to={`/new-clone/${type}/${id}`}>
+        Clonar
+      </Link>
+      {type === "invoice" && (
+        <Link className="btn btn-outline btn-sm" to={`/new-recurring/invoice/${id}`}>
+          Hacer recurrente
+        </Link>
+      )}
+    </div>
+  );
+}
