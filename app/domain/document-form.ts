@@ -20,6 +20,8 @@ export const FORM_MESSAGES = {
   noteSaved: "Nota guardada con exito",
   quotationSaved: "Cotización guardada con exito",
   invalidKind: "El tipo de documento a crear es invalido",
+  /** Plan 5 (API): the interface is read-only; documents come through the API. */
+  readOnlyPlan: "Tu plan no permite emitir ni modificar documentos desde la aplicación.",
   emailInvalid: "invalido",
 } as const;
 

@@ -448,3 +448,18 @@ describe("contingency", () => {
     expect(xml).toMatch(/<InformacionReferencia><TipoDocIR>08<\/TipoDocIR><Numero>P-000123<\/Numero><FechaEmisionIR>[^<]+<\/FechaEmisionIR><Codigo>05<\/Codigo><Razon>Sustituye comprobante provisional por contingencia<\/Razon><\/InformacionReferencia>/);
   });
 });
+
+describe("plan 5 (API, read-only interface)", () => {
+  it("refuses to issue from the form (403) and saves nothing", async () => {
+    const { companies } = await import("../../db/schema/index.ts");
+    await database.db.update(companies).set({ permission: 5 }).where(eq(companies.id, company.company.id));
+    try {
+      const before = await countDocs(company.company.id);
+      const r = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), intent: "save" });
+      expect(r.status).toBe(403);
+      expect(await countDocs(company.company.id)).toBe(before);
+    } finally {
+      await database.db.update(companies).set({ permission: 1 }).where(eq(companies.id, company.company.id));
+    }
+  });
+});

@@ -13,7 +13,7 @@ import { ReferenceBlock, SourceFacts } from "../../components/document-source.ts
 import { RecurrenceBlock } from "../../components/recurrence-block.tsx";
 import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { SOURCE_MESSAGES, sourceRequestOf } from "../../domain/document-source.ts";
-import { FORM_KINDS, hasExoneration, lineFieldName, MAX_PAYMENTS, QUICK_ADD_RETURNS, quickAddReturn, type FormKind, type FormLine } from "../../domain/document-form.ts";
+import { FORM_KINDS, FORM_MESSAGES, hasExoneration, lineFieldName, MAX_PAYMENTS, QUICK_ADD_RETURNS, quickAddReturn, type FormKind, type FormLine } from "../../domain/document-form.ts";
 import { EXONERATION_DOC_TYPES, EXONERATION_INSTITUTIONS } from "../../hacienda/codes.ts";
 import { formValues } from "../../domain/forms.ts";
 import { recurringRequestOf } from "../../domain/recurring.ts";
@@ -97,6 +97,7 @@ function submitFor(request: Request, params: Record<string, string | undefined>,
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { company, user, sessionId } = requireSession(context);
+  if (company.permission === 5) throw data(FORM_MESSAGES.readOnlyPlan, { status: 403 });
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) throw data("La solicitud es demasiado grande", { status: 413 });
   const form = await request.formData();
   const values = formValues(form);

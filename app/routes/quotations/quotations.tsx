@@ -12,6 +12,7 @@ import { QuotationActions } from "../../components/quotation-actions.tsx";
 import { formatDate, formatMoney, truncate } from "../../domain/format.ts";
 import { lastPage } from "../../domain/pagination.ts";
 import { backPath, convertFailedMessage, QUOTATION_MESSAGES } from "../../domain/quotations.ts";
+import { FORM_MESSAGES } from "../../domain/document-form.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { appSchemaSet } from "../../server/document-form.server.ts";
@@ -66,6 +67,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { company, user } = requireSession(context);
+  if (company.permission === 5) throw data(FORM_MESSAGES.readOnlyPlan, { status: 403 });
   const form = await request.formData();
   const back = backPath(form.get("back"), "/quotations");
   if (form.get("confirm") === "cancel") return redirectWithToast(back, { type: "info", text: QUOTATION_MESSAGES.cancelled });
