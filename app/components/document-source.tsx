@@ -73,8 +73,8 @@ function LockedReference({ r, index, errors }: { r: ReferenceView; index: number
   );
 }
 
-/** The purchase invoice's own reference (always the first one). */
-function EditableReference({ r, errors }: { r: ReferenceView; errors: Record<string, string> }) {
+/** An editable reference (the purchase invoice's own, always the first one; the optional one of a new invoice or ticket). */
+export function EditableReference({ r, errors }: { r: ReferenceView; errors: Record<string, string> }) {
   return (
     <div className="space-y-2" data-reference={0}>
       {errors["references.0"] && <p className="field-error">{errors["references.0"]}</p>}

@@ -47,6 +47,17 @@ export const FEC_REFERENCE_DOC_TYPES = ["14", "16", "05", "06", "07"] as const;
 export const FEC_REFERENCE_CODES = ["04", "11"] as const;
 export const FEC_REFERENCE_DEFAULT = { docType: "14", code: "04" } as const;
 
+/**
+ * The optional reference block of a new invoice or ticket (part 2 "document reference block"): another
+ * document it refers to. Types (Nota 10): FE, TE, a dispatch note, a contract, a procedure, a
+ * contingency document, billing for a past month; codes (Nota 9): 'Referencia a otro documento',
+ * 'Sustituye comprobante provisional por contingencia', 'Sustituye comprobante electrónico', 'Factura
+ * endosada'. Codes for notes only and 99 (which needs the *OTRO texts) are not offered.
+ */
+export const INVOICE_REFERENCE_DOC_TYPES = ["01", "04", "05", "06", "07", "08", "13"] as const;
+export const INVOICE_REFERENCE_CODES = ["04", "05", "07", "08"] as const;
+export const INVOICE_REFERENCE_DEFAULT = { docType: "01", code: "04" } as const;
+
 export type SourceRequest =
   | { mode: "note"; kind: "nc" | "nd"; sourceKind: string; documentId: number }
   | { mode: "clone"; kind: FormKind; documentId: number; replace: boolean }
@@ -149,11 +160,15 @@ function validDay(ymd: string): boolean {
  * fields all required when referencing"), a listed type and code, a date not after today (Costa Rica
  * calendar day `today`). The instant is noon of that day in Costa Rica.
  */
-export function purchaseReference(v: ReferenceFormValues, today: string): { reference: DraftReference | null; errors: FieldError[] } {
+export function purchaseReference(
+  v: ReferenceFormValues,
+  today: string,
+  allowed: { docTypes: readonly string[]; codes: readonly string[] } = { docTypes: FEC_REFERENCE_DOC_TYPES, codes: FEC_REFERENCE_CODES },
+): { reference: DraftReference | null; errors: FieldError[] } {
   const errors: FieldError[] = [];
   if (!v.docType || !v.number || !v.date || !v.code || !v.reason) errors.push({ field: "references.0", message: SOURCE_MESSAGES.referenceFields });
-  if (v.docType && !(FEC_REFERENCE_DOC_TYPES as readonly string[]).includes(v.docType)) errors.push({ field: "references.0.docType", message: SOURCE_MESSAGES.referenceType });
-  if (v.code && !(FEC_REFERENCE_CODES as readonly string[]).includes(v.code)) errors.push({ field: "references.0.code", message: SOURCE_MESSAGES.referenceCode });
+  if (v.docType && !allowed.docTypes.includes(v.docType)) errors.push({ field: "references.0.docType", message: SOURCE_MESSAGES.referenceType });
+  if (v.code && !allowed.codes.includes(v.code)) errors.push({ field: "references.0.code", message: SOURCE_MESSAGES.referenceCode });
   if (v.date && (!validDay(v.date) || v.date > today)) errors.push({ field: "references.0.date", message: SOURCE_MESSAGES.referenceDate });
   if (errors.length) return { reference: null, errors };
   return { reference: { docType: v.docType, number: v.number, issuedAt: new Date(`${v.date}T12:00:00-06:00`).toISOString(), code: v.code, reason: v.reason }, errors };

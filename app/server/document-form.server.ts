@@ -8,8 +8,9 @@ import { clients, documents, generalConfigurations, items, taxTypes } from "../.
 import { termOf, termsOf } from "../../db/queries/config.ts";
 import { addItemLine, POS_MESSAGES, posExactItem, posSearch } from "../domain/pos.ts";
 import { costaRicaDay } from "../domain/document-status.ts";
+import { INVOICE_REFERENCE_CODES, INVOICE_REFERENCE_DEFAULT, INVOICE_REFERENCE_DOC_TYPES, purchaseReference, readReferenceForm, type ReferenceFormValues, type ReferenceView, type SourceView } from "../domain/document-source.ts";
+import { editableReferenceView } from "./reference-view.server.ts";
 import { checkDraft, draftTotals, summaryOf, type DocumentDraft, type DraftReference, type FieldError } from "../domain/document-draft.ts";
-import type { SourceView } from "../domain/document-source.ts";
 import type { RecurrenceFormValues } from "../domain/recurring.ts";
 import { applyItemPicks, blankLine, contingencyReference, errorMap, FORM_KINDS, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, readDocumentForm, toDraft, type DocumentFormValues, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
 import { loadSchemaSet } from "../hacienda/xsd/load.server.ts";
@@ -96,6 +97,8 @@ export interface DocumentFormState {
   source?: SourceView | null;
   /** The point-of-sale search (null when mode_pos is off or the kind has none). */
   pos?: PosState | null;
+  /** New invoices and tickets: the optional reference to another document, as typed. */
+  reference?: ReferenceView | null;
   /** 'Guardar e imprimir' (tickets): the ticket just saved, printed while the form starts over. */
   printed?: { id: number; consecutivo: string } | null;
   /** Recurring mode (recurring-form.server.ts): the recurrence block and the payment-reminder checkbox. */
@@ -170,7 +173,7 @@ function totalsOf(kind: FormKind, form: DocumentFormValues, lists: DocumentFormL
   }
 }
 
-function state(kind: FormKind, form: DocumentFormValues, lists: DocumentFormLists, errors: FieldError[], message: string | null = null, source: SourceView | null = null): DocumentFormState {
+function state(kind: FormKind, form: DocumentFormValues, lists: DocumentFormLists, errors: FieldError[], message: string | null = null, source: SourceView | null = null, reference: ReferenceFormValues | null = null): DocumentFormState {
   return {
     source,
     kind,
@@ -181,7 +184,17 @@ function state(kind: FormKind, form: DocumentFormValues, lists: DocumentFormList
     totals: totalsOf(kind, form, lists),
     message,
     pos: lists.modePos ? { query: "", results: [], message: null } : null,
+    reference: !source && (kind === "fe" || kind === "te") ? editableReferenceView(reference ?? { ...INVOICE_REFERENCE_DEFAULT, number: "", date: "", reason: "" }, INVOICE_REFERENCE_OPTIONS) : null,
   };
+}
+
+const INVOICE_REFERENCE_OPTIONS = { docTypes: INVOICE_REFERENCE_DOC_TYPES, codes: INVOICE_REFERENCE_CODES };
+
+/** The optional reference block of a new invoice or ticket: used when a number or a reason is typed. */
+function typedReference(values: Record<string, string | undefined>, today: string): { typed: ReferenceFormValues; reference: DraftReference | null; errors: FieldError[] } {
+  const typed = readReferenceForm(values);
+  if (!typed.number && !typed.reason) return { typed, reference: null, errors: [] };
+  return { typed, ...purchaseReference(typed, today, INVOICE_REFERENCE_OPTIONS) };
 }
 
 /** Fills the exchange rate when dollars are chosen and none was typed; a message when there is none. */
@@ -261,6 +274,8 @@ export async function submitDocumentForm(
   const { kind, intent } = opts;
   const lists = withSourceClient(await documentFormLists(db, opts.companyId, kind), opts.source);
   const view = opts.source?.view ?? null;
+  // New invoices and tickets may refer to another document (the optional reference block).
+  const ref = !opts.source && (kind === "fe" || kind === "te") ? typedReference(opts.values, costaRicaDay(opts.now)) : null;
   const picked = applyItemPicks(lockedBySource(readDocumentForm(opts.values), opts.source), lists.items);
   const rated = await withRate(db, picked.form, opts.now);
   let form = rated.form;
@@ -273,7 +288,7 @@ export async function submitDocumentForm(
     if (chosen) form = addItemLine(form, chosen);
     const results = chosen ? [] : posSearch(lists.items, posQuery);
     const pos = { query: chosen ? "" : posQuery, results, message: !chosen && posQuery && results.length === 0 ? POS_MESSAGES.noMatch : null };
-    return { ok: false, status: 200, state: { ...state(kind, form, lists, [], rated.message, view), pos } };
+    return { ok: false, status: 200, state: { ...state(kind, form, lists, [], rated.message, view, ref?.typed ?? null), pos } };
   }
 
   const paymentIntent = intent === "add-payment" || intent.startsWith("remove-payment:");
@@ -290,7 +305,7 @@ export async function submitDocumentForm(
     }
     // Item-pick errors refer to row positions: recompute them after adding/removing rows.
     const again = applyItemPicks(form, lists.items);
-    return { ok: false, status: 200, state: state(kind, again.form, lists, again.errors, rated.message, view) };
+    return { ok: false, status: 200, state: state(kind, again.form, lists, again.errors, rated.message, view, ref?.typed ?? null) };
   }
 
   const errors: FieldError[] = [...picked.errors, ...(opts.source?.errors ?? [])];
@@ -303,17 +318,17 @@ export async function submitDocumentForm(
   // A new invoice or ticket may replace a provisional contingency document (situation 2, reference 05).
   const contingency = !opts.source && (kind === "fe" || kind === "te") ? contingencyReference(form, costaRicaDay(opts.now)) : { reference: null, errors: [] };
   errors.push(...contingency.errors);
+  if (ref) errors.push(...ref.errors);
+  const references = [...(contingency.reference ? [contingency.reference] : []), ...(ref?.reference ? [ref.reference] : [])];
   const draft = opts.source?.references
     ? { ...formDraft, references: opts.source.references }
-    : contingency.reference
-      ? { ...formDraft, situacion: 2 as const, references: [contingency.reference] }
-      : formDraft;
+    : { ...formDraft, ...(contingency.reference ? { situacion: 2 as const } : {}), ...(references.length ? { references } : {}) };
   errors.push(...formErrors, ...checkDraft(draft));
-  if (errors.length > 0) return { ok: false, status: 400, state: state(kind, form, lists, errors, rated.message, view) };
+  if (errors.length > 0) return { ok: false, status: 400, state: state(kind, form, lists, errors, rated.message, view, ref?.typed ?? null) };
 
   if (opts.save) {
     const stored = await opts.save(draft);
-    if (!stored.ok) return { ok: false, status: 400, state: state(kind, form, lists, stored.errors, rated.message, view) };
+    if (!stored.ok) return { ok: false, status: 400, state: state(kind, form, lists, stored.errors, rated.message, view, ref?.typed ?? null) };
     return { ok: true, documentId: stored.id, kind, message: stored.message, redirectTo: stored.redirectTo };
   }
 
@@ -330,7 +345,7 @@ export async function submitDocumentForm(
         replacesDocumentId: opts.source?.replacesDocumentId ?? null,
       });
   if (!saved) return null;
-  if (!saved.ok) return { ok: false, status: 400, state: state(kind, form, lists, saved.errors, rated.message, view) };
+  if (!saved.ok) return { ok: false, status: 400, state: state(kind, form, lists, saved.errors, rated.message, view, ref?.typed ?? null) };
   const printed = kind === "te" && intent === "save-print" && !opts.source;
   const redirectTo = updates ? FORM_KINDS.qt.listPath : printed ? `/new-ticket?printed=${saved.documentId}` : `/detail/${FORM_KINDS[kind].detailType}/${saved.documentId}`;
   const message = updates ? QUOTATION_MESSAGES.updated : FORM_KINDS[kind].saved;

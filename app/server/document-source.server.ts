@@ -10,7 +10,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { clients, documentCounters } from "../../db/schema/index.ts";
 import { documentOf } from "../../db/queries/documents.ts";
-import { referenceCodes, referenceDocumentTypes } from "../../db/seed/reference-data.ts";
+import { codeLabel, docTypeLabel, editableReferenceView } from "./reference-view.server.ts";
 import type { DocumentDraft } from "../domain/document-draft.ts";
 import { FORM_KINDS, type DocumentFormValues, type FormKind } from "../domain/document-form.ts";
 import { quotationHeading } from "../domain/quotations.ts";
@@ -40,8 +40,6 @@ import { blankForm, prefilledDocumentForm, submitDocumentForm, type DocumentForm
 import { quotationNameOf, quotationOf } from "./quotations.server.ts";
 import { companyHacienda } from "./signing-key.server.ts";
 
-const docTypeLabel = (code: string) => referenceDocumentTypes.find((t) => t.code === code)?.name ?? code;
-const codeLabel = (code: string) => referenceCodes.find((c) => c.code === code)?.name ?? code;
 
 /**
  * The number the next document of this kind will probably get (another user may take it first:
@@ -74,18 +72,7 @@ function lockedView(r: { docType: string; number: string; issuedAt: Date; code: 
 }
 
 function purchaseView(v: ReferenceFormValues): ReferenceView {
-  return {
-    mode: "editable",
-    docType: v.docType,
-    docTypeLabel: docTypeLabel(v.docType),
-    number: v.number,
-    date: v.date,
-    code: v.code,
-    codeLabel: codeLabel(v.code),
-    reason: v.reason,
-    docTypeOptions: FEC_REFERENCE_DOC_TYPES.map((c) => ({ value: c, label: `${c} — ${docTypeLabel(c)}` })),
-    codeOptions: FEC_REFERENCE_CODES.map((c) => ({ value: c, label: `${c} — ${codeLabel(c)}` })),
-  };
+  return editableReferenceView(v, { docTypes: FEC_REFERENCE_DOC_TYPES, codes: FEC_REFERENCE_CODES });
 }
 
 /** The FEC block: as typed (submissions), else the cloned FEC's reference, else the defaults. */

@@ -463,3 +463,24 @@ describe("plan 5 (API, read-only interface)", () => {
     }
   });
 });
+
+describe("optional reference (new invoices and tickets)", () => {
+  it("a complete reference goes into the XML; an incomplete one or a code for notes is refused with what was typed kept", async () => {
+    const yesterday = new Date(Date.now() - 36 * 3600_000).toISOString().slice(0, 10);
+    const blank = await call(b, formRoute.loader, { path: "/new-invoice" });
+    expect(blank.data.reference).toMatchObject({ mode: "editable", docType: "01", code: "04", number: "" });
+    const before = await countDocs(company.company.id);
+    const incomplete = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), reference_doc_type: "01", reference_code: "04", reference_reason: "Entrega parcial", intent: "save" });
+    expect(incomplete.status).toBe(400);
+    expect(incomplete.data.errors["references.0"]).toBe("Complete todos los campos de la referencia.");
+    expect(incomplete.data.reference.reason).toBe("Entrega parcial");
+    const noteCode = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), reference_doc_type: "01", reference_number: "FAC-1", reference_date: yesterday, reference_code: "01", reference_reason: "Anula", intent: "save" });
+    expect(noteCode.data.errors["references.0.code"]).toBe("Seleccione un código de referencia válido.");
+    expect(await countDocs(company.company.id)).toBe(before);
+    const ok = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), reference_doc_type: "05", reference_number: "DESP-778", reference_date: yesterday, reference_code: "04", reference_reason: "Entrega según nota de despacho", intent: "save" });
+    expect(ok.status).toBe(302);
+    const [doc] = await database.db.select().from(documents).where(eq(documents.id, Number(/\d+$/.exec(ok.location!)![0])));
+    expect(doc.situacion).toBe(1);
+    expect(Buffer.from(doc.signedXml!).toString("utf8")).toMatch(/<InformacionReferencia><TipoDocIR>05<\/TipoDocIR><Numero>DESP-778<\/Numero><FechaEmisionIR>[^<]+<\/FechaEmisionIR><Codigo>04<\/Codigo><Razon>Entrega según nota de despacho<\/Razon><\/InformacionReferencia>/);
+  });
+});

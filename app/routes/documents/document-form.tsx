@@ -9,7 +9,7 @@
 import { Fragment, useEffect, useState } from "react";
 import { data, isRouteErrorResponse, Link, redirect, useLocation, useRouteError } from "react-router";
 import type { Route } from "./+types/document-form";
-import { ReferenceBlock, SourceFacts } from "../../components/document-source.tsx";
+import { EditableReference, ReferenceBlock, SourceFacts } from "../../components/document-source.tsx";
 import { RecurrenceBlock } from "../../components/recurrence-block.tsx";
 import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { SOURCE_MESSAGES, sourceRequestOf } from "../../domain/document-source.ts";
@@ -315,6 +315,17 @@ function DocumentFormView({ state }: { state: DocumentFormState }) {
         </section>
 
         {source && <ReferenceBlock view={source} errors={errors} />}
+        {state.reference && (
+          <section className="card">
+            <details open={!!(state.reference.number || state.reference.reason || Object.keys(errors).some((k) => k.startsWith("references")))} data-optional-reference>
+              <summary className="cursor-pointer font-semibold">Documento de referencia</summary>
+              <p className="mt-2 text-sm text-slate-600">Opcional: el documento al que se refiere este comprobante.</p>
+              <div className="mt-2">
+                <EditableReference r={state.reference} errors={errors} />
+              </div>
+            </details>
+          </section>
+        )}
         {!source && (kind === "fe" || kind === "te") && (
           <section className="card">
             <details open={!!(form.contingencyNumber || form.contingencyDate || errors.contingency)} data-contingency>
