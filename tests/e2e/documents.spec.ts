@@ -93,3 +93,37 @@ test("a ticket to the generic client: errors keep what was typed, then 'Guardar 
   await expectToast(page, "Tiquete guardado con exito");
   await expectAcceptedAndMailed(page, "factura@example.cr", since);
 });
+
+test("an invoice with an exonerated line and a reference to a dispatch note is accepted", async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const p = projectOf(info);
+  await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
+  await page.goto("/new-invoice");
+  // The client of the first journey of this file (same project).
+  await page.getByLabel("Cliente", { exact: true }).selectOption({ label: `Cliente Factura ${p} (${p === "js" ? "109870661" : "109870662"})` });
+  await fillLine(page, 1, { cabys: "8313100000000", description: "Consultoría exonerada", quantity: "1", price: "100000", tax: "IVA 13%" });
+
+  // The exoneration and the reference are disclosures: they open without JavaScript too.
+  await page.getByText("Exoneración (línea 1)").click();
+  await page.getByLabel("Tipo de exoneración (línea 1)").selectOption("03");
+  await page.getByLabel("Número de exoneración (línea 1)").fill("AL-00012345-26");
+  await page.getByLabel("Institución (línea 1)").selectOption("01");
+  await page.getByLabel("Fecha de emisión (línea 1)").fill("2026-01-15");
+  await page.getByLabel("Porcentaje exonerado (línea 1)").fill("13");
+  await page.getByRole("button", { name: "Recalcular" }).click();
+  await expect(page.getByTestId("document-exonerated")).toHaveText("₡13.000,00");
+  await expect(page.getByTestId("document-total")).toHaveText("₡100.000,00");
+
+  await page.getByText("Documento de referencia", { exact: true }).click();
+  await page.getByLabel("Tipo de documento de referencia").selectOption("05");
+  await page.getByLabel("Número del documento de referencia").fill(`DESP-${p}`);
+  await page.getByLabel("Fecha del documento de referencia").fill("2026-11-02");
+  await page.getByLabel("Razón").fill("Entrega según nota de despacho");
+  await page.getByRole("button", { name: "Guardar", exact: true }).click();
+  await expectToast(page, "Factura guardada con exito");
+  await expect(page).toHaveURL(/\/detail\/invoice\/\d+$/);
+  await expect(async () => {
+    await page.reload();
+    await expect(page.locator("[data-status-ribbon]")).toHaveText("aceptado", { timeout: 1000 });
+  }).toPass({ timeout: 60_000 });
+});
