@@ -1,5 +1,5 @@
 // Document reads for the screens (detail, lists, PDF, e-mail). Every function takes companyId.
-import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
 import { documentLines, documentReferences, documents } from "../schema/index.ts";
 
@@ -41,53 +41,6 @@ export async function notesOf(db: DbOrTx, { companyId, documentId }: { companyId
     .from(documentReferences)
     .innerJoin(documents, eq(documents.id, documentReferences.documentId))
     .where(and(eq(documentReferences.companyId, companyId), eq(documentReferences.referencedDocumentId, documentId)));
-}
-
-export interface DocumentListQuery {
-  companyId: number;
-  kinds: string[];
-  status?: string;
-  clientId?: number;
-  page?: number;
-  pageSize?: number;
-}
-
-/** A page of documents, newest first (list columns only; no XML bytes). */
-export async function documentsPage(db: DbOrTx, q: DocumentListQuery) {
-  const pageSize = q.pageSize ?? 10;
-  const page = Math.max(1, q.page ?? 1);
-  const where: SQL[] = [eq(documents.companyId, q.companyId), inArray(documents.kind, q.kinds)];
-  if (q.status) where.push(eq(documents.status, q.status));
-  if (q.clientId) where.push(eq(documents.clientId, q.clientId));
-  const rows = await db
-    .select({
-      id: documents.id,
-      kind: documents.kind,
-      number: documents.number,
-      consecutivo: documents.consecutivo,
-      clave: documents.clave,
-      status: documents.status,
-      issuedAt: documents.issuedAt,
-      expirationDate: documents.expirationDate,
-      clientId: documents.clientId,
-      clientSnapshot: documents.clientSnapshot,
-      currencyId: documents.currencyId,
-      exchangeRate: documents.exchangeRate,
-      total: documents.totalComprobante,
-      paymentAmount: documents.paymentAmount,
-      creditNoteTotal: documents.creditNoteTotal,
-      haciendaDetail: documents.haciendaDetail,
-    })
-    .from(documents)
-    .where(and(...where))
-    .orderBy(desc(documents.issuedAt), desc(documents.id))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
-  const [{ n }] = await db
-    .select({ n: count() })
-    .from(documents)
-    .where(and(...where));
-  return { rows, total: Number(n), page, lastPage: Math.max(1, Math.ceil(Number(n) / pageSize)) };
 }
 
 /** Electronic documents (not quotations) the company issued in the Costa Rica calendar year `year`. */
