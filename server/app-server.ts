@@ -15,6 +15,7 @@ import { seedDemo, seedReferenceData } from "../db/seed/index.ts";
 import { handlers, schedules } from "../jobs/registry.ts";
 import { startRunner, type Runner } from "../jobs/runner.ts";
 import { lockDataDir, prepareEnvironment } from "./environment.ts";
+import { precompressedAssets } from "./precompressed-assets.ts";
 import { anyCompanyUsesSandbox } from "../app/server/hacienda-config.server.ts";
 
 /** Largest request body accepted (uploads: CABYS spreadsheets up to 20 MB). */
@@ -91,6 +92,7 @@ if (cluster.isPrimary && workers > 1) {
   const app = express();
   app.disable("x-powered-by");
   app.use(compression());
+  app.use("/assets", precompressedAssets("build/client/assets"));
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
   app.use(express.static("build/client", { maxAge: "1h" }));
   app.use((req, res, next) => {

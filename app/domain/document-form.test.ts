@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkDraft, draftTotals } from "./document-draft.ts";
-import { applyItemPicks, errorMap, FORM_MESSAGES, hasExoneration, readDocumentForm, toDraft, type FormItem, type FormTaxType } from "./document-form.ts";
+import { applyItemPicks, blankLine, errorMap, FORM_MESSAGES, FORM_UNITS, hasExoneration, readDocumentForm, toDraft, type FormItem, type FormTaxType } from "./document-form.ts";
+import { unitsOfMeasure } from "../../db/seed/reference-data.ts";
 import { formValuesFromDraft } from "./document-source.ts";
 
 const taxTypes: FormTaxType[] = [
@@ -133,5 +134,14 @@ describe("exoneration on a row", () => {
     const back = formValuesFromDraft(draft, taxTypes, items, { keepNote: true, keepRate: false });
     expect(back.lines[0]).toMatchObject({ exType: "99", exTypeOther: "Ley 7210 de zonas francas", exNumber: "AL-1234-2026", exInstitution: "01", exDate: "2026-03-01", exPercent: "6.5" });
     expect(hasExoneration(back.lines[1])).toBe(false);
+  });
+});
+
+describe("the form's units", () => {
+  it("are Hacienda units with Hacienda's descriptions, each once", () => {
+    const official = new Map<string, string>(unitsOfMeasure.map((u) => [u.symbol, u.description]));
+    for (const [symbol, description] of FORM_UNITS) expect([symbol, official.get(symbol)]).toEqual([symbol, description]);
+    expect(new Set(FORM_UNITS.map(([s]) => s)).size).toBe(FORM_UNITS.length);
+    expect(FORM_UNITS[0][0]).toBe(blankLine().unit);
   });
 });

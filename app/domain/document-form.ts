@@ -238,6 +238,22 @@ export function applyItemPicks(form: DocumentFormValues, items: FormItem[]): { f
   return { form: { ...form, lines }, errors };
 }
 
+/**
+ * The units the form's line offers: the ones shops and services in Costa Rica invoice in, out of
+ * Hacienda's 110 (most are physical units such as "ampere por metro"). A line from the catalogue
+ * keeps its item's unit even when it is not here (the select adds it), and the server accepts any
+ * code of Hacienda's list. Kept short: it is sent in every form's JavaScript.
+ */
+export const FORM_UNITS: readonly (readonly [symbol: string, description: string])[] = [
+  ["Unid", "Unidad"], ["Sp", "Servicios Profesionales"], ["Spe", "Servicios personales"], ["St", "Servicios técnicos"],
+  ["Os", "Otro tipo de servicio"], ["Al", "Alquiler de uso habitacional"], ["Alc", "Alquiler de uso comercial"], ["Cm", "Comisiones"],
+  ["I", "Intereses"], ["h", "hora"], ["D", "día"], ["Min", "minuto"], ["Kg", "Kilogramo"], ["G", "Gramo"], ["T", "tonelada"],
+  ["Qq", "Quintal"], ["Oz", "Onzas"], ["L", "litro"], ["mL", "mililitro"], ["Gal", "Galón"], ["M", "Metro"], ["cm", "centímetro"],
+  ["Mm", "Milímetro"], ["Km", "Kilómetro"], ["Ln", "pulgada"], ["m²", "metro cuadrado"], ["m³", "metro cúbico"], ["kWh", "Kilovatios por hora"],
+  ["Kw", "kilovatios"], ["Cc", "Cajuela de café"], ["Fa", "fanega de café"], ["Cu", "cuartillos de café"], ["Acv", "Activo Virtual"],
+  ["Otros", "Se debe indicar la descripción de la medida a utilizar"],
+];
+
 /** What choosing an item fills on a row: its code, CABYS, text, unit, price and tax type. */
 export function lineFromItem(item: FormItem): Pick<FormLine, "itemId" | "picked" | "code" | "cabys" | "description" | "unit" | "price" | "taxTypeId"> {
   return {

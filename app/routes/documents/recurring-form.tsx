@@ -1,0 +1,19 @@
+// /recurring-new, /new-recurring/invoice/:id and /edit-recurring/recurring/:id: the document form's
+// loader and action (document-form.tsx; recurring-form.server.ts stores a template instead of
+// issuing) and the shared form with the recurrence block, which only these screens load.
+import type { Route } from "./+types/recurring-form";
+import { DocumentFormView } from "../../components/document-form-view.tsx";
+import { RecurrenceBlock } from "../../components/recurrence-block.tsx";
+
+export { action, ErrorBoundary, loader } from "./document-form.tsx";
+
+export default function RecurringForm({ loaderData, actionData }: Route.ComponentProps) {
+  const state = actionData ?? loaderData;
+  return (
+    <DocumentFormView
+      key={JSON.stringify(state.form) + JSON.stringify(state.errors)}
+      state={state}
+      recurrenceBlock={state.recurrence && <RecurrenceBlock values={state.recurrence} errors={state.errors} />}
+    />
+  );
+}
