@@ -7,7 +7,7 @@ import { Fragment, useEffect, useState, type ReactNode } from "react";
 import { Link, useLocation } from "react-router";
 import { EditableReference, ReferenceBlock, SourceFacts } from "./document-source.tsx";
 import { AppForm, Field, FormAlert, SubmitButton } from "./form.tsx";
-import { FORM_KINDS, FORM_UNITS, hasExoneration, lineFieldName, MAX_PAYMENTS, QUICK_ADD_RETURNS, quickAddReturn, type FormLine } from "../domain/document-form.ts";
+import { creditTermOptions, FORM_KINDS, FORM_UNITS, hasExoneration, lineFieldName, MAX_PAYMENTS, QUICK_ADD_RETURNS, quickAddReturn, type FormLine } from "../domain/document-form.ts";
 import { EXONERATION_DOC_TYPES, EXONERATION_INSTITUTIONS } from "../hacienda/codes.ts";
 import { formatMoney } from "../domain/format.ts";
 import { paymentMethods, saleConditions } from "../../db/seed/reference-data.ts";
@@ -96,9 +96,32 @@ export function DocumentFormView({ state, recurrenceBlock }: { state: DocumentFo
           )}
           {/* Only for credit: without JavaScript it appears on the next re-render (Recalcular or Guardar). */}
           {saleCondition === "02" && (
-            <Field label="Plazo de crédito (días)" name="credit_days" error={errors.creditDays}>
-              <input id="credit_days" name="credit_days" className="input" inputMode="numeric" defaultValue={form.creditDays} aria-invalid={!!errors.creditDays || undefined} />
-            </Field>
+            <div className="space-y-2">
+              <Field label="Plazo de crédito" name="credit_days" error={errors.creditDays}>
+                <select id="credit_days" name="credit_days" className="input" defaultValue={form.creditDays} aria-invalid={!!errors.creditDays || undefined}>
+                  <option value="">Seleccione</option>
+                  {creditTermOptions(lists.creditTerms, form.creditDays).map((t) => (
+                    <option key={t.value} value={t.value}>
+                      {t.label}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              <details open={!!state.newTerm} className="text-sm">
+                <summary className="cursor-pointer">Nuevo plazo</summary>
+                <div className="mt-2 grid grid-cols-2 gap-2">
+                  <Field label="Nombre" name="new_term_name" error={errors.newTermName}>
+                    <input id="new_term_name" name="new_term_name" className="input" maxLength={60} defaultValue={state.newTerm?.name} aria-invalid={!!errors.newTermName || undefined} />
+                  </Field>
+                  <Field label="Días" name="new_term_days" error={errors.newTermDays}>
+                    <input id="new_term_days" name="new_term_days" className="input" inputMode="numeric" defaultValue={state.newTerm?.days} aria-invalid={!!errors.newTermDays || undefined} />
+                  </Field>
+                </div>
+                <button type="submit" name="intent" value="add-term" className="btn btn-outline btn-sm mt-2" formNoValidate>
+                  Agregar plazo
+                </button>
+              </details>
+            </div>
           )}
           <Field label="Moneda" name="currency">
             <select id="currency" name="currency" className="input" defaultValue={form.currency}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkDraft, draftTotals } from "./document-draft.ts";
-import { applyItemPicks, blankLine, errorMap, FORM_MESSAGES, FORM_UNITS, hasExoneration, readDocumentForm, toDraft, type FormItem, type FormTaxType } from "./document-form.ts";
+import { applyItemPicks, blankLine, creditTermOptions, offeredCreditTerms, readCreditTerm, errorMap, FORM_MESSAGES, FORM_UNITS, hasExoneration, readDocumentForm, toDraft, type FormItem, type FormTaxType } from "./document-form.ts";
 import { unitsOfMeasure } from "../../db/seed/reference-data.ts";
 import { formValuesFromDraft } from "./document-source.ts";
 
@@ -143,5 +143,21 @@ describe("the form's units", () => {
     for (const [symbol, description] of FORM_UNITS) expect([symbol, official.get(symbol)]).toEqual([symbol, description]);
     expect(new Set(FORM_UNITS.map(([s]) => s)).size).toBe(FORM_UNITS.length);
     expect(FORM_UNITS[0][0]).toBe(blankLine().unit);
+  });
+});
+
+describe("credit terms", () => {
+  it("merge Hacienda's usual terms and the company's, one per number of days, by days, without Contado", () => {
+    const terms = offeredCreditTerms([{ name: "Contado", days: 0 }, { name: "30 días", days: 30 }, { name: "8 días", days: 8 }], [{ name: "Quincena", days: 15 }, { name: "Mes", days: 30 }]);
+    expect(terms).toEqual([{ name: "8 días", days: 8 }, { name: "Quincena", days: 15 }, { name: "30 días", days: 30 }]);
+  });
+  it("keep a value already on the form that is not offered", () => {
+    expect(creditTermOptions([{ name: "8 días", days: 8 }], "20")).toEqual([{ value: "8", label: "8 días" }, { value: "20", label: "20 días" }]);
+    expect(creditTermOptions([{ name: "8 días", days: 8 }], "")).toEqual([{ value: "8", label: "8 días" }]);
+  });
+  it("read a new term: name required, whole days 1 to 365", () => {
+    expect(readCreditTerm({ new_term_name: " Mes ", new_term_days: "31" }).term).toEqual({ name: "Mes", days: 31 });
+    for (const days of ["0", "366", "1.5", "-3", "", "abc"]) expect(readCreditTerm({ new_term_name: "X", new_term_days: days }).errors.map((e) => e.field)).toEqual(["newTermDays"]);
+    expect(readCreditTerm({ new_term_name: "", new_term_days: "10" }).errors.map((e) => e.field)).toEqual(["newTermName"]);
   });
 });

@@ -238,6 +238,43 @@ export function applyItemPicks(form: DocumentFormValues, items: FormItem[]): { f
   return { form: { ...form, lines }, errors };
 }
 
+/** 'Nuevo plazo' on the form (spec part 2: name required, days 1 to 365). */
+export const PAYMENT_TERM_MESSAGES = {
+  nameRequired: "El nombre del plazo es obligatorio.",
+  days: "Los días deben ser un número entero entre 1 y 365.",
+  duplicate: (days: number) => `Ya existe un plazo de ${days} días.`,
+  added: (name: string) => `Plazo agregado: ${name}`,
+} as const;
+
+export interface CreditTerm {
+  name: string;
+  days: number;
+}
+
+/** The new credit term typed on the form ('new_term_name', 'new_term_days'), or its errors. */
+export function readCreditTerm(values: Record<string, string | undefined>): { typed: { name: string; days: string }; term: CreditTerm | null; errors: FieldError[] } {
+  const typed = { name: (values.new_term_name ?? "").trim().slice(0, 60), days: (values.new_term_days ?? "").trim().slice(0, 6) };
+  const errors: FieldError[] = [];
+  if (!typed.name) errors.push({ field: "newTermName", message: PAYMENT_TERM_MESSAGES.nameRequired });
+  const days = /^\d{1,3}$/.test(typed.days) ? Number(typed.days) : NaN;
+  if (!(days >= 1 && days <= 365)) errors.push({ field: "newTermDays", message: PAYMENT_TERM_MESSAGES.days });
+  return { typed, term: errors.length ? null : { name: typed.name, days }, errors };
+}
+
+/** The credit terms a form offers, by days: Hacienda's usual ones (without 'Contado') and the company's own, one per number of days. */
+export function offeredCreditTerms(usual: readonly CreditTerm[], own: readonly CreditTerm[]): CreditTerm[] {
+  const byDays = new Map<number, CreditTerm>();
+  for (const t of [...usual, ...own]) if (t.days > 0 && !byDays.has(t.days)) byDays.set(t.days, { name: t.name, days: t.days });
+  return [...byDays.values()].sort((a, b) => a.days - b.days);
+}
+
+/** The credit-term select's options; a value already on the form that is not offered (a clone of a 20-day invoice) is kept as "20 días". */
+export function creditTermOptions(terms: readonly CreditTerm[], current: string): { value: string; label: string }[] {
+  const n = Number(current);
+  const extra = /^\d+$/.test(current) && n > 0 && !terms.some((t) => t.days === n) ? [{ name: `${n} días`, days: n }] : [];
+  return [...terms, ...extra].sort((a, b) => a.days - b.days).map((t) => ({ value: String(t.days), label: t.name }));
+}
+
 /**
  * The units the form's line offers: the ones shops and services in Costa Rica invoice in, out of
  * Hacienda's 110 (most are physical units such as "ampere por metro"). A line from the catalogue

@@ -5,14 +5,15 @@ import path from "node:path";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { clients, documents, generalConfigurations, items, taxTypes } from "../../db/schema/index.ts";
-import { termOf, termsOf } from "../../db/queries/config.ts";
+import { insertPaymentTerm, paymentTermsOf, termOf, termsOf } from "../../db/queries/config.ts";
+import { paymentTerms as usualPaymentTerms } from "../../db/seed/reference-data.ts";
 import { addItemLine, POS_MESSAGES, posExactItem, posSearch } from "../domain/pos.ts";
 import { costaRicaDay } from "../domain/document-status.ts";
 import { INVOICE_REFERENCE_CODES, INVOICE_REFERENCE_DEFAULT, INVOICE_REFERENCE_DOC_TYPES, purchaseReference, readReferenceForm, type ReferenceFormValues, type ReferenceView, type SourceView } from "../domain/document-source.ts";
 import { editableReferenceView } from "./reference-view.server.ts";
 import { checkDraft, draftTotals, summaryOf, type DocumentDraft, type DraftReference, type FieldError } from "../domain/document-draft.ts";
 import type { RecurrenceFormValues } from "../domain/recurring.ts";
-import { applyItemPicks, blankLine, contingencyReference, errorMap, FORM_KINDS, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, readDocumentForm, toDraft, type DocumentFormValues, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
+import { applyItemPicks, blankLine, contingencyReference, errorMap, FORM_KINDS, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, offeredCreditTerms, PAYMENT_TERM_MESSAGES, readCreditTerm, readDocumentForm, toDraft, type CreditTerm, type DocumentFormValues, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
 import { loadSchemaSet } from "../hacienda/xsd/load.server.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
 import { currentRate } from "./exchange-rate.server.ts";
@@ -38,6 +39,8 @@ export interface DocumentFormLists {
   modePos: boolean;
   /** The company's terms and conditions (/terms): one may be printed on the document. */
   terms: Array<{ id: number; name: string }>;
+  /** Credit terms offered when the sale is on credit: Hacienda's usual ones and the company's own ('Nuevo plazo'). */
+  creditTerms: CreditTerm[];
   /** The currency a new document starts in (general configuration currency_emit_doc: 1 dollars; 0 ask and 2 colones start in colones). */
   defaultCurrency: "CRC" | "USD";
 }
@@ -75,6 +78,7 @@ export async function documentFormLists(db: Db, companyId: number, kind: FormKin
     .where(eq(generalConfigurations.companyId, companyId));
   return {
     terms: (await termsOf(db, companyId)).map((t) => ({ id: t.id, name: t.name })),
+    creditTerms: offeredCreditTerms(usualPaymentTerms, await paymentTermsOf(db, companyId)),
     defaultCurrency: config?.currencyEmitDoc === 1 ? "USD" : "CRC",
     modePos: !!config?.modePos && POS_KINDS.includes(kind),
     clients: offered,
@@ -103,6 +107,8 @@ export interface DocumentFormState {
   printed?: { id: number; consecutivo: string } | null;
   /** Recurring mode (recurring-form.server.ts): the recurrence block and the payment-reminder checkbox. */
   recurrence?: RecurrenceFormValues | null;
+  /** 'Nuevo plazo' as typed, kept when it was refused. */
+  newTerm?: { name: string; days: string } | null;
 }
 
 /** The company's own ticket just saved with 'Guardar e imprimir' (null for anything else). */
@@ -152,7 +158,7 @@ function lockedBySource(form: DocumentFormValues, source: FormSource | undefined
 
 /** Fields the form shows next to an input; anything else goes to the general list. */
 function shownField(field: string, lineCount: number): boolean {
-  if (["clientId", "emails", "termId", "contingency", "internationalClient", "saleCondition", "creditDays", "payments", "exchangeRate", "note", "lines"].includes(field)) return true;
+  if (["clientId", "emails", "termId", "contingency", "internationalClient", "saleCondition", "creditDays", "newTermName", "newTermDays", "payments", "exchangeRate", "note", "lines"].includes(field)) return true;
   if (/^references(\.\d+(\.(docType|code|date))?)?$/.test(field)) return true;
   if (/^recurrence\.(startDay|commonCycle|unit|every)$/.test(field)) return true;
   const m = /^lines\.(\d+)\.(itemId|code|cabys|description|unit|quantity|unitPrice|discountPercent|tax)$/.exec(field);
@@ -289,6 +295,22 @@ export async function submitDocumentForm(
     const results = chosen ? [] : posSearch(lists.items, posQuery);
     const pos = { query: chosen ? "" : posQuery, results, message: !chosen && posQuery && results.length === 0 ? POS_MESSAGES.noMatch : null };
     return { ok: false, status: 200, state: { ...state(kind, form, lists, [], rated.message, view, ref?.typed ?? null), pos } };
+  }
+
+  // 'Nuevo plazo': the company's new credit term, chosen on the re-rendered form (or its errors).
+  if (intent === "add-term") {
+    const read = readCreditTerm(opts.values);
+    const errors = [...read.errors];
+    if (read.term) {
+      const taken = lists.creditTerms.some((t) => t.days === read.term!.days) || !(await insertPaymentTerm(db, opts.companyId, read.term));
+      if (!taken) {
+        const fresh = { ...lists, creditTerms: offeredCreditTerms(lists.creditTerms, [read.term]) };
+        const chosen = { ...form, saleCondition: "02", creditDays: String(read.term.days) };
+        return { ok: false, status: 200, state: state(kind, chosen, fresh, [], PAYMENT_TERM_MESSAGES.added(read.term.name), view, ref?.typed ?? null) };
+      }
+      errors.push({ field: "newTermDays", message: PAYMENT_TERM_MESSAGES.duplicate(read.term.days) });
+    }
+    return { ok: false, status: 400, state: { ...state(kind, form, lists, errors, rated.message, view, ref?.typed ?? null), newTerm: read.typed } };
   }
 
   const paymentIntent = intent === "add-payment" || intent.startsWith("remove-payment:");

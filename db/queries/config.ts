@@ -1,7 +1,7 @@
 // Company configuration rows (spec part 1 §3). Every function takes the company id and filters by it.
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
-import { documentCounters, emailConfigs, emailTemplates, generalConfigurations, haciendaConfigs, terms } from "../schema/index.ts";
+import { documentCounters, emailConfigs, emailTemplates, generalConfigurations, haciendaConfigs, paymentTerms, terms } from "../schema/index.ts";
 
 export async function generalConfigOf(db: DbOrTx, companyId: number) {
   const [row] = await db.select().from(generalConfigurations).where(eq(generalConfigurations.companyId, companyId));
@@ -49,6 +49,17 @@ export async function templateOf(db: DbOrTx, companyId: number, id: number) {
 
 export async function termsOf(db: DbOrTx, companyId: number) {
   return db.select().from(terms).where(eq(terms.companyId, companyId)).orderBy(asc(terms.id));
+}
+
+/** The company's own credit terms ('Nuevo plazo'), by days. */
+export async function paymentTermsOf(db: DbOrTx, companyId: number) {
+  return db.select({ name: paymentTerms.name, days: paymentTerms.days }).from(paymentTerms).where(eq(paymentTerms.companyId, companyId)).orderBy(asc(paymentTerms.days));
+}
+
+/** Adds a credit term; false when the company already has one of that many days. */
+export async function insertPaymentTerm(db: DbOrTx, companyId: number, term: { name: string; days: number }): Promise<boolean> {
+  const rows = await db.insert(paymentTerms).values({ companyId, name: term.name, days: term.days }).onConflictDoNothing().returning({ id: paymentTerms.id });
+  return rows.length > 0;
 }
 
 export async function termOf(db: DbOrTx, companyId: number, id: number) {

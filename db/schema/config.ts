@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, serial, text, timestamp, bigint, boolean } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, serial, text, timestamp, bigint, boolean, uniqueIndex } from "drizzle-orm/pg-core";
 import { companies } from "./companies.ts";
 
 /** Hacienda access and signing key of a company. Secrets are AES-256-GCM boxes (app/server/secrets.server.ts). */
@@ -93,3 +93,22 @@ export const terms = pgTable(
   },
   (t) => [index("terms_company_idx").on(t.companyId)],
 );
+
+/**
+ * A company's own credit terms ('Nuevo plazo' on the document form), offered beside Hacienda's
+ * usual ones (reference data paymentTerms). One per number of days.
+ */
+export const paymentTerms = pgTable(
+  "payment_terms",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id),
+    name: text("name").notNull(),
+    days: integer("days").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("payment_terms_company_days_idx").on(t.companyId, t.days)],
+);
+

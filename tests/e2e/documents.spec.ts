@@ -43,6 +43,16 @@ test("the demo admin issues an invoice with two lines and lands on its detail pa
   await fillLine(page, 2, { cabys: "8313100000000", description: "Horas de consultoría en sistemas", quantity: "10", price: "25000", tax: "IVA 4%" });
   await page.getByRole("button", { name: "Recalcular" }).click();
   await expect(page.getByTestId("document-total")).toHaveText("₡1.226.150,00");
+  // On credit, with a term of the company's own ('Nuevo plazo'); the lines typed stay.
+  const days = p === "js" ? "21" : "22";
+  await page.getByLabel("Condición de venta").selectOption({ label: "Crédito" });
+  if (!info.project.use.javaScriptEnabled) await page.getByRole("button", { name: "Recalcular" }).click();
+  await page.getByText("Nuevo plazo").click();
+  await page.locator("#new_term_name").fill(`${days} días naturales`);
+  await page.locator("#new_term_days").fill(days);
+  await page.getByRole("button", { name: "Agregar plazo" }).click();
+  await expect(page.getByLabel("Plazo de crédito")).toHaveValue(days);
+  await expect(page.getByLabel("Descripción (línea 2)")).toHaveValue("Horas de consultoría en sistemas");
   const since = Date.now();
   await page.getByRole("button", { name: "Guardar" }).click();
   await expectToast(page, "Factura guardada con exito");

@@ -155,6 +155,49 @@ describe("credit", () => {
   });
 });
 
+describe("Nuevo plazo (credit terms)", () => {
+  const credit = () => ({ ...twoLines(), client_id: String(company.client.id), sale_condition: "02", credit_days: "" });
+
+  it("offers Hacienda's usual terms, without 'Contado'", async () => {
+    const inv = await call(b, formRoute.loader, { path: "/new-invoice" });
+    expect(inv.data.lists.creditTerms.map((t: { days: number }) => t.days)).toEqual([8, 15, 30, 45, 60, 90]);
+  });
+
+  it("adds the company's term, chooses it, keeps everything typed and issues nothing; the other company does not see it", async () => {
+    const r = await post("/new-invoice", { ...credit(), new_term_name: "20 días hábiles", new_term_days: "20", intent: "add-term" });
+    expect(r.status).toBe(200);
+    expect(r.data.form).toMatchObject({ saleCondition: "02", creditDays: "20", note: "Entrega en sitio" });
+    expect(r.data.form.lines).toHaveLength(2);
+    expect(r.data.message).toBe("Plazo agregado: 20 días hábiles");
+    expect(r.data.lists.creditTerms).toContainEqual({ name: "20 días hábiles", days: 20 });
+    expect(await countDocs(company.company.id)).toBe(0);
+    const again = await call(b, formRoute.loader, { path: "/new-invoice" });
+    expect(again.data.lists.creditTerms.map((t: { days: number }) => t.days)).toEqual([8, 15, 20, 30, 45, 60, 90]);
+    const otherBrowser = await signedIn(database.db, other.user.id, other.company.id);
+    const theirs = await call(otherBrowser, formRoute.loader, { path: "/new-invoice" });
+    expect(theirs.data.lists.creditTerms.map((t: { days: number }) => t.days)).not.toContain(20);
+  });
+
+  it("refuses a term without a name, outside 1 to 365 days or already offered, keeping what was typed", async () => {
+    const bad = await post("/new-invoice", { ...credit(), new_term_name: " ", new_term_days: "400", intent: "add-term" });
+    expect(bad.status).toBe(400);
+    expect(bad.data.errors).toMatchObject({ newTermName: "El nombre del plazo es obligatorio.", newTermDays: "Los días deben ser un número entero entre 1 y 365." });
+    expect(bad.data.newTerm).toEqual({ name: "", days: "400" });
+    expect(bad.data.form.note).toBe("Entrega en sitio");
+    const usual = await post("/new-invoice", { ...credit(), new_term_name: "Un mes", new_term_days: "30", intent: "add-term" });
+    expect(usual.data.errors.newTermDays).toBe("Ya existe un plazo de 30 días.");
+    const own = await post("/new-invoice", { ...credit(), new_term_name: "Otra vez", new_term_days: "20", intent: "add-term" });
+    expect(own.data.errors.newTermDays).toBe("Ya existe un plazo de 20 días.");
+  });
+
+  it("the new term's days pass the credit check (the invoice itself is issued in the other tests)", async () => {
+    const r = await post("/new-invoice", { ...credit(), client_id: "", credit_days: "20", intent: "save" });
+    expect(r.status).toBe(400);
+    expect(r.data.errors.clientId).toBeTruthy();
+    expect(r.data.errors.creditDays).toBeUndefined();
+  });
+});
+
 describe("currency", () => {
   it("dollars without a stored rate: the message shows and Guardar asks for the rate; with a rate it is filled in", async () => {
     const usd = { ...twoLines(), client_id: String(company.client.id), currency: "USD", exchange_rate: "" };
