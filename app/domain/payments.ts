@@ -108,7 +108,7 @@ export const amountSchema = z
   .trim()
   .min(1, PAYMENT_MESSAGES.amountRequired)
   .transform((v) => v.replace(/\s/g, "").replace(",", "."))
-  .refine((v) => /^\d{1,13}(\.\d{1,5})?$/.test(v), PAYMENT_MESSAGES.amountFormat)
+  .refine((v) => /^\d{1,13}(\.\d{1,5})?$/.test(v), { message: PAYMENT_MESSAGES.amountFormat, abort: true })
   .refine((v) => dec(v).gt(0), PAYMENT_MESSAGES.amountPositive)
   .transform((v) => money(v));
 
