@@ -32,6 +32,7 @@ describe("payments domain", () => {
   it("return paths: a whitelist of this site's screens, else the payments list", () => {
     expect(paymentReturn("/invoices")).toBe("/invoices");
     expect(paymentReturn("/invoices?page=3&x=1")).toBe("/invoices?page=3");
+    expect(paymentReturn("/invoices?search=José Pérez&filter=no-pagado")).toBe("/invoices?filter=no-pagado&search=Jos%C3%A9+P%C3%A9rez");
     expect(paymentReturn("/detail/invoice/12")).toBe("/detail/invoice/12");
     expect(paymentReturn("/client-detail/4?tab=invoices")).toBe("/client-detail/4?tab=invoices");
     for (const bad of ["//evil.example", "https://evil.example/", "/detail/invoice/1/../../x", "/users", "", null, 5]) expect(paymentReturn(bad)).toBe("/payments");

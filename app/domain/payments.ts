@@ -76,7 +76,7 @@ export function formatDay(ymd: string): string {
 /**
  * Where the payment form goes back to after saving or cancelling: the lists and screens that offer
  * 'Pagar' (invoices, purchase invoices, the detail viewer, the client detail, the payments list), an
- * optional page number; anything else falls back to /payments (never another site).
+ * the list's page, tab, filter and search; anything else falls back to /payments (never another site).
  */
 const RETURNS = [/^\/payments$/, /^\/invoices$/, /^\/simples$/, /^\/tickets$/, /^\/notes$/, /^\/detail\/(?:invoice|ticket|note|simple)\/\d{1,9}$/, /^\/client-detail\/\d{1,9}$/];
 export function paymentReturn(raw: unknown): string {
@@ -85,10 +85,12 @@ export function paymentReturn(raw: unknown): string {
   if (!RETURNS.some((re) => re.test(path))) return "/payments";
   const params = new URLSearchParams(query);
   const kept = new URLSearchParams();
-  for (const key of ["page", "tab"]) {
+  for (const key of ["page", "tab", "filter"]) {
     const v = params.get(key);
     if (v && /^[a-z0-9-]{1,20}$/i.test(v)) kept.set(key, v);
   }
+  const search = params.get("search");
+  if (search && search.length <= 100) kept.set("search", search);
   const q = kept.toString();
   return q ? `${path}?${q}` : path;
 }

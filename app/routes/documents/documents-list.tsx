@@ -140,7 +140,9 @@ export default function DocumentsList({ loaderData }: Route.ComponentProps) {
   const showActions = !plan5 && section !== "notes";
   const showControl = plan5 && (section === "invoices" || section === "notes");
   const payments = info.payments && !plan5;
-  const here = `/${section}${page > 1 ? `?page=${page}` : ""}`;
+  // Where 'Pagar' comes back to: this page of the list, with its filter and search.
+  const hereQuery = new URLSearchParams({ ...(page > 1 ? { page: String(page) } : {}), ...(filter ? { filter } : {}), ...(search ? { search } : {}) }).toString();
+  const here = `/${section}${hereQuery ? `?${hereQuery}` : ""}`;
   const columns = 6 + (showControl ? 1 : 0) + (payments ? 3 : 0) + (section === "notes" ? 2 : 0) + (showActions ? 1 : 0);
   return (
     <div className="card">
