@@ -63,7 +63,7 @@ export default [
     route("template-email/:company_id", "routes/config/template-email.tsx"),
     route("notes", "routes/documents/documents-list.tsx", { id: "notes" }),
     route("new-note/:note_type/:document_type/:document_id", "routes/documents/document-form.tsx", { id: "new-note" }),
-    wip("payments", "payments"),
+    route("payments", "routes/payments/payments.tsx"),
     wip("expenses", "expenses"),
     wip("message-receptors", "message-receptors"),
     wip("new-message-receptor", "new-message-receptor"),

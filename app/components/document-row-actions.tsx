@@ -4,11 +4,12 @@
 import { Link } from "react-router";
 import { AppForm } from "./form.tsx";
 
-export function DocumentRowActions({ type, id, pay, reminder }: { type: string; id: number; pay: boolean; reminder: number | null }) {
+/** `back`: where the payment form returns to (app/domain/payments.ts paymentReturn). */
+export function DocumentRowActions({ type, id, pay, reminder, back }: { type: string; id: number; pay: boolean; reminder: number | null; back: string }) {
   return (
     <div className="flex flex-wrap gap-1">
       {pay && (
-        <Link className="btn btn-outline btn-sm" to={`/payments?document_id=${id}`}>
+        <Link className="btn btn-outline btn-sm" to={`/payments?document_id=${id}&volver=${encodeURIComponent(back)}`} data-pay>
           Pagar
         </Link>
       )}

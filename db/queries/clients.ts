@@ -71,13 +71,13 @@ export async function clientsPage(
   return { rows: rows.map((r) => ({ ...r, hasDocuments: !!r.hasDocuments })), total: Number(total) };
 }
 
-/** Statuses that leave an invoice pending: anything not paid and not rejected by Hacienda. */
-const PENDING = sql`d.kind = 'fe' and d.status not in ('pagado', 'rechazado', 'anulado')`;
+// Invoices still owed: not rejected, not deleted, paid less than their total (payments add to payment_amount).
+const PENDING = sql`d.kind = 'fe' and d.status not in ('rechazado', 'anulado') and d.deleted_at is null and d.payment_amount < d.total_comprobante`;
 
 /**
  * Pending receivables per client, in colones (dollar invoices converted at their stored exchange
- * rate). Until payments exist this is the total of the client's unpaid invoices; with no documents
- * it is 0. One query for a whole page of clients.
+ * rate): what is still due on each (total − payment_amount). With no documents it is 0. One query
+ * for a whole page of clients.
  */
 export async function clientBalances(db: DbOrTx, opts: { companyId: number; clientIds: number[] }): Promise<Map<number, string>> {
   const out = new Map<number, string>(opts.clientIds.map((id) => [id, "0"]));
@@ -87,7 +87,7 @@ export async function clientBalances(db: DbOrTx, opts: { companyId: number; clie
     sql`, `,
   );
   const res = await db.execute<{ client_id: number; balance: string }>(
-    sql`select d.client_id, sum(d.total_comprobante * case when d.currency_id = 1 then d.exchange_rate else 1 end)::numeric(18,5)::text as balance
+    sql`select d.client_id, sum((d.total_comprobante - d.payment_amount) * case when d.currency_id = 1 then d.exchange_rate else 1 end)::numeric(18,5)::text as balance
         from ${documents} d where d.company_id = ${opts.companyId} and d.client_id in (${ids}) and ${PENDING} group by d.client_id`,
   );
   const rows = (Array.isArray(res) ? res : (res as unknown as { rows: { client_id: number; balance: string }[] }).rows) as { client_id: number; balance: string }[];
@@ -98,7 +98,7 @@ export async function clientBalances(db: DbOrTx, opts: { companyId: number; clie
 /** Pending invoices of a client (account statement). */
 export async function pendingInvoices(db: DbOrTx, opts: { companyId: number; clientId: number }) {
   const res = await db.execute<{ id: number; issued_at: string | Date; pending: string; currency_id: number }>(
-    sql`select d.id, d.issued_at, d.total_comprobante::text as pending, d.currency_id from ${documents} d
+    sql`select d.id, d.issued_at, (d.total_comprobante - d.payment_amount)::text as pending, d.currency_id from ${documents} d
         where d.company_id = ${opts.companyId} and d.client_id = ${opts.clientId} and ${PENDING} order by d.issued_at asc, d.id asc limit 500`,
   );
   const rows = (Array.isArray(res) ? res : (res as unknown as { rows: unknown[] }).rows) as { id: number; issued_at: string | Date; pending: string; currency_id: number }[];

@@ -5,3 +5,4 @@ export * from "./jobs.ts";
 export * from "./documents.ts";
 export * from "./master.ts";
 export * from "./config.ts";
+export * from "./payments.ts";

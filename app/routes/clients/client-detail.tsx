@@ -14,6 +14,7 @@ import { activityLookupCheck, activityRequired, CLIENT_MESSAGES, DOCUMENT_FILTER
 import type { Activity } from "../../domain/company-schemas.ts";
 import { formatDate, formatMoney } from "../../domain/format.ts";
 import { lastPage } from "../../domain/pagination.ts";
+import { canPay } from "../../domain/payments.ts";
 import { lookupActivities } from "../../server/activity-lookup.server.ts";
 import { activityOptions, clientFormState, handleClientForm, requireClient, updateClientActivity } from "../../server/clients.server.ts";
 import { requestContext } from "../../server/context.ts";
@@ -78,7 +79,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         currencyId: r.currencyId,
         total: r.total,
         invoiceId: invoices.get(r.id) ?? null,
-        owes: Number(r.total) > Number(r.paymentAmount) && r.status !== "rechazado",
+        owes: canPay({ kind: r.kind, total: r.total, paymentAmount: r.paymentAmount, status: r.status }, company!.permission),
         reminder: reminderAllowed({ kind: r.kind, status: r.status, expirationDate: r.expirationDate, paymentAmount: r.paymentAmount, creditNoteTotal: r.creditNoteTotal, total: r.total }, today) ? r.remindersSent : null,
       })),
       actions: !readOnly && tab !== "quotations",
@@ -286,7 +287,7 @@ export default function ClientDetail({ loaderData, actionData }: Route.Component
                   )}
                   {documents.actions && (
                     <td>
-                      <DocumentRowActions type={TABS[tab].type} id={d.id} pay={TABS[tab].type === "invoice" && d.owes} reminder={d.reminder} />
+                      <DocumentRowActions type={TABS[tab].type} id={d.id} pay={TABS[tab].type === "invoice" && d.owes} reminder={d.reminder} back={documents.back} />
                     </td>
                   )}
                 </tr>

@@ -19,6 +19,7 @@ import { costaRicaDay, dueState, haciendaStatusLabel, paymentStatus, reminderAll
 import { formatDate, formatDateTime, formatMoney, truncate } from "../../domain/format.ts";
 import { documentRecipients } from "../../email/document-email.ts";
 import { lastPage } from "../../domain/pagination.ts";
+import { canPay } from "../../domain/payments.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { sendDocumentEmail } from "../../server/document-email.server.ts";
@@ -126,7 +127,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     actions: {
       clone: !plan5 && doc.kind !== "nc" && doc.kind !== "nd",
       notes: !plan5 && noteSource,
-      pay: !plan5 && ["fe", "te", "nc", "fec"].includes(doc.kind) && Number(doc.totalComprobante) > Number(doc.paymentAmount) && doc.status !== "rechazado",
+      pay: canPay({ kind: doc.kind, total: doc.totalComprobante, paymentAmount: doc.paymentAmount, status: doc.status }, company!.permission),
       recurring: !plan5 && doc.kind === "fe",
       // Payment reminder (part 2 §2 invoices, §4): due today or earlier and unpaid; shows how many went out.
       reminder: !plan5 && reminderAllowed({ ...doc, total: doc.totalComprobante }, costaRicaDay(new Date())) ? { sent: doc.remindersSent } : null,
@@ -305,7 +306,7 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
               </>
             )}
             {d.actions.pay && (
-              <Link className="btn btn-outline btn-sm" to={`/payments?document_id=${d.id}`}>
+              <Link className="btn btn-outline btn-sm" to={`/payments?document_id=${d.id}&volver=${encodeURIComponent(`/detail/${d.type}/${d.id}`)}`} data-pay>
                 Pagar
               </Link>
             )}

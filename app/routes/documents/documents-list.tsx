@@ -11,6 +11,7 @@ import { costaRicaDay, dueState, haciendaStatusLabel, paymentStatus, reminderAll
 import { DocumentRowActions } from "../../components/document-row-actions.tsx";
 import { formatDate, formatMoney, truncate } from "../../domain/format.ts";
 import { lastPage } from "../../domain/pagination.ts";
+import { canPay } from "../../domain/payments.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
@@ -110,7 +111,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         clientName: client.name ?? "",
         total: formatMoney(r.total, symbol),
         paid: formatMoney(r.paymentAmount, symbol),
-        owes: Number(r.total) > Number(r.paymentAmount),
+        owes: canPay({ kind: r.kind, total: r.total, paymentAmount: r.paymentAmount, status: r.status }, company!.permission),
         paymentStatus: paymentStatus(input),
         due: dueState(input, today),
         reminder: reminderAllowed({ kind: r.kind, status: r.status, expirationDate: r.expirationDate, paymentAmount: r.paymentAmount, creditNoteTotal: r.creditNoteTotal, total: r.total }, today) ? r.remindersSent : null,
@@ -139,6 +140,9 @@ export default function DocumentsList({ loaderData }: Route.ComponentProps) {
   const showActions = !plan5 && section !== "notes";
   const showControl = plan5 && (section === "invoices" || section === "notes");
   const payments = info.payments && !plan5;
+  // Where 'Pagar' comes back to: this page of the list, with its filter and search.
+  const hereQuery = new URLSearchParams({ ...(page > 1 ? { page: String(page) } : {}), ...(filter ? { filter } : {}), ...(search ? { search } : {}) }).toString();
+  const here = `/${section}${hereQuery ? `?${hereQuery}` : ""}`;
   const columns = 6 + (showControl ? 1 : 0) + (payments ? 3 : 0) + (section === "notes" ? 2 : 0) + (showActions ? 1 : 0);
   return (
     <div className="card">
@@ -214,7 +218,7 @@ export default function DocumentsList({ loaderData }: Route.ComponentProps) {
                 </td>
                 {showActions && (
                   <td>
-                    <DocumentRowActions type={info.type} id={r.id} pay={!!info.pay && r.owes && r.hacienda !== "rechazado"} reminder={r.reminder} />
+                    <DocumentRowActions type={info.type} id={r.id} pay={!!info.pay && r.owes} reminder={r.reminder} back={here} />
                   </td>
                 )}
               </tr>

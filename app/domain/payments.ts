@@ -1,0 +1,159 @@
+/**
+ * Payments and banks (spec part 2 "Payments, banks, reminders", §3 Payment/Bank, §4, §5, §8, §9):
+ * the texts, the form schemas with their Spanish messages, which documents take payments, the due
+ * amount and where the payment form returns to. Pure: money as decimal strings, "today" passed in.
+ * docs/decisions/095-payments.md.
+ */
+import { z } from "zod";
+import { dec, money } from "./decimal.ts";
+
+export const PAYMENT_MESSAGES = {
+  recorded: "Pago registrado correctamente",
+  deleted: "Pago eliminado",
+  bankAdded: "Banco agregado correctamente.",
+  bankUpdated: "Banco actualizado correctamente.",
+  empty: "No se han registrado pagos.",
+  noBanks: "No se han registrado bancos.",
+  noBank: "S/B",
+  confirmDelete: "¿ Deseas eliminar el pago ?",
+  cancelled: "Acción cancelada",
+  problem: "Ocurrio un problema",
+  notFound: "No encontrado",
+  invalid: "invalido",
+  readOnly: "Su plan es de solo lectura: no puede registrar pagos.",
+  amountRequired: "El monto es obligatorio",
+  amountFormat: "El monto debe ser un número con máximo 5 decimales",
+  amountPositive: "El monto debe ser mayor que cero",
+  formRequired: "La forma de pago es obligatoria",
+  currencyRequired: "La moneda es obligatoria",
+  currencyMismatch: "El pago se registra en la moneda del documento",
+  dateRequired: "La fecha es obligatoria",
+  dateInvalid: "La fecha no es válida",
+  descriptionRequired: "La descripción es obligatoria",
+  bankInvalid: "El banco seleccionado no existe",
+  bankNameRequired: "El nombre del banco es obligatorio",
+  bankDuplicate: "Ya existe un banco con ese nombre",
+  rejected: "No se puede registrar un pago a un documento rechazado por Hacienda.",
+  notPayable: "Este documento no admite pagos.",
+  paidInFull: "Este documento ya está pagado.",
+} as const;
+
+/** 'El monto no puede ser mayor al saldo pendiente (₡1.000,00)'. */
+export const overDueMessage = (due: string) => `El monto no puede ser mayor al saldo pendiente (${due})`;
+
+/** Kinds that take payments: invoices, tickets, notes (spec §4) and purchase invoices (§4, "simplified"). */
+export const PAYABLE_KINDS = ["fe", "te", "nc", "nd", "fec"] as const;
+export const isPayableKind = (kind: string) => (PAYABLE_KINDS as readonly string[]).includes(kind);
+
+/** What is still owed on a document: total − paid, never below zero (5 decimals). */
+export function dueAmount(total: string, paid: string): string {
+  const d = dec(total).minus(dec(paid || "0"));
+  return money(d.isNegative() ? dec("0") : d);
+}
+
+/** Total exceeds what was paid (decimal comparison, never floats). */
+export function owes(total: string, paid: string): boolean {
+  return dec(total).gt(dec(paid || "0"));
+}
+
+/**
+ * The pay button (spec §4): total exceeds payment_amount, permission is not 5, a payable kind, and
+ * (§4 payment status) not rejected by Hacienda.
+ */
+export function canPay(d: { kind: string; total: string; paymentAmount: string; status: string }, permission: number): boolean {
+  return permission !== 5 && isPayableKind(d.kind) && d.status !== "rechazado" && owes(d.total, d.paymentAmount);
+}
+
+/** The default description: 'Pago factura Nº ' plus the document's reference. */
+export const defaultDescription = (reference: string) => `Pago factura Nº ${reference}`;
+
+/** YYYY-MM-DD → DD/MM/YYYY, as written (a calendar day has no time zone). */
+export function formatDay(ymd: string): string {
+  const [y, m, d] = ymd.slice(0, 10).split("-");
+  return `${d}/${m}/${y}`;
+}
+
+/**
+ * Where the payment form goes back to after saving or cancelling: the lists and screens that offer
+ * 'Pagar' (invoices, purchase invoices, the detail viewer, the client detail, the payments list), an
+ * the list's page, tab, filter and search; anything else falls back to /payments (never another site).
+ */
+const RETURNS = [/^\/payments$/, /^\/invoices$/, /^\/simples$/, /^\/tickets$/, /^\/notes$/, /^\/detail\/(?:invoice|ticket|note|simple)\/\d{1,9}$/, /^\/client-detail\/\d{1,9}$/];
+export function paymentReturn(raw: unknown): string {
+  const s = typeof raw === "string" ? raw : "";
+  const [path, query = ""] = s.split("?", 2);
+  if (!RETURNS.some((re) => re.test(path))) return "/payments";
+  const params = new URLSearchParams(query);
+  const kept = new URLSearchParams();
+  for (const key of ["page", "tab", "filter"]) {
+    const v = params.get(key);
+    if (v && /^[a-z0-9-]{1,20}$/i.test(v)) kept.set(key, v);
+  }
+  const search = params.get("search");
+  if (search && search.length <= 100) kept.set("search", search);
+  const q = kept.toString();
+  return q ? `${path}?${q}` : path;
+}
+
+const text = (message: string, max = 200) => z.string({ error: message }).trim().min(1, message).max(max, PAYMENT_MESSAGES.invalid);
+
+/** A real calendar day written YYYY-MM-DD. */
+export function isCalendarDay(v: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+}
+
+/** Amount: required, a positive decimal with at most 5 decimals (comma accepted as the decimal mark); kept as a string. */
+export const amountSchema = z
+  .string({ error: PAYMENT_MESSAGES.amountRequired })
+  .trim()
+  .min(1, PAYMENT_MESSAGES.amountRequired)
+  .transform((v) => v.replace(/\s/g, "").replace(",", "."))
+  .refine((v) => /^\d{1,13}(\.\d{1,5})?$/.test(v), { message: PAYMENT_MESSAGES.amountFormat, abort: true })
+  .refine((v) => dec(v).gt(0), PAYMENT_MESSAGES.amountPositive)
+  .transform((v) => money(v));
+
+/**
+ * The payment form (spec §5: amount required, up to 5 decimals, at most the due amount — checked by
+ * the use-case against the locked document —; payment_form, currency, date, description required).
+ */
+export function paymentSchema(opts: { paymentForms: readonly string[] }) {
+  return z.object({
+    document_id: z
+      .string({ error: PAYMENT_MESSAGES.notFound })
+      .regex(/^\d{1,9}$/, PAYMENT_MESSAGES.notFound)
+      .transform(Number),
+    amount: amountSchema,
+    payment_form: z
+      .string({ error: PAYMENT_MESSAGES.formRequired })
+      .trim()
+      .min(1, PAYMENT_MESSAGES.formRequired)
+      .refine((v) => opts.paymentForms.includes(v), PAYMENT_MESSAGES.formRequired),
+    currency_id: z
+      .string({ error: PAYMENT_MESSAGES.currencyRequired })
+      .trim()
+      .regex(/^[12]$/, PAYMENT_MESSAGES.currencyRequired)
+      .transform(Number),
+    date: z
+      .string({ error: PAYMENT_MESSAGES.dateRequired })
+      .trim()
+      .min(1, PAYMENT_MESSAGES.dateRequired)
+      .refine(isCalendarDay, PAYMENT_MESSAGES.dateInvalid),
+    description: text(PAYMENT_MESSAGES.descriptionRequired, 250),
+    reference: z.string().trim().max(100, PAYMENT_MESSAGES.invalid).optional().default(""),
+    bank_id: z
+      .string()
+      .trim()
+      .optional()
+      .default("")
+      .refine((v) => v === "" || /^\d{1,9}$/.test(v), PAYMENT_MESSAGES.bankInvalid)
+      .transform((v) => (v === "" ? null : Number(v))),
+  });
+}
+export type PaymentFormData = z.output<ReturnType<typeof paymentSchema>>;
+
+/** Bank: name required (spec §5). */
+export const bankSchema = z.object({
+  name: text(PAYMENT_MESSAGES.bankNameRequired, 100),
+});

@@ -1,0 +1,110 @@
+// Payment and bank reads. Every function takes companyId and filters by it.
+import { and, asc, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import type { DbOrTx } from "../client.ts";
+import { banks, documents, payments } from "../schema/index.ts";
+
+/** The company's banks, by name. */
+export async function banksOf(db: DbOrTx, { companyId }: { companyId: number }) {
+  return db
+    .select({ id: banks.id, name: banks.name })
+    .from(banks)
+    .where(eq(banks.companyId, companyId))
+    .orderBy(asc(sql`lower(${banks.name})`), asc(banks.id));
+}
+
+export async function bankOf(db: DbOrTx, { companyId, id }: { companyId: number; id: number }) {
+  const [row] = await db
+    .select({ id: banks.id, name: banks.name })
+    .from(banks)
+    .where(and(eq(banks.companyId, companyId), eq(banks.id, id)));
+  return row ?? null;
+}
+
+/** A live payment of the company, or null. */
+export async function paymentOf(db: DbOrTx, { companyId, id }: { companyId: number; id: number }) {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.companyId, companyId), eq(payments.id, id), isNull(payments.deletedAt)));
+  return row ?? null;
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * One page of the company's live payments, newest payment day first (ties: newest first), with the
+ * document's number and client and the bank's name. `search` matches (case- and accent-insensitive,
+ * anywhere) the payment number, the document's consecutive or number, the client's name or
+ * identification, the reference, the description and the bank's name; `formCodes` are the
+ * payment-form codes whose names match it.
+ */
+export async function paymentsPage(db: DbOrTx, opts: { companyId: number; search: string; formCodes?: string[]; page: number; perPage: number }) {
+  const where = [eq(payments.companyId, opts.companyId), isNull(payments.deletedAt)];
+  const term = opts.search.trim();
+  if (term) {
+    const like = `%${escapeLike(fold(term))}%`;
+    const f = (e: SQL | AnyPgColumn) => sql`translate(lower(coalesce(${e}, '')), 'áéíóúüñ', 'aeiouun') like ${like}`;
+    const parts = [
+      f(sql`${payments.id}::text`),
+      f(documents.consecutivo),
+      f(sql`${documents.number}::text`),
+      f(sql`${documents.clientSnapshot}->>'name'`),
+      f(sql`${documents.clientSnapshot}->>'idNumber'`),
+      f(payments.reference),
+      f(payments.description),
+      f(banks.name),
+    ];
+    if (opts.formCodes?.length)
+      parts.push(
+        sql`${payments.paymentForm} in (${sql.join(
+          opts.formCodes.map((c) => sql`${c}`),
+          sql`, `,
+        )})`,
+      );
+    where.push(sql`(${sql.join(parts, sql` or `)})`);
+  }
+  const base = db
+    .select({
+      id: payments.id,
+      documentId: payments.documentId,
+      paymentForm: payments.paymentForm,
+      paidOn: payments.paidOn,
+      amount: payments.amount,
+      currencyId: payments.currencyId,
+      reference: payments.reference,
+      description: payments.description,
+      bankName: banks.name,
+      documentKind: documents.kind,
+      documentNumber: sql<string>`coalesce(${documents.consecutivo}, ${documents.number}::text, ${documents.id}::text)`,
+      clientId: documents.clientId,
+      clientSnapshot: documents.clientSnapshot,
+    })
+    .from(payments)
+    .innerJoin(documents, and(eq(documents.id, payments.documentId), eq(documents.companyId, payments.companyId)))
+    .leftJoin(banks, and(eq(banks.id, payments.bankId), eq(banks.companyId, payments.companyId)))
+    .where(and(...where));
+  const rows = await base
+    .orderBy(desc(payments.paidOn), desc(payments.id))
+    .limit(opts.perPage)
+    .offset((opts.page - 1) * opts.perPage);
+  const [{ n }] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(payments)
+    .innerJoin(documents, and(eq(documents.id, payments.documentId), eq(documents.companyId, payments.companyId)))
+    .leftJoin(banks, and(eq(banks.id, payments.bankId), eq(banks.companyId, payments.companyId)))
+    .where(and(...where));
+  return { rows, total: Number(n) };
+}
+
+/** Lower case without Spanish accents (the same folding the SQL applies). */
+export function fold(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/[áàä]/g, "a")
+    .replace(/[éèë]/g, "e")
+    .replace(/[íìï]/g, "i")
+    .replace(/[óòö]/g, "o")
+    .replace(/[úùü]/g, "u")
+    .replace(/ñ/g, "n");
+}
