@@ -7,7 +7,7 @@ import { Fragment, useEffect, useState, type ReactNode } from "react";
 import { Link, useLocation } from "react-router";
 import { EditableReference, ReferenceBlock, SourceFacts } from "./document-source.tsx";
 import { AppForm, Field, FormAlert, SubmitButton } from "./form.tsx";
-import { creditTermOptions, FORM_KINDS, FORM_UNITS, hasExoneration, lineFieldName, MAX_PAYMENTS, QUICK_ADD_RETURNS, quickAddReturn, type FormLine } from "../domain/document-form.ts";
+import { creditTermOptions, FORM_KINDS, FORM_UNITS, hasExoneration, lineFieldName, MAX_PAYMENTS, QUICK_ADD_RETURNS, quickAddReturn, studentChoice, type FormLine } from "../domain/document-form.ts";
 import { EXONERATION_DOC_TYPES, EXONERATION_INSTITUTIONS } from "../hacienda/codes.ts";
 import { formatMoney } from "../domain/format.ts";
 import { paymentMethods, saleConditions } from "../../db/seed/reference-data.ts";
@@ -22,6 +22,11 @@ export function DocumentFormView({ state, recurrenceBlock }: { state: DocumentFo
   // Quick-add: on the plain new-document screens, a new client comes back selected.
   const { pathname } = useLocation();
   const quickAdd = source?.clientLocked ? null : quickAddReturn(pathname);
+  const clientOptions = lists.clients.map((c) => (
+    <option key={c.id} value={c.id}>
+      {c.name} ({c.identification})
+    </option>
+  ));
   return (
     <div className="space-y-4">
       <div className="flex items-center justify-between">
@@ -50,16 +55,32 @@ export function DocumentFormView({ state, recurrenceBlock }: { state: DocumentFo
             {/* A note's client is the source document's: shown, not posted (the server fixes it). */}
             <select id="client_id" name={source?.clientLocked ? undefined : "client_id"} disabled={source?.clientLocked} className="input" defaultValue={form.clientId} aria-invalid={!!errors.clientId || undefined}>
               {FORM_KINDS[kind].clients !== "customers-and-generic" && <option value="">Seleccione un cliente</option>}
-              {lists.clients.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name} ({c.identification})
-                </option>
-              ))}
+              {lists.students ? (
+                <>
+                  <optgroup label="Estudiantes">
+                    {lists.students.map((st) => (
+                      <option key={st.id} value={studentChoice(st.id)}>
+                        {st.name} (representante: {st.representative})
+                      </option>
+                    ))}
+                  </optgroup>
+                  <optgroup label="Clientes">{clientOptions}</optgroup>
+                </>
+              ) : (
+                clientOptions
+              )}
             </select>
             {quickAdd && (
-              <button type="submit" name="intent" value="quick-add" formNoValidate className="mt-1 text-sm text-primary underline" data-quick-add>
-                {QUICK_ADD_RETURNS[quickAdd].provider ? "Nuevo proveedor" : "Nuevo cliente"}
-              </button>
+              <span className="mt-1 flex gap-3 text-sm">
+                <button type="submit" name="intent" value="quick-add" formNoValidate className="text-primary underline" data-quick-add>
+                  {QUICK_ADD_RETURNS[quickAdd].provider ? "Nuevo proveedor" : "Nuevo cliente"}
+                </button>
+                {lists.students && (
+                  <button type="submit" name="intent" value="quick-add-student" formNoValidate className="text-primary underline">
+                    Nuevo estudiante
+                  </button>
+                )}
+              </span>
             )}
           </Field>
           <Field label="Condición de venta" name="sale_condition" error={errors.saleCondition}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkDraft, draftTotals } from "./document-draft.ts";
-import { applyItemPicks, blankLine, creditTermOptions, offeredCreditTerms, readCreditTerm, errorMap, FORM_MESSAGES, FORM_UNITS, hasExoneration, readDocumentForm, toDraft, type FormItem, type FormTaxType } from "./document-form.ts";
+import { applyItemPicks, billedToRepresentative, blankLine, chosenStudent, creditTermOptions, offeredCreditTerms, readCreditTerm, errorMap, FORM_MESSAGES, FORM_UNITS, hasExoneration, readDocumentForm, toDraft, type FormItem, type FormTaxType } from "./document-form.ts";
 import { unitsOfMeasure } from "../../db/seed/reference-data.ts";
 import { formValuesFromDraft } from "./document-source.ts";
 
@@ -159,5 +159,23 @@ describe("credit terms", () => {
     expect(readCreditTerm({ new_term_name: " Mes ", new_term_days: "31" }).term).toEqual({ name: "Mes", days: 31 });
     for (const days of ["0", "366", "1.5", "-3", "", "abc"]) expect(readCreditTerm({ new_term_name: "X", new_term_days: days }).errors.map((e) => e.field)).toEqual(["newTermDays"]);
     expect(readCreditTerm({ new_term_name: "", new_term_days: "10" }).errors.map((e) => e.field)).toEqual(["newTermName"]);
+  });
+});
+
+describe("students (school plan)", () => {
+  const ana = { id: 4, name: "Ana Rojas", clientId: 9, representative: "Juan Rojas" };
+  it("a choice 's:<id>' names one of the offered students; anything else is not a student choice", () => {
+    expect(chosenStudent("s:4", [ana])).toBe(ana);
+    expect(chosenStudent("s:5", [ana])).toBeNull();
+    expect(chosenStudent("s:4", null)).toBeNull();
+    expect(chosenStudent("9", [ana])).toBeUndefined();
+    expect(chosenStudent("s:4x", [ana])).toBeUndefined();
+  });
+  it("billed to the representative, the student's name opening the note once", () => {
+    const form = readDocumentForm({ client_id: "s:4", note: "Marzo" });
+    const billed = billedToRepresentative(form, ana);
+    expect(billed).toMatchObject({ clientId: "9", note: "Estudiante: Ana Rojas\nMarzo" });
+    expect(billedToRepresentative(billed, ana).note).toBe("Estudiante: Ana Rojas\nMarzo");
+    expect(billedToRepresentative({ ...form, note: "" }, ana).note).toBe("Estudiante: Ana Rojas");
   });
 });

@@ -76,6 +76,34 @@ export function quickAddReturn(volver: string | null | undefined): string | null
   return volver && Object.hasOwn(QUICK_ADD_RETURNS, volver) ? volver : null;
 }
 
+/**
+ * School plan (permission 3): the client select offers the company's students, each billed to its
+ * representative. A student is chosen as "s:<id>"; the document goes to the representative with
+ * the student's name as the first line of the note (printed on the PDF and in the XML).
+ */
+export interface FormStudent {
+  id: number;
+  name: string;
+  clientId: number;
+  representative: string;
+}
+
+export const studentChoice = (id: number) => `s:${id}`;
+
+/** The student a client choice names (undefined: not a student choice; null: not one of the offered students). */
+export function chosenStudent(clientId: string, students: readonly FormStudent[] | null): FormStudent | null | undefined {
+  const m = /^s:(\d{1,9})$/.exec(clientId);
+  if (!m) return undefined;
+  return students?.find((s) => s.id === Number(m[1])) ?? null;
+}
+
+/** The form as issued for a student: the representative as the client, "Estudiante: …" opening the note (once). */
+export function billedToRepresentative(form: DocumentFormValues, student: FormStudent): DocumentFormValues {
+  const line = `Estudiante: ${student.name}`;
+  const note = form.note.startsWith(line) ? form.note : form.note.trim() ? `${line}\n${form.note}` : line;
+  return { ...form, clientId: String(student.clientId), note: note.slice(0, 1000) };
+}
+
 /** At most this many lines are read from one submission. */
 export const MAX_LINES = 200;
 

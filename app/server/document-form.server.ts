@@ -4,7 +4,7 @@
 import path from "node:path";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { clients, documents, generalConfigurations, items, taxTypes } from "../../db/schema/index.ts";
+import { clients, companies, documents, generalConfigurations, items, students, taxTypes } from "../../db/schema/index.ts";
 import { insertPaymentTerm, paymentTermsOf, termOf, termsOf } from "../../db/queries/config.ts";
 import { paymentTerms as usualPaymentTerms } from "../../db/seed/reference-data.ts";
 import { addItemLine, POS_MESSAGES, posExactItem, posSearch } from "../domain/pos.ts";
@@ -13,7 +13,7 @@ import { INVOICE_REFERENCE_CODES, INVOICE_REFERENCE_DEFAULT, INVOICE_REFERENCE_D
 import { editableReferenceView } from "./reference-view.server.ts";
 import { checkDraft, draftTotals, summaryOf, type DocumentDraft, type DraftReference, type FieldError } from "../domain/document-draft.ts";
 import type { RecurrenceFormValues } from "../domain/recurring.ts";
-import { applyItemPicks, blankLine, contingencyReference, errorMap, FORM_KINDS, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, offeredCreditTerms, PAYMENT_TERM_MESSAGES, readCreditTerm, readDocumentForm, toDraft, type CreditTerm, type DocumentFormValues, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
+import { applyItemPicks, billedToRepresentative, blankLine, chosenStudent, contingencyReference, errorMap, FORM_KINDS, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, offeredCreditTerms, PAYMENT_TERM_MESSAGES, readCreditTerm, readDocumentForm, toDraft, type CreditTerm, type DocumentFormValues, type FormStudent, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
 import { loadSchemaSet } from "../hacienda/xsd/load.server.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
 import { currentRate } from "./exchange-rate.server.ts";
@@ -32,6 +32,8 @@ export function appSchemaSet(): CompiledSchemaSet {
 
 export interface DocumentFormLists {
   clients: Array<{ id: number; name: string; identification: string; generic: boolean }>;
+  /** School plan (permission 3) invoices, tickets and quotations: the students offered, billed to their representative (null: not a school form). */
+  students: FormStudent[] | null;
   items: FormItem[];
   taxTypes: FormTaxType[];
   genericClientId: number | null;
@@ -55,6 +57,21 @@ export interface PosState {
 /** Kinds whose form offers the point-of-sale search when mode_pos is on. */
 const POS_KINDS: readonly FormKind[] = ["fe", "te", "qt"];
 
+/** Kinds whose form offers students on the school plan. */
+const STUDENT_KINDS: readonly FormKind[] = ["fe", "te", "qt"];
+
+/** The company's active students whose representative is an active client, by name. */
+async function studentsOffered(db: Db, companyId: number): Promise<FormStudent[]> {
+  const rows = await db
+    .select({ id: students.id, name: students.name, surname: students.surname, clientId: students.clientId, representative: clients.name })
+    .from(students)
+    .innerJoin(clients, and(eq(clients.id, students.clientId), eq(clients.companyId, companyId)))
+    .where(and(eq(students.companyId, companyId), eq(students.active, true), isNull(students.deletedAt), eq(clients.active, true), isNull(clients.deletedAt), eq(clients.provider, false)))
+    .orderBy(asc(students.name), asc(students.surname))
+    .limit(2000);
+  return rows.map((r) => ({ id: r.id, name: `${r.name} ${r.surname}`, clientId: r.clientId, representative: r.representative }));
+}
+
 /** Clients the form offers, per FORM_KINDS[kind].clients. */
 export async function documentFormLists(db: Db, companyId: number, kind: FormKind): Promise<DocumentFormLists> {
   const rule = FORM_KINDS[kind].clients;
@@ -76,7 +93,9 @@ export async function documentFormLists(db: Db, companyId: number, kind: FormKin
     .select({ modePos: generalConfigurations.modePos, currencyEmitDoc: generalConfigurations.currencyEmitDoc })
     .from(generalConfigurations)
     .where(eq(generalConfigurations.companyId, companyId));
+  const [company] = await db.select({ permission: companies.permission }).from(companies).where(eq(companies.id, companyId));
   return {
+    students: company?.permission === 3 && STUDENT_KINDS.includes(kind) ? await studentsOffered(db, companyId) : null,
     terms: (await termsOf(db, companyId)).map((t) => ({ id: t.id, name: t.name })),
     creditTerms: offeredCreditTerms(usualPaymentTerms, await paymentTermsOf(db, companyId)),
     defaultCurrency: config?.currencyEmitDoc === 1 ? "USD" : "CRC",
@@ -215,7 +234,8 @@ async function withRate(db: Db, form: DocumentFormValues, now: Date): Promise<{ 
 /** A new, empty form (tickets preselect the generic client unless `clientId` names one of the offered clients). */
 export async function newDocumentForm(db: Db, opts: { companyId: number; kind: FormKind; clientId?: string | null; now?: Date }): Promise<DocumentFormState> {
   const lists = await documentFormLists(db, opts.companyId, opts.kind);
-  const preselected = opts.clientId && lists.clients.some((c) => String(c.id) === opts.clientId) ? opts.clientId : null;
+  const offered = (id: string) => lists.clients.some((c) => String(c.id) === id) || !!chosenStudent(id, lists.students);
+  const preselected = opts.clientId && offered(opts.clientId) ? opts.clientId : null;
   const clientId = preselected ?? (opts.kind === "te" && lists.genericClientId ? String(lists.genericClientId) : "");
   // A company issuing in dollars starts with the day's rate (or says there is none).
   const rated = await withRate(db, blankForm(lists, clientId), opts.now ?? new Date());
@@ -331,8 +351,11 @@ export async function submitDocumentForm(
   }
 
   const errors: FieldError[] = [...picked.errors, ...(opts.source?.errors ?? [])];
-  if (form.clientId && !lists.clients.some((c) => String(c.id) === form.clientId)) errors.push({ field: "clientId", message: FORM_MESSAGES.clientNotAllowed });
-  const { draft: typedDraft, errors: formErrors } = toDraft(kind, form, lists.taxTypes);
+  // A student (school plan) is billed to its representative; the form keeps showing the student.
+  const student = chosenStudent(form.clientId, lists.students);
+  const billed = student ? billedToRepresentative(form, student) : form;
+  if (billed.clientId && !lists.clients.some((c) => String(c.id) === billed.clientId)) errors.push({ field: "clientId", message: FORM_MESSAGES.clientNotAllowed });
+  const { draft: typedDraft, errors: formErrors } = toDraft(kind, billed, lists.taxTypes);
   // The chosen terms are copied onto the document (a later edit of /terms does not change it).
   const term = form.termId ? await termOf(db, opts.companyId, Number(form.termId)) : undefined;
   if (form.termId && !term) errors.push({ field: "termId", message: FORM_MESSAGES.termNotFound });

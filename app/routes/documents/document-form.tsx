@@ -100,9 +100,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   let intent = String(form.get("intent") ?? "save");
   // Quick-add: keep what was typed, add the client on its page, come back to it (decision 093).
   // When it cannot be kept, the form is only re-rendered: quick-add never saves.
-  if (intent === "quick-add") {
+  if (intent === "quick-add" || intent === "quick-add-student") {
     const path = formPath(request);
-    if (quickAddReturn(path) && sessionId && (await stashDraft(db(), sessionId, path, values))) return redirect(`/new-client?volver=${encodeURIComponent(path)}`);
+    const page = intent === "quick-add" ? "/new-client?volver=" : "/students?new=1&volver=";
+    if (quickAddReturn(path) && sessionId && (await stashDraft(db(), sessionId, path, values))) return redirect(page + encodeURIComponent(path));
     intent = "recalc";
   }
   const result = await submitFor(request, params, { companyId: company.id, userId: user.id }, values, intent);

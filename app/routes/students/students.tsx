@@ -7,6 +7,7 @@ import { ConfirmAction } from "../../components/confirm.tsx";
 import { AppForm, Field, SubmitButton } from "../../components/form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { formatMoney, truncate } from "../../domain/format.ts";
+import { QUICK_ADD_RETURNS, quickAddReturn, studentChoice } from "../../domain/document-form.ts";
 import { formValues, parseForm } from "../../domain/forms.ts";
 import { lastPage } from "../../domain/pagination.ts";
 import { STUDENT_MESSAGES, studentSchema } from "../../domain/student-schemas.ts";
@@ -17,6 +18,12 @@ import { listRequest } from "../../server/page-memory.server.ts";
 import { deleteStudent, requireStudent, saveStudent, toggleStudent } from "../../server/students.server.ts";
 
 const positiveId = (raw: string | null) => (raw && /^\d{1,9}$/.test(raw) ? Number(raw) : null);
+
+/** 'Nuevo estudiante' from a document form (`?volver=/new-invoice`): back to it with the student chosen. */
+function studentReturn(request: Request): string | null {
+  const volver = quickAddReturn(new URL(request.url).searchParams.get("volver"));
+  return volver && !QUICK_ADD_RETURNS[volver].provider ? volver : null;
+}
 
 interface StudentFormState {
   id: number | null;
@@ -47,6 +54,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     readOnly: company!.permission === 5,
     form,
     representatives,
+    volver: studentReturn(request),
   };
 }
 
@@ -78,6 +86,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.ok) return view(parsed.errors);
   const saved = await saveStudent(db(), companyId, editId, parsed.data);
   if (!saved.ok) return view(saved.errors);
+  const volver = editId ? null : studentReturn(request);
+  if (volver) return redirectWithToast(`${volver}?id=${encodeURIComponent(studentChoice(saved.id))}&restore=1`, { type: "success", text: STUDENT_MESSAGES.saved });
   return redirectWithToast("/students", { type: "success", text: editId ? STUDENT_MESSAGES.updated : STUDENT_MESSAGES.saved });
 }
 
@@ -168,7 +178,7 @@ export default function Students({ loaderData, actionData }: Route.ComponentProp
       {form && (
         <div className="fixed inset-0 z-40 flex items-center justify-center overflow-y-auto bg-slate-900/45 p-4">
           <div className="card w-full max-w-xl" role="dialog" aria-modal="true" aria-label={form.id ? STUDENT_MESSAGES.editTitle : STUDENT_MESSAGES.newTitle} data-student-dialog>
-            <AppForm key={JSON.stringify(form)} action={form.id ? `/students?edit=${form.id}` : "/students?new=1"} className="space-y-4" noValidate>
+            <AppForm key={JSON.stringify(form)} action={form.id ? `/students?edit=${form.id}` : loaderData.volver ? `/students?new=1&volver=${encodeURIComponent(loaderData.volver)}` : "/students?new=1"} className="space-y-4" noValidate>
               <h2 className="text-lg font-semibold">{form.id ? STUDENT_MESSAGES.editTitle : STUDENT_MESSAGES.newTitle}</h2>
               <div className="grid gap-4 sm:grid-cols-2">
                 {(
@@ -202,7 +212,7 @@ export default function Students({ loaderData, actionData }: Route.ComponentProp
                 </Field>
               </div>
               <div className="flex justify-end gap-2">
-                <Link to="/students" className="btn btn-outline">
+                <Link to={loaderData.volver && !form.id ? `${loaderData.volver}?restore=1` : "/students"} className="btn btn-outline">
                   Cancelar
                 </Link>
                 <SubmitButton name="intent" value="save">
