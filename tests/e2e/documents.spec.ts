@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { expectAcceptedAndMailed, expectToast, projectOf, signIn } from "./helpers.ts";
+import { expectAcceptedAndMailed, expectToast, newClient, projectOf, signIn } from "./helpers.ts";
 
 async function fillLine(page: Page, n: number, o: { cabys: string; description: string; quantity: string; price: string; tax: string }) {
   await page.getByLabel(`CABYS (línea ${n})`).fill(o.cabys);
@@ -19,18 +19,7 @@ test("the demo admin issues an invoice with two lines and lands on its detail pa
   await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
 
   // A client to invoice (the demo company starts with the generic client only).
-  await page.goto("/clients");
-  await page.getByRole("link", { name: "Nuevo Cliente" }).click();
-  const dialog = page.locator("[data-client-form]");
-  await dialog.getByLabel("Nombre", { exact: true }).fill(name);
-  await dialog.getByLabel("Identificación", { exact: true }).fill(identification);
-  await dialog.getByLabel("Email", { exact: true }).fill("factura@example.cr");
-  await dialog.getByLabel("Teléfono").fill("88887777");
-  await dialog.getByLabel("Dirección").fill("200 m sur de la escuela");
-  await page.locator("#contact_name_0").fill("Contacto Uno");
-  await page.locator("#contact_email_0").fill("uno@example.cr");
-  await page.getByRole("button", { name: "Guardar" }).click();
-  await expectToast(page, "Cliente Guardado Correctamente");
+  await newClient(page, { name, identification, email: "factura@example.cr" });
 
   await page.goto("/new-invoice");
   await page.getByLabel("Cliente", { exact: true }).selectOption({ label: `${name} (${identification})` });

@@ -66,3 +66,20 @@ export async function expectAcceptedAndMailed(page: Page, to: string, since: num
     await expect(page.locator("[data-email-status]")).toContainText(`Enviado por correo a ${to}`, { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
 }
+
+/** A client created on /clients (with one contact), to issue documents to in a journey. */
+export async function newClient(page: Page, o: { name: string; identification: string; email: string; address?: string }) {
+  await page.goto("/clients");
+  await page.getByRole("link", { name: "Nuevo Cliente" }).click();
+  const dialog = page.locator("[data-client-form]");
+  await dialog.getByLabel("Nombre", { exact: true }).fill(o.name);
+  await dialog.getByLabel("Identificación", { exact: true }).fill(o.identification);
+  await dialog.getByLabel("Email", { exact: true }).fill(o.email);
+  await dialog.getByLabel("Teléfono").fill("88887777");
+  await dialog.getByLabel("Dirección").fill(o.address ?? "200 m sur de la escuela");
+  await page.locator("#contact_name_0").fill("Contacto Uno");
+  await page.locator("#contact_email_0").fill("uno@example.cr");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Cliente Guardado Correctamente");
+}
+

@@ -1,29 +1,14 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { expectToast, projectOf, signIn } from "./helpers.ts";
-
-async function newClient(page: Page, name: string, identification: string) {
-  await page.goto("/clients");
-  await page.getByRole("link", { name: "Nuevo Cliente" }).click();
-  const dialog = page.locator("[data-client-form]");
-  await dialog.getByLabel("Nombre", { exact: true }).fill(name);
-  await dialog.getByLabel("Identificación", { exact: true }).fill(identification);
-  await dialog.getByLabel("Email", { exact: true }).fill("pagos@example.cr");
-  await dialog.getByLabel("Teléfono").fill("88887777");
-  await dialog.getByLabel("Dirección").fill("200 m sur de la escuela");
-  await page.locator("#contact_name_0").fill("Contacto Uno");
-  await page.locator("#contact_email_0").fill("uno@example.cr");
-  await page.getByRole("button", { name: "Guardar" }).click();
-  await expectToast(page, "Cliente Guardado Correctamente");
-}
+import { expectToast, newClient, projectOf, signIn } from "./helpers.ts";
 
 test("from the invoices list, an accepted invoice is paid partly ('Pago Parcial') and then fully ('Pagado')", async ({ page }, info) => {
   test.setTimeout(180_000);
   const p = projectOf(info);
   const name = `Cliente Pagos ${p}`;
-  const identification = p === "js" ? "109870691" : "109870692";
+  const identification = p === "js" ? "109870693" : "109870694";
   await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
-  await newClient(page, name, identification);
+  await newClient(page, { name, identification, email: "pagos@example.cr" });
 
   // An invoice of ₡1.017.000,00 (2 × 450 000 + 13 % VAT), accepted by the local Hacienda simulator.
   await page.goto("/new-invoice");

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { expectToast, projectOf, signIn } from "./helpers.ts";
+import { expectToast, newClient, projectOf, signIn } from "./helpers.ts";
 
 // One short journey (with and without JavaScript): a quotation is created, edited, converted to an
 // invoice after the confirmation, and the invoice's detail opens.
@@ -10,18 +10,7 @@ test("quotation: create → edit → convert to invoice → invoice detail", asy
   const identification = p === "js" ? "109870691" : "109870692";
   await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
 
-  await page.goto("/clients");
-  await page.getByRole("link", { name: "Nuevo Cliente" }).click();
-  const dialog = page.locator("[data-client-form]");
-  await dialog.getByLabel("Nombre", { exact: true }).fill(name);
-  await dialog.getByLabel("Identificación", { exact: true }).fill(identification);
-  await dialog.getByLabel("Email", { exact: true }).fill("cotizaciones@example.cr");
-  await dialog.getByLabel("Teléfono").fill("88887777");
-  await dialog.getByLabel("Dirección").fill("200 m sur de la escuela");
-  await page.locator("#contact_name_0").fill("Contacto Uno");
-  await page.locator("#contact_email_0").fill("uno@example.cr");
-  await page.getByRole("button", { name: "Guardar" }).click();
-  await expectToast(page, "Cliente Guardado Correctamente");
+  await newClient(page, { name, identification, email: "cotizaciones@example.cr" });
 
   await page.goto("/quotations");
   // The button and the title carry the company's quotation name (the configuration journey may have changed it).

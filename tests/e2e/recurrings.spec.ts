@@ -1,21 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { expectAcceptedAndMailed, expectToast, projectOf, signIn } from "./helpers.ts";
-
-async function newClient(page: Page, name: string, identification: string) {
-  await page.goto("/clients");
-  await page.getByRole("link", { name: "Nuevo Cliente" }).click();
-  const dialog = page.locator("[data-client-form]");
-  await dialog.getByLabel("Nombre", { exact: true }).fill(name);
-  await dialog.getByLabel("Identificación", { exact: true }).fill(identification);
-  await dialog.getByLabel("Email", { exact: true }).fill("recurrente@example.cr");
-  await dialog.getByLabel("Teléfono").fill("88887777");
-  await dialog.getByLabel("Dirección").fill("100 m norte de la iglesia");
-  await page.locator("#contact_name_0").fill("Contacto Uno");
-  await page.locator("#contact_email_0").fill("uno@example.cr");
-  await page.getByRole("button", { name: "Guardar" }).click();
-  await expectToast(page, "Cliente Guardado Correctamente");
-}
+import { expectAcceptedAndMailed, expectToast, newClient, projectOf, signIn } from "./helpers.ts";
 
 test("create a recurring invoice, its first invoice is issued, accepted and e-mailed; pause it and resume it", async ({ page }, info) => {
   test.setTimeout(180_000);
@@ -23,7 +8,7 @@ test("create a recurring invoice, its first invoice is issued, accepted and e-ma
   const name = `Cliente Recurrente ${p}`;
   const identification = p === "js" ? "109870691" : "109870692";
   await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
-  await newClient(page, name, identification);
+  await newClient(page, { name, identification, email: "recurrente@example.cr", address: "100 m norte de la iglesia" });
 
   await page.goto("/recurrings");
   await page.locator("[data-new-document]").click();
