@@ -24,15 +24,20 @@ export interface DocumentListRequest {
   clientId?: number | null;
 }
 
-/** The expression of the GIN index documents_search_words_idx (db/schema/documents.ts). */
-const searchWords = sql`to_tsvector('simple'::regconfig, translate(lower(coalesce(${documents.clientSnapshot}->>'name', '') || ' ' || coalesce(${documents.clientSnapshot}->>'idNumber', '') || ' ' || coalesce(${documents.consecutivo}, '') || ' ' || coalesce(${documents.number}::text, '') || ' ' || coalesce(${documents.clave}, '') || ' ' || ${documents.status}), 'áéíóúüñàèìòù@.', 'aeiouunaeiou  '))`;
-
 /**
  * Rows counted past the current page. Beyond it the total is "at least" (totalCapped): counting
  * every one of a million invoices on each page view costs more than the page itself
  * (docs/decisions/092).
  */
 export const COUNT_AHEAD = 10_000;
+
+/**
+ * Rows counted past the page of a search. A search is counted in issue order, testing each
+ * document's stored words (documents.search_words), so a word on many documents costs only the
+ * rows up to the cap; ten pages ahead is as far as anyone pages through search results
+ * (docs/decisions/098).
+ */
+export const SEARCH_COUNT_AHEAD = 100;
 
 /**
  * A page of documents, newest first, and their total. The search matches, for every searched word,
@@ -42,8 +47,8 @@ export const COUNT_AHEAD = 10_000;
  * they match nothing do words with letters match as beginnings ("rodr" finds Rodríguez) — a
  * beginning costs the index every document of every company with such a word, a whole word only
  * the rarest one's. Numbers always match whole: a beginning such as "5" would match every clave.
- * The total is exact up to COUNT_AHEAD rows past the page; beyond, `totalCapped` is true and the
- * total is a lower bound.
+ * The total is exact up to COUNT_AHEAD rows past the page (SEARCH_COUNT_AHEAD for a search);
+ * beyond, `totalCapped` is true and the total is a lower bound.
  */
 export async function documentList(db: DbOrTx, q: DocumentListRequest) {
   // Deleted quotations are gone from every list.
@@ -69,16 +74,22 @@ export async function documentList(db: DbOrTx, q: DocumentListRequest) {
   const words = clientSearchWords(q.search ?? "");
   // A search with no letters or digits matches nothing rather than everything.
   if (!words.length) return listPage(db, q, [...where, sql`false`]);
-  const matches = (query: string) => sql`${searchWords} @@ to_tsquery('simple'::regconfig, ${query})`;
-  const whole = await listPage(db, q, [...where, matches(words.join(" & "))]);
+  const matches = (query: string) => sql`${documents.searchWords} @@ to_tsquery('simple'::regconfig, ${query})`;
+  const search = { ...q, countAhead: q.countAhead ?? SEARCH_COUNT_AHEAD };
+  const whole = await listPage(db, search, [...where, matches(words.join(" & "))], true);
   if (whole.total > 0 || words.every((w) => /^[0-9]+$/.test(w))) return whole;
-  return listPage(db, q, [...where, matches(words.map((w) => (/^[0-9]+$/.test(w) ? w : `${w}:*`)).join(" & "))]);
+  return listPage(db, search, [...where, matches(words.map((w) => (/^[0-9]+$/.test(w) ? w : `${w}:*`)).join(" & "))], true);
 }
 
-async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[]) {
+/**
+ * A page and its capped count. A search's count takes the rows in list order, like the page, so
+ * the planner can walk the list index and stop at the cap instead of gathering every match first.
+ */
+async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[], inOrder = false) {
   const perPage = q.perPage;
   const offset = (Math.max(1, q.page) - 1) * perPage;
   const cap = offset + perPage + (q.countAhead ?? COUNT_AHEAD);
+  const counted = db.select({ one: sql`1`.as("one") }).from(documents).where(and(...where));
   const [rows, [{ n }]] = await Promise.all([
     db
       .select({
@@ -108,10 +119,10 @@ async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[]) {
       .offset(offset),
     db
       .select({ n: sql<number>`count(*)::int` })
-      .from(db.select({ one: sql`1`.as("one") }).from(documents).where(and(...where)).limit(cap + 1).as("capped")),
+      .from((inOrder ? counted.orderBy(desc(documents.issuedAt), desc(documents.id)) : counted).limit(cap + 1).as("capped")),
   ]);
-  const counted = Number(n);
-  return { rows, total: Math.min(counted, cap), totalCapped: counted > cap };
+  const total = Number(n);
+  return { rows, total: Math.min(total, cap), totalCapped: total > cap };
 }
 
 /** For notes: the document each one belongs to (its first reference), by note id. */

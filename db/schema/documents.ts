@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, date, index, integer, jsonb, numeric, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, customType, date, index, integer, jsonb, numeric, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { bytea, companies } from "./companies.ts";
 
 const money = (name: string) => numeric(name, { precision: 18, scale: 5 });
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 /**
  * Issued documents (fe, te, nc, nd, fec) and quotations (qt). The dashboard reads id, company_id,
@@ -101,6 +103,14 @@ export const documents = pgTable(
     quotationId: integer("quotation_id"),
     /** Soft delete (quotations): hidden from lists, the detail viewer and the forms. */
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    /**
+     * List search (docs/decisions/092, 098): accent-folded words of the client's name and
+     * identification, the consecutive, the counter number, the clave and the status. Stored, so a
+     * list page can test it row by row in issue order without computing it.
+     */
+    searchWords: tsvector("search_words").generatedAlwaysAs(
+      sql`to_tsvector('simple'::regconfig, translate(lower(coalesce(client_snapshot->>'name', '') || ' ' || coalesce(client_snapshot->>'idNumber', '') || ' ' || coalesce(consecutivo, '') || ' ' || coalesce(number::text, '') || ' ' || coalesce(clave, '') || ' ' || status), 'áéíóúüñàèìòù@.', 'aeiouunaeiou  '))`,
+    ),
   },
   (t) => [
     // Lists (db/queries/document-lists.ts, docs/decisions/092): newest first, ties by id.
@@ -110,14 +120,8 @@ export const documents = pgTable(
     // The pagado / no-pagado filters: two partial indexes, together the size of one.
     index("documents_paid_issued_idx").on(t.companyId, t.kind, t.issuedAt, t.id).where(sql`payment_amount >= total_comprobante`),
     index("documents_unpaid_issued_idx").on(t.companyId, t.kind, t.issuedAt, t.id).where(sql`payment_amount < total_comprobante`),
-    // List search (docs/decisions/092): accent-folded words of the client's name and
-    // identification, the consecutive, the counter number, the clave and the status; prefix matching.
-    index("documents_search_words_idx")
-      .using(
-        "gin",
-        sql`to_tsvector('simple'::regconfig, translate(lower(coalesce(${t.clientSnapshot}->>'name', '') || ' ' || coalesce(${t.clientSnapshot}->>'idNumber', '') || ' ' || coalesce(${t.consecutivo}, '') || ' ' || coalesce(${t.number}::text, '') || ' ' || coalesce(${t.clave}, '') || ' ' || ${t.status}), 'áéíóúüñàèìòù@.', 'aeiouunaeiou  '))`,
-      )
-      .with({ fastupdate: false }),
+    // List search (docs/decisions/092, 098): whole words and beginnings.
+    index("documents_search_words_idx").using("gin", t.searchWords).with({ fastupdate: false }),
     index("documents_client_idx").on(t.companyId, t.clientId),
     uniqueIndex("documents_clave_uq").on(t.clave),
     uniqueIndex("documents_number_uq").on(t.companyId, t.kind, t.branch, t.terminal, t.number),

@@ -10,7 +10,7 @@ import { companies, documents } from "../../db/schema/index.ts";
 import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
 import { issueDocument } from "../../app/server/issue-document.server.ts";
 import * as list from "../../app/routes/documents/documents-list.tsx";
-import { documentList } from "../../db/queries/document-lists.ts";
+import { COUNT_AHEAD, documentList, SEARCH_COUNT_AHEAD } from "../../db/queries/document-lists.ts";
 import type { DocumentDraft } from "../../app/domain/document-draft.ts";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
 import { call, signedIn } from "../setup/app.ts";
@@ -105,6 +105,17 @@ describe("document lists", () => {
     expect(near).toMatchObject({ total: 5, totalCapped: false });
     const exact = await documentList(database.db, { companyId: s.company.id, kinds: ["fe"], page: 1, perPage: 1 });
     expect(exact).toMatchObject({ total: 5, totalCapped: false });
+    // A search is counted the same way, newest first, and by default SEARCH_COUNT_AHEAD past the page.
+    const name = s.client.name.split(" ")[0];
+    const searched = await documentList(database.db, { companyId: s.company.id, kinds: ["fe"], search: name, page: 2, perPage: 1, countAhead: 1 });
+    expect(searched).toMatchObject({ total: 3, totalCapped: true });
+    const second = await documentList(database.db, { companyId: s.company.id, kinds: ["fe"], page: 2, perPage: 1 });
+    expect(searched.rows.map((r) => r.id)).toEqual(second.rows.map((r) => r.id));
+    expect(SEARCH_COUNT_AHEAD).toBeLessThan(COUNT_AHEAD);
+    expect(await documentList(database.db, { companyId: s.company.id, kinds: ["fe"], search: name, page: 1, perPage: 1 })).toMatchObject({ total: 5, totalCapped: false });
+    // The stored search words follow the row: a changed status is found by its new word.
+    await database.db.update(documents).set({ status: "rechazado" }).where(eq(documents.id, exact.rows[0].id));
+    expect((await documentList(database.db, { companyId: s.company.id, kinds: ["fe"], search: "rechazado", page: 1, perPage: 10 })).rows.map((r) => r.id)).toEqual([exact.rows[0].id]);
 
     const data = (await get(s.b, "/invoices")).data;
     const html = render("invoices", { ...data, lastPage: 2, totalCapped: true });

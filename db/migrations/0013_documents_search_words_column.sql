@@ -1,0 +1,3 @@
+DROP INDEX "documents_search_words_idx";--> statement-breakpoint
+ALTER TABLE "documents" ADD COLUMN "search_words" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, translate(lower(coalesce(client_snapshot->>'name', '') || ' ' || coalesce(client_snapshot->>'idNumber', '') || ' ' || coalesce(consecutivo, '') || ' ' || coalesce(number::text, '') || ' ' || coalesce(clave, '') || ' ' || status), 'áéíóúüñàèìòù@.', 'aeiouunaeiou  '))) STORED;--> statement-breakpoint
+CREATE INDEX "documents_search_words_idx" ON "documents" USING gin ("search_words") WITH (fastupdate=false);
