@@ -2,7 +2,8 @@
 // methods, currency, lines with exonerations, reference, note, terms and totals. Rendered by
 // routes/documents/document-form.tsx and, with the recurrence block, by recurring-form.tsx (which
 // keeps that block out of the other screens' JavaScript). Works without JavaScript: "Agregar
-// línea", "Quitar" and "Recalcular" are submit buttons whose answer re-renders what was typed.
+// línea", "Quitar" and "Recalcular" are submit buttons whose answer re-renders what was typed;
+// with JavaScript the totals follow what is typed (live-totals.ts).
 import { Fragment, useEffect, useState, type ReactNode } from "react";
 import { Link, useLocation } from "react-router";
 import { EditableReference, ReferenceBlock, SourceFacts } from "./document-source.tsx";
@@ -10,13 +11,16 @@ import { AppForm, Field, FormAlert, SubmitButton } from "./form.tsx";
 import { creditTermOptions, FORM_KINDS, FORM_UNITS, hasExoneration, lineFieldName, MAX_PAYMENTS, QUICK_ADD_RETURNS, quickAddReturn, studentChoice, type FormLine } from "../domain/document-form.ts";
 import { EXONERATION_DOC_TYPES, EXONERATION_INSTITUTIONS } from "../hacienda/codes.ts";
 import { formatMoney } from "../domain/format.ts";
+import { useLiveTotals } from "./live-totals.ts";
 import { paymentMethods, saleConditions } from "../../db/seed/reference-data.ts";
 import type { DocumentFormState } from "../server/document-form.server.ts";
 
 const UNIT_OPTIONS = FORM_UNITS.map(([symbol, description]) => ({ value: symbol, label: `${symbol} — ${description}` }));
 
 export function DocumentFormView({ state, recurrenceBlock }: { state: DocumentFormState; recurrenceBlock?: ReactNode }) {
-  const { kind, form, lists, errors, general, totals, message, source, recurrence } = state;
+  const { kind, form, lists, errors, general, message, source, recurrence } = state;
+  const live = useLiveTotals(state.totals);
+  const totals = live.totals;
   const symbol = form.currency === "USD" ? "$" : "₡";
   const [saleCondition, setSaleCondition] = useState(form.saleCondition);
   // Quick-add: on the plain new-document screens, a new client comes back selected.
@@ -37,7 +41,7 @@ export function DocumentFormView({ state, recurrenceBlock }: { state: DocumentFo
       </div>
       {source && <SourceFacts view={source} />}
       {state.printed && <PrintedTicket printed={state.printed} />}
-      <AppForm className="space-y-4" noValidate>
+      <AppForm className="space-y-4" noValidate onChange={live.onChange}>
         {/* Enter in a text box submits the first button: make it a harmless recalculation. */}
         <button type="submit" name="intent" value="recalc" hidden tabIndex={-1} aria-hidden="true" />
         {general.length > 0 && (

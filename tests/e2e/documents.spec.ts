@@ -30,7 +30,8 @@ test("the demo admin issues an invoice with two lines and lands on its detail pa
   await expect(page.getByLabel("Descripción (línea 2)")).toBeVisible();
   await expect(page.getByLabel("Descripción (línea 1)")).toHaveValue("Computadora portátil 14 pulgadas");
   await fillLine(page, 2, { cabys: "8313100000000", description: "Horas de consultoría en sistemas", quantity: "10", price: "25000", tax: "IVA 4%" });
-  await page.getByRole("button", { name: "Recalcular" }).click();
+  // With JavaScript the totals follow what is typed; without it, 'Recalcular' asks for them.
+  if (!info.project.use.javaScriptEnabled) await page.getByRole("button", { name: "Recalcular" }).click();
   await expect(page.getByTestId("document-total")).toHaveText("₡1.226.150,00");
   // On credit, with a term of the company's own ('Nuevo plazo'); the lines typed stay.
   const days = p === "js" ? "21" : "22";

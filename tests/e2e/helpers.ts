@@ -13,7 +13,7 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
 }
 
 /**
- * The page shows this toast. Toasts fade out after 4 s (a CSS animation) but stay in the page, so a
+ * The page shows this toast. Toasts fade out after 1.5 s or 5 s (a CSS animation) but stay in the page, so a
  * slow machine that looks later still finds it: attached, not necessarily still visible.
  */
 export async function expectToast(page: Page, text: string | RegExp) {

@@ -6,6 +6,7 @@ import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { SMTPServer } from "smtp-server";
+import { detalleMensaje } from "../../app/hacienda/sandbox/mensaje.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documents } from "../../db/schema/index.ts";
 import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
@@ -141,16 +142,21 @@ describe("document detail viewer", () => {
     expect((await status(s.b, "invoice", qt.documentId)).status).toBe(404);
   }, 60_000);
 
-  it("a rejected invoice shows Hacienda's reasons; the print variant only the document", async () => {
+  it("a rejected invoice shows Hacienda's reasons in plain Spanish; the print variant only the document", async () => {
     const s = await setup();
+    const rejectedDetail = detalleMensaje({
+      estado: "rechazado",
+      errores: [{ codigo: -37, mensaje: "El comprobante no cumple el esquema XSD v4.4 en /FacturaElectronica/Receptor/Identificacion/Numero: Element 'Numero': [facet 'pattern'] The value '12' is not accepted by the pattern '[0-9]{9,12}'.", fila: 0, columna: 0 }],
+    });
     await database.db
       .update(documents)
-      .set({ status: "rechazado", haciendaDetail: "El campo Receptor/Identificacion/Numero no es válido.", responseXml: Buffer.from("<MensajeHacienda/>") })
+      .set({ status: "rechazado", haciendaDetail: rejectedDetail, responseXml: Buffer.from("<MensajeHacienda/>") })
       .where(eq(documents.id, s.issued.documentId));
     const d = (await open(s.b, "invoice", s.issued.documentId)).data;
     expect(d.rejected).toBe(true);
     expect(d.ribbon).toBe("rechazado");
-    expect(d.haciendaDetail).toBe("El campo Receptor/Identificacion/Numero no es válido.");
+    expect(d.haciendaDetail).toBe(rejectedDetail);
+    expect(d.rejectionReasons).toEqual(["El dato «Receptor › Identificacion › Numero» no tiene el formato que exige Hacienda."]);
     expect(d.hasResponseXml).toBe(true);
     expect(d.actions.pay).toBe(false);
     expect(d.paymentStatus).toBeNull();
@@ -170,7 +176,8 @@ describe("document detail viewer", () => {
 
     const html = render(`/detail/invoice/${s.issued.documentId}`, d);
     expect(html).toContain("Hacienda rechazó este documento.");
-    expect(html).toContain("El campo Receptor/Identificacion/Numero no es válido.");
+    expect(html).toContain("<li>El dato «Receptor › Identificacion › Numero» no tiene el formato que exige Hacienda.</li>");
+    expect(html).toContain("Respuesta completa de Hacienda");
     expect(html).toContain(`href="/document-file/${s.issued.documentId}/respuesta"`);
   }, 60_000);
 

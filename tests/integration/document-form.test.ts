@@ -101,6 +101,24 @@ describe("intent re-renders (no JavaScript)", () => {
     expect(await countDocs(company.company.id)).toBe(0);
   });
 
+  it("live totals (with JavaScript): intent totals answers only the totals of what is typed, nothing saved", async () => {
+    const live = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), intent: "totals" });
+    expect(live.status).toBe(200);
+    expect(live.data).toEqual({ totals: { subtotal: "1150000.00000", discount: "45000.00000", tax: "121150.00000", exonerated: "0.00000", total: "1226150.00000" } });
+    const halfDone = await post("/new-invoice", { ...twoLines(), "lines[1].price": "", intent: "totals" });
+    expect(halfDone.data).toEqual({ totals: null });
+    expect((await post("/new-note/nc/invoice/999999", { ...twoLines(), intent: "totals" })).status).toBe(404);
+    expect(await countDocs(company.company.id)).toBe(0);
+    // Asking for totals does not reload the page's data; every other submission does.
+    const args = (intent: string) => {
+      const formData = new FormData();
+      formData.set("intent", intent);
+      return { formData, defaultShouldRevalidate: true } as unknown as Parameters<typeof formRoute.shouldRevalidate>[0];
+    };
+    expect(formRoute.shouldRevalidate(args("totals"))).toBe(false);
+    expect(formRoute.shouldRevalidate(args("add-line"))).toBe(true);
+  });
+
   it("picking an item fills its row on the next submit", async () => {
     const r = await post("/new-invoice", { client_id: String(company.client.id), "lines[0].itemId": String(itemId), "lines[0].quantity": "1", intent: "recalc" });
     expect(r.data.form.lines[0]).toMatchObject({ code: "LAP-14", cabys: "4523000000100", description: "Computadora portátil 14 pulgadas", price: "450000", taxTypeId: String(tax13) });
@@ -264,6 +282,12 @@ describe("Guardar", () => {
     expect(split.status).toBe(302);
     const [second] = await database.db.select().from(documents).where(eq(documents.id, Number(split.location!.split("/").pop())));
     expect(second.number).toBe(2);
+    // Both methods, each with its amount, are in the signed XML (v4.4: up to 4 MedioPago with TotalMedioPago).
+    const medios = [...second.signedXml!.toString("utf8").matchAll(/<MedioPago><TipoMedioPago>(\d+)<\/TipoMedioPago><TotalMedioPago>([\d.]+)<\/TotalMedioPago><\/MedioPago>/g)];
+    expect(medios.map((m) => [m[1], Number(m[2])])).toEqual([
+      ["02", 1000000],
+      ["04", 226150],
+    ]);
     const intl = await post("/new-ticket", { ...twoLines(), client_id: String(company.generic.id), international: "on", international_name: "John Smith", international_cedula: "P1234567", intent: "save" });
     expect(intl.status).toBe(302);
     const [ticket2] = await database.db.select().from(documents).where(eq(documents.id, Number(intl.location!.split("/").pop())));

@@ -16,6 +16,7 @@ import { DocumentPreview, type PreviewView } from "../../components/document-pre
 import { AppForm, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { costaRicaDay, dueState, haciendaStatusLabel, paymentStatus, reminderAllowed } from "../../domain/document-status.ts";
+import { rejectionReasons } from "../../domain/rejection-reasons.ts";
 import { formatDate, formatDateTime, formatMoney, truncate } from "../../domain/format.ts";
 import { documentRecipients } from "../../email/document-email.ts";
 import { lastPage } from "../../domain/pagination.ts";
@@ -115,6 +116,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     hasResponseXml: !!doc.responseXml?.length,
     rejected: doc.status === "rechazado",
     haciendaDetail: doc.status === "rechazado" ? (doc.haciendaDetail ?? doc.haciendaMessage ?? null) : null,
+    rejectionReasons: doc.status === "rechazado" ? rejectionReasons(doc.haciendaDetail ?? doc.haciendaMessage) : [],
     lastError: doc.lastError,
     paymentStatus: doc.kind === "fe" || doc.kind === "fec" ? paymentStatus(status) : null,
     due: doc.kind === "fe" ? dueState(status, costaRicaDay(new Date())) : null,
@@ -254,7 +256,19 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
           {d.rejected && (
             <div className="rounded-md bg-danger/10 p-3 text-sm text-danger" role="alert" data-rejection>
               <p className="font-semibold">Hacienda rechazó este documento.</p>
-              {d.haciendaDetail ? <p className="mt-1 whitespace-pre-line">{d.haciendaDetail}</p> : null}
+              {d.rejectionReasons.length > 0 && (
+                <ul className="mt-1 list-disc pl-5" data-rejection-reasons>
+                  {d.rejectionReasons.map((r) => (
+                    <li key={r}>{r}</li>
+                  ))}
+                </ul>
+              )}
+              {d.haciendaDetail ? (
+                <details className="mt-1">
+                  <summary className="cursor-pointer">Respuesta completa de Hacienda</summary>
+                  <p className="mt-1 whitespace-pre-line text-slate-700">{d.haciendaDetail}</p>
+                </details>
+              ) : null}
               <p className="mt-2">Puede emitir un comprobante corregido que lo sustituya o anularlo con una nota de crédito.</p>
               {(d.actions.replace || d.actions.notes) && (
                 <div className="mt-2 flex flex-wrap gap-2" data-rejection-fix>

@@ -11,6 +11,7 @@
 import { data, isRouteErrorResponse, redirect, useRouteError } from "react-router";
 import type { Route } from "./+types/document-form";
 import { DocumentFormView } from "../../components/document-form-view.tsx";
+import { LIVE_TOTALS_INTENT, liveTotalsShouldRevalidate } from "../../components/live-totals.ts";
 import { SOURCE_MESSAGES, sourceRequestOf } from "../../domain/document-source.ts";
 import { FORM_MESSAGES, quickAddReturn, type FormKind } from "../../domain/document-form.ts";
 import { formValues } from "../../domain/forms.ts";
@@ -106,14 +107,24 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (quickAddReturn(path) && sessionId && (await stashDraft(db(), sessionId, path, values))) return redirect(page + encodeURIComponent(path));
     intent = "recalc";
   }
-  const result = await submitFor(request, params, { companyId: company.id, userId: user.id }, values, intent);
+  // Live totals (with JavaScript): the totals of what is typed, nothing else, nothing saved.
+  const live = intent === LIVE_TOTALS_INTENT;
+  const result = await submitFor(request, params, { companyId: company.id, userId: user.id }, values, live ? "recalc" : intent);
   if (!result) throw data(SOURCE_MESSAGES.notFound, { status: 404 });
+  if (live) return { totals: result.ok ? null : result.state.totals };
   if (result.ok) return redirectWithToast(result.redirectTo, { type: result.warning ? "error" : "success", text: result.message });
   return data(result.state, { status: result.status });
 }
 
+export const shouldRevalidate = liveTotalsShouldRevalidate;
+
+/** The state to render: the action's answer to a submission, else the loader's (live totals answer only a fetcher). */
+export function formState<S, A extends object>(loaderData: S, actionData: A | S | undefined): S {
+  return actionData && typeof actionData === "object" && "form" in actionData ? (actionData as S) : loaderData;
+}
+
 export default function DocumentForm({ loaderData, actionData }: Route.ComponentProps) {
-  const state = actionData ?? loaderData;
+  const state = formState(loaderData, actionData);
   return <DocumentFormView key={JSON.stringify(state.form) + JSON.stringify(state.errors)} state={state} />;
 }
 

@@ -5,10 +5,12 @@ import type { Route } from "./+types/recurring-form";
 import { DocumentFormView } from "../../components/document-form-view.tsx";
 import { RecurrenceBlock } from "../../components/recurrence-block.tsx";
 
-export { action, ErrorBoundary, loader } from "./document-form.tsx";
+import { formState } from "./document-form.tsx";
+
+export { action, ErrorBoundary, loader, shouldRevalidate } from "./document-form.tsx";
 
 export default function RecurringForm({ loaderData, actionData }: Route.ComponentProps) {
-  const state = actionData ?? loaderData;
+  const state = formState(loaderData, actionData);
   return (
     <DocumentFormView
       key={JSON.stringify(state.form) + JSON.stringify(state.errors)}
