@@ -6,16 +6,19 @@ import { inject } from "vitest";
 import { openDatabase, setDatabase, type Database } from "../../db/client.ts";
 import { adminUrl } from "./global.ts";
 
-export async function createTestDatabase(): Promise<Database & { drop(): Promise<void> }> {
+/** `url`: the clone's connection string on PostgreSQL, for child processes (none when embedded). */
+export async function createTestDatabase(): Promise<Database & { drop(): Promise<void>; url?: string }> {
   const url = process.env.DATABASE_URL;
   const template = inject("pgTemplate");
   let database: Database;
   let drop = async () => {};
+  let cloneUrl: string | undefined;
   if (url && template) {
     const name = `${template}_${randomBytes(4).toString("hex")}`;
     const admin = postgres(adminUrl(url), { max: 1, onnotice: () => {} });
     await admin.unsafe(`create database ${name} template ${template}`);
-    database = await openDatabase({ databaseUrl: adminUrl(url, name), maxConnections: 5 });
+    cloneUrl = adminUrl(url, name);
+    database = await openDatabase({ databaseUrl: cloneUrl, maxConnections: 5 });
     drop = async () => {
       await database.close();
       await admin.unsafe(`drop database if exists ${name} with (force)`);
@@ -28,5 +31,5 @@ export async function createTestDatabase(): Promise<Database & { drop(): Promise
     drop = () => database.close();
   }
   setDatabase(database);
-  return Object.assign(database, { drop });
+  return Object.assign(database, { drop, url: cloneUrl });
 }
