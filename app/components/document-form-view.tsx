@@ -74,6 +74,7 @@ export function DocumentFormView({ state, recurrenceBlock }: { state: DocumentFo
                 clientOptions
               )}
             </select>
+            {lists.clientSearch && !source?.clientLocked && <ClientSearch search={lists.clientSearch} />}
             {quickAdd && (
               <span className="mt-1 flex gap-3 text-sm">
                 <button type="submit" name="intent" value="quick-add" formNoValidate className="text-primary underline" data-quick-add>
@@ -192,7 +193,7 @@ export function DocumentFormView({ state, recurrenceBlock }: { state: DocumentFo
           )}
         </section>
 
-        {state.pos && <PosSearch pos={state.pos} symbol={symbol} />}
+        {state.pos && <PosSearch pos={state.pos} symbol={symbol} pointOfSale={lists.modePos} />}
 
         <section className="card space-y-3">
           <h2 className="font-semibold">Artículos</h2>
@@ -445,15 +446,38 @@ function ExonerationRow({ index, line, state }: { index: number; line: FormLine;
 }
 
 /**
- * The point-of-sale search (mode_pos): Enter in the box (a barcode reader types the code and Enter)
- * adds the item with that code, or lists the matches; 'Agregar' adds one. All are form submissions
- * that keep everything typed, so it works without JavaScript.
+ * 'Buscar cliente' when the company has too many clients to list (docs/decisions/101): the
+ * re-rendered select offers the matches (Enter in the box searches too). Works without JavaScript.
  */
-function PosSearch({ pos, symbol }: { pos: NonNullable<DocumentFormState["pos"]>; symbol: string }) {
+function ClientSearch({ search }: { search: NonNullable<DocumentFormState["lists"]["clientSearch"]> }) {
   return (
-    <section className="card space-y-2" aria-label="Punto de venta" data-pos>
+    <span className="mt-1 block space-y-1" data-client-search>
+      <span className="flex gap-2">
+        <input name="client_search" className="input flex-1" aria-label="Buscar cliente" placeholder="Nombre o identificación" defaultValue={search.query} autoComplete="off" />
+        <button type="submit" name="intent" value="client-search" formNoValidate className="btn btn-outline btn-sm">
+          Buscar cliente
+        </button>
+      </span>
+      {search.query && (
+        <span className="block text-sm" role="status">
+          {search.found ? `${search.found} encontrados: elija uno en la lista.` : "No se encontraron clientes."}
+        </span>
+      )}
+    </span>
+  );
+}
+
+/**
+ * The item search: the point of sale (mode_pos), or a catalogue too large to list on every line.
+ * Enter in the box (a barcode reader types the code and Enter) adds the item with that code, or
+ * lists the matches; 'Agregar' adds one. All are form submissions that keep everything typed, so it
+ * works without JavaScript.
+ */
+function PosSearch({ pos, symbol, pointOfSale }: { pos: NonNullable<DocumentFormState["pos"]>; symbol: string; pointOfSale: boolean }) {
+  return (
+    <section className="card space-y-2" aria-label={pointOfSale ? "Punto de venta" : "Artículos del catálogo"} data-pos>
       <div className="flex gap-2">
-        <input id="pos_search" name="pos_search" className="input flex-1" aria-label="Buscar artículo" placeholder="Código, nombre o CABYS" defaultValue={pos.query} autoFocus autoComplete="off" />
+        <input id="pos_search" name="pos_search" className="input flex-1" aria-label="Buscar artículo" placeholder="Código, nombre o CABYS" defaultValue={pos.query} autoFocus={pointOfSale} autoComplete="off" />
         <button type="submit" name="intent" value="pos-search" className="btn btn-outline">
           Buscar
         </button>

@@ -115,6 +115,16 @@ export interface FormTaxType {
   vatCode: string;
 }
 
+/**
+ * Above this many active clients (or items) the form no longer lists every one: it offers a search
+ * ('Buscar cliente', the item search box) and lists the matches and what the form already uses, so
+ * the page stays light whatever the catalogue (docs/decisions/101).
+ */
+export const FORM_LIST_LIMIT = 200;
+
+/** Clients a search lists on the form. */
+export const FORM_CLIENT_MATCHES = 20;
+
 export interface FormItem {
   id: number;
   code: string;

@@ -4,8 +4,10 @@
 import path from "node:path";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { clients, companies, documents, generalConfigurations, items, students, taxTypes } from "../../db/schema/index.ts";
+import { clients, companies, documents, generalConfigurations, students, taxTypes } from "../../db/schema/index.ts";
 import { insertPaymentTerm, paymentTermsOf, termOf, termsOf } from "../../db/queries/config.ts";
+import { formClientChoices } from "../../db/queries/clients.ts";
+import { formItemCandidates, formItems } from "../../db/queries/items.ts";
 import { paymentTerms as usualPaymentTerms } from "../../db/seed/reference-data.ts";
 import { addItemLine, POS_MESSAGES, posExactItem, posSearch } from "../domain/pos.ts";
 import { costaRicaDay } from "../domain/document-status.ts";
@@ -13,7 +15,7 @@ import { INVOICE_REFERENCE_CODES, INVOICE_REFERENCE_DEFAULT, INVOICE_REFERENCE_D
 import { editableReferenceView } from "./reference-view.server.ts";
 import { checkDraft, draftTotals, summaryOf, type DocumentDraft, type DraftReference, type FieldError } from "../domain/document-draft.ts";
 import type { RecurrenceFormValues } from "../domain/recurring.ts";
-import { applyItemPicks, billedToRepresentative, blankLine, chosenStudent, contingencyReference, errorMap, FORM_KINDS, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, offeredCreditTerms, PAYMENT_TERM_MESSAGES, readCreditTerm, readDocumentForm, toDraft, type CreditTerm, type DocumentFormValues, type FormStudent, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
+import { applyItemPicks, billedToRepresentative, blankLine, chosenStudent, contingencyReference, errorMap, FORM_CLIENT_MATCHES, FORM_KINDS, FORM_LIST_LIMIT, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, offeredCreditTerms, PAYMENT_TERM_MESSAGES, readCreditTerm, readDocumentForm, toDraft, type CreditTerm, type DocumentFormValues, type FormStudent, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
 import { loadSchemaSet } from "../hacienda/xsd/load.server.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
 import { currentRate } from "./exchange-rate.server.ts";
@@ -39,6 +41,10 @@ export interface DocumentFormLists {
   genericClientId: number | null;
   /** The company's point-of-sale mode (general configuration mode_pos): the form shows the item search. */
   modePos: boolean;
+  /** Too many clients to list: the form offers 'Buscar cliente' (what was searched, how many found); null = all are listed. */
+  clientSearch: { query: string; found: number } | null;
+  /** Too many items to list: `items` holds only the form's own, and the form shows the item search. */
+  itemSearch: boolean;
   /** The company's terms and conditions (/terms): one may be printed on the document. */
   terms: Array<{ id: number; name: string }>;
   /** Credit terms offered when the sale is on credit: Hacienda's usual ones and the company's own ('Nuevo plazo'). */
@@ -73,21 +79,44 @@ async function studentsOffered(db: Db, companyId: number): Promise<FormStudent[]
 }
 
 /** Clients the form offers, per FORM_KINDS[kind].clients. */
-export async function documentFormLists(db: Db, companyId: number, kind: FormKind): Promise<DocumentFormLists> {
+/** What a form must list whatever the size of the catalogue: its client and items, and a client search. */
+export interface ListNeeds {
+  clientIds?: ReadonlyArray<string | number | null | undefined>;
+  itemIds?: ReadonlyArray<string | number | null | undefined>;
+  /** 'Buscar cliente' as typed. */
+  clientSearch?: string;
+}
+
+const idsOf = (xs: ListNeeds["clientIds"]) => [...new Set((xs ?? []).map((x) => Number(x)).filter((n) => Number.isInteger(n) && n > 0 && n < 2 ** 31))];
+
+/** The ids a stored draft needs listed (its client and items). */
+export const needsOfDraft = (draft: DocumentDraft): ListNeeds => ({ clientIds: [draft.clientId], itemIds: draft.lines.map((l) => l.itemId) });
+
+/**
+ * The company's lists for a form. Up to FORM_LIST_LIMIT active clients and items are all listed;
+ * beyond, only what `need` names (and the generic client, and the clients a search finds), and the
+ * form offers the searches instead (docs/decisions/101).
+ */
+export async function documentFormLists(db: Db, companyId: number, kind: FormKind, need: ListNeeds = {}): Promise<DocumentFormLists> {
   const rule = FORM_KINDS[kind].clients;
-  const clientRows = await db
+  let clientRows = await db
     .select({ id: clients.id, name: clients.name, identification: clients.identification, generic: clients.generic })
     .from(clients)
     .where(and(eq(clients.companyId, companyId), eq(clients.provider, rule === "providers"), eq(clients.active, true), isNull(clients.deletedAt)))
     .orderBy(asc(clients.name))
-    .limit(2000);
+    .limit(FORM_LIST_LIMIT + 1);
+  const clientSearch = clientRows.length > FORM_LIST_LIMIT;
+  let found = 0;
+  if (clientSearch) {
+    const choices = await formClientChoices(db, { companyId, provider: rule === "providers", ids: idsOf(need.clientIds), search: need.clientSearch ?? "", limit: FORM_CLIENT_MATCHES });
+    const kept = new Set(choices.kept.map((c) => c.id));
+    clientRows = [...choices.kept, ...choices.found.filter((c) => !kept.has(c.id))];
+    found = choices.found.length;
+  }
   const offered = rule === "customers-and-generic" ? clientRows : clientRows.filter((c) => !c.generic);
-  const itemRows = await db
-    .select({ id: items.id, code: items.code, cabysCode: items.cabysCode, name: items.name, description: items.description, unitCode: items.unitCode, taxTypeId: items.taxTypeId, price: items.price })
-    .from(items)
-    .where(and(eq(items.companyId, companyId), isNull(items.deletedAt)))
-    .orderBy(asc(items.name))
-    .limit(2000);
+  let itemRows = await formItems(db, { companyId, limit: FORM_LIST_LIMIT + 1 });
+  const itemSearch = itemRows.length > FORM_LIST_LIMIT;
+  if (itemSearch) itemRows = await formItems(db, { companyId, ids: idsOf(need.itemIds) });
   const taxRows = await db.select({ id: taxTypes.id, name: taxTypes.name, rate: taxTypes.rate, taxCode: taxTypes.taxCode, vatCode: taxTypes.vatCode }).from(taxTypes).where(eq(taxTypes.companyId, companyId)).orderBy(asc(taxTypes.id));
   const [config] = await db
     .select({ modePos: generalConfigurations.modePos, currencyEmitDoc: generalConfigurations.currencyEmitDoc })
@@ -101,7 +130,9 @@ export async function documentFormLists(db: Db, companyId: number, kind: FormKin
     defaultCurrency: config?.currencyEmitDoc === 1 ? "USD" : "CRC",
     modePos: !!config?.modePos && POS_KINDS.includes(kind),
     clients: offered,
+    clientSearch: clientSearch ? { query: (need.clientSearch ?? "").slice(0, 100), found } : null,
     items: itemRows,
+    itemSearch,
     taxTypes: taxRows,
     genericClientId: clientRows.find((c) => c.generic)?.id ?? null,
   };
@@ -208,7 +239,7 @@ function state(kind: FormKind, form: DocumentFormValues, lists: DocumentFormList
     general: [...new Set(errors.filter((e) => !shownField(e.field, form.lines.length)).map((e) => e.message))],
     totals: totalsOf(kind, form, lists),
     message,
-    pos: lists.modePos ? { query: "", results: [], message: null } : null,
+    pos: lists.modePos || lists.itemSearch ? { query: "", results: [], message: null } : null,
     reference: !source && (kind === "fe" || kind === "te") ? editableReferenceView(reference ?? { ...INVOICE_REFERENCE_DEFAULT, number: "", date: "", reason: "" }, INVOICE_REFERENCE_OPTIONS) : null,
   };
 }
@@ -233,7 +264,7 @@ async function withRate(db: Db, form: DocumentFormValues, now: Date): Promise<{ 
 
 /** A new, empty form (tickets preselect the generic client unless `clientId` names one of the offered clients). */
 export async function newDocumentForm(db: Db, opts: { companyId: number; kind: FormKind; clientId?: string | null; now?: Date }): Promise<DocumentFormState> {
-  const lists = await documentFormLists(db, opts.companyId, opts.kind);
+  const lists = await documentFormLists(db, opts.companyId, opts.kind, { clientIds: [opts.clientId] });
   const offered = (id: string) => lists.clients.some((c) => String(c.id) === id) || !!chosenStudent(id, lists.students);
   const preselected = opts.clientId && offered(opts.clientId) ? opts.clientId : null;
   const clientId = preselected ?? (opts.kind === "te" && lists.genericClientId ? String(lists.genericClientId) : "");
@@ -267,9 +298,9 @@ export function blankForm(lists: DocumentFormLists, clientId = ""): DocumentForm
 /** A form prefilled by a source (document-source.server.ts); a preselected client not offered is cleared. */
 export async function prefilledDocumentForm(
   db: Db,
-  opts: { companyId: number; kind: FormKind; now: Date; source: FormSource; form: (lists: DocumentFormLists) => DocumentFormValues },
+  opts: { companyId: number; kind: FormKind; now: Date; source: FormSource; form: (lists: DocumentFormLists) => DocumentFormValues; need?: ListNeeds },
 ): Promise<DocumentFormState> {
-  const lists = withSourceClient(await documentFormLists(db, opts.companyId, opts.kind), opts.source);
+  const lists = withSourceClient(await documentFormLists(db, opts.companyId, opts.kind, opts.need), opts.source);
   let form = lockedBySource(opts.form(lists), opts.source);
   if (form.clientId && !lists.clients.some((c) => String(c.id) === form.clientId)) form = { ...form, clientId: "" };
   const rated = await withRate(db, form, opts.now);
@@ -298,21 +329,34 @@ export async function submitDocumentForm(
   opts: { companyId: number; userId: number; kind: FormKind; values: Record<string, string | undefined>; intent: string; now: Date; schemaSet?: CompiledSchemaSet; source?: FormSource; save?: FormSave },
 ): Promise<SubmitResult | null> {
   const { kind, intent } = opts;
-  const lists = withSourceClient(await documentFormLists(db, opts.companyId, kind), opts.source);
+  const typed = lockedBySource(readDocumentForm(opts.values), opts.source);
+  const clientSearch = (opts.values.client_search ?? "").trim().slice(0, 100);
+  let lists = withSourceClient(await documentFormLists(db, opts.companyId, kind, { clientIds: [typed.clientId], itemIds: typed.lines.map((l) => l.itemId), clientSearch }), opts.source);
   const view = opts.source?.view ?? null;
   // New invoices and tickets may refer to another document (the optional reference block).
   const ref = !opts.source && (kind === "fe" || kind === "te") ? typedReference(opts.values, costaRicaDay(opts.now)) : null;
-  const picked = applyItemPicks(lockedBySource(readDocumentForm(opts.values), opts.source), lists.items);
+  const picked = applyItemPicks(typed, lists.items);
   const rated = await withRate(db, picked.form, opts.now);
   let form = rated.form;
   const defaultTax = lists.taxTypes[0] ? String(lists.taxTypes[0].id) : "";
 
-  // Point of sale: a click on a found item, a search, or Enter in the box (a scanned code).
+  // 'Buscar cliente' (too many clients to list): the re-rendered select offers the matches.
+  if (intent === "client-search") return { ok: false, status: 200, state: state(kind, form, lists, [], rated.message, view, ref?.typed ?? null) };
+
+  // Item search (point of sale, or too many items to list): a click on a found item, a search, or
+  // Enter in the box (a scanned code).
   const posQuery = (opts.values.pos_search ?? "").trim().slice(0, 100);
-  if (lists.modePos && (intent.startsWith("pos-add:") || intent === "pos-search" || (intent === "recalc" && posQuery))) {
-    const chosen = intent.startsWith("pos-add:") ? lists.items.find((it) => String(it.id) === intent.slice("pos-add:".length)) : posExactItem(lists.items, posQuery);
+  if ((lists.modePos || lists.itemSearch) && (intent.startsWith("pos-add:") || intent === "pos-search" || (intent === "recalc" && posQuery))) {
+    const addId = intent.startsWith("pos-add:") ? intent.slice("pos-add:".length) : null;
+    const candidates = !lists.itemSearch
+      ? lists.items
+      : addId
+        ? await formItems(db, { companyId: opts.companyId, ids: [Number(addId)].filter((n) => Number.isInteger(n) && n > 0 && n < 2 ** 31) })
+        : await formItemCandidates(db, { companyId: opts.companyId, search: posQuery, limit: 50 });
+    const chosen = addId ? candidates.find((it) => String(it.id) === addId) : posExactItem(candidates, posQuery);
     if (chosen) form = addItemLine(form, chosen);
-    const results = chosen ? [] : posSearch(lists.items, posQuery);
+    if (chosen && !lists.items.some((it) => it.id === chosen.id)) lists = { ...lists, items: [...lists.items, chosen] };
+    const results = chosen ? [] : posSearch(candidates, posQuery);
     const pos = { query: chosen ? "" : posQuery, results, message: !chosen && posQuery && results.length === 0 ? POS_MESSAGES.noMatch : null };
     return { ok: false, status: 200, state: { ...state(kind, form, lists, [], rated.message, view, ref?.typed ?? null), pos } };
   }

@@ -36,7 +36,7 @@ import { costaRicaDay } from "../domain/document-status.ts";
 import { formatDateTime } from "../domain/format.ts";
 import { buildConsecutivo, DOC_TYPE_CODES } from "../hacienda/clave.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
-import { blankForm, prefilledDocumentForm, submitDocumentForm, type DocumentFormLists, type DocumentFormState, type FormSource, type SubmitResult } from "./document-form.server.ts";
+import { blankForm, needsOfDraft, prefilledDocumentForm, submitDocumentForm, type DocumentFormLists, type DocumentFormState, type FormSource, type ListNeeds, type SubmitResult } from "./document-form.server.ts";
 import { quotationNameOf, quotationOf } from "./quotations.server.ts";
 import { companyHacienda } from "./signing-key.server.ts";
 
@@ -87,6 +87,8 @@ interface Resolved {
   kind: FormKind;
   source: FormSource;
   form: (lists: DocumentFormLists) => DocumentFormValues;
+  /** The client and items the form starts with (listed however large the catalogue). */
+  need?: ListNeeds;
 }
 
 /**
@@ -113,6 +115,7 @@ async function resolve(db: Db, companyId: number, req: SourceRequest, values: Re
       kind: "fec",
       source: { view, references: checked.reference ? [checked.reference] : [], errors: values ? checked.errors : [] },
       form: (lists) => blankForm(lists, req.providerId ?? ""),
+      need: { clientIds: [req.providerId] },
     };
   }
 
@@ -130,6 +133,7 @@ async function resolve(db: Db, companyId: number, req: SourceRequest, values: Re
       kind: "qt",
       source: { view: { title, facts: [], clientLocked: false, references: [] }, updates: quotation.id },
       form: (lists) => formValuesFromDraft(draft, lists.taxTypes, lists.items, { keepNote: true, keepRate: true }),
+      need: needsOfDraft(draft),
     };
   }
 
@@ -158,6 +162,7 @@ async function resolve(db: Db, companyId: number, req: SourceRequest, values: Re
       kind: req.kind,
       source: { view, client, currency: { code: doc.currencyId === 1 ? "USD" : "CRC", rate: doc.exchangeRate }, references: [reference] },
       form: (lists) => formValuesFromDraft(stored, lists.taxTypes, lists.items, { keepNote: false, keepRate: true }),
+      need: needsOfDraft(stored),
     };
   }
 
@@ -196,6 +201,7 @@ async function resolve(db: Db, companyId: number, req: SourceRequest, values: Re
       if (!offered && req.kind === "te" && lists.genericClientId) return { ...form, clientId: String(lists.genericClientId) };
       return form;
     },
+    need: needsOfDraft(stored),
   };
 }
 
@@ -203,7 +209,7 @@ async function resolve(db: Db, companyId: number, req: SourceRequest, values: Re
 export async function sourcedDocumentForm(db: Db, opts: { companyId: number; request: SourceRequest; now: Date }): Promise<DocumentFormState | null> {
   const r = await resolve(db, opts.companyId, opts.request, null, opts.now);
   if (!r) return null;
-  return prefilledDocumentForm(db, { companyId: opts.companyId, kind: r.kind, now: opts.now, source: r.source, form: r.form });
+  return prefilledDocumentForm(db, { companyId: opts.companyId, kind: r.kind, now: opts.now, source: r.source, form: r.form, need: r.need });
 }
 
 /** A submission of a prefilled form (intent re-renders or Guardar); null = not found. */

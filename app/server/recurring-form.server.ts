@@ -15,7 +15,7 @@ import { costaRicaDay } from "../domain/document-status.ts";
 import { formatDate, formatDateTime } from "../domain/format.ts";
 import { blankRecurrence, readRecurrenceForm, recurrenceFormOf, recurrenceOf, RECURRING_MESSAGES, type RecurrenceFormValues, type RecurringRequest } from "../domain/recurring.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
-import { appSchemaSet, newDocumentForm, prefilledDocumentForm, submitDocumentForm, type DocumentFormLists, type DocumentFormState, type FormSave, type SubmitResult } from "./document-form.server.ts";
+import { appSchemaSet, needsOfDraft, newDocumentForm, prefilledDocumentForm, submitDocumentForm, type DocumentFormLists, type DocumentFormState, type FormSave, type ListNeeds, type SubmitResult } from "./document-form.server.ts";
 import { createRecurring, nextRecurringNumber, updateRecurring } from "./recurring.server.ts";
 
 const LIST = "/recurrings";
@@ -24,6 +24,8 @@ interface Resolved {
   view: SourceView;
   /** The form's values when loading (null: the blank invoice form). */
   form: ((lists: DocumentFormLists) => ReturnType<typeof formValuesFromDraft>) | null;
+  /** The client and items the form starts with (listed however large the catalogue). */
+  need?: ListNeeds;
   recurrence: RecurrenceFormValues;
   clientId: string | null;
   /** The template edited. */
@@ -53,6 +55,7 @@ async function resolve(db: Db, companyId: number, req: RecurringRequest, now: Da
     return {
       view: { title: `Haciendo recurrente Factura: #${doc.consecutivo ?? doc.number ?? doc.id}`, facts: await newFacts(), clientLocked: false, references: [], listPath: LIST },
       form: (lists) => formValuesFromDraft({ ...stored, kind: "fe" }, lists.taxTypes, lists.items, { keepNote: true, keepRate: false }),
+      need: needsOfDraft(stored),
       recurrence: blankRecurrence(today),
       clientId: null,
       editId: null,
@@ -70,6 +73,7 @@ async function resolve(db: Db, companyId: number, req: RecurringRequest, now: Da
   return {
     view: { title: "Editar factura recurrente", facts, clientLocked: false, references: [], listPath: LIST },
     form: (lists) => formValuesFromDraft(row.draft as DocumentDraft, lists.taxTypes, lists.items, { keepNote: true, keepRate: true }),
+    need: needsOfDraft(row.draft as DocumentDraft),
     recurrence: recurrenceFormOf({ startDay: row.startDay, cycle: row.cycle, every: row.every, remindPayment: row.remindPayment }),
     clientId: null,
     editId: row.id,
@@ -81,7 +85,7 @@ export async function recurringFormState(db: Db, opts: { companyId: number; requ
   const r = await resolve(db, opts.companyId, opts.request, opts.now);
   if (!r) return null;
   const state = r.form
-    ? await prefilledDocumentForm(db, { companyId: opts.companyId, kind: "fe", now: opts.now, source: { view: r.view }, form: r.form })
+    ? await prefilledDocumentForm(db, { companyId: opts.companyId, kind: "fe", now: opts.now, source: { view: r.view }, form: r.form, need: r.need })
     : { ...(await newDocumentForm(db, { companyId: opts.companyId, kind: "fe", clientId: r.clientId })), source: r.view };
   return { ...state, recurrence: r.recurrence };
 }

@@ -183,3 +183,28 @@ export async function representativeOptions(db: DbOrTx, opts: { companyId: numbe
     .orderBy(asc(clients.name))
     .limit(1000);
 }
+
+/**
+ * The clients (or providers) a document form offers when the company has too many to list them all
+ * (docs/decisions/101): these ids and the generic client (`kept`), and up to `limit` more whose
+ * words begin with the searched ones (`found`, by name). Active, not deleted, this company's only.
+ */
+export async function formClientChoices(db: DbOrTx, opts: { companyId: number; provider: boolean; ids: number[]; search: string; limit: number }) {
+  const base = and(eq(clients.companyId, opts.companyId), eq(clients.provider, opts.provider), eq(clients.active, true), isNull(clients.deletedAt));
+  const cols = { id: clients.id, name: clients.name, identification: clients.identification, generic: clients.generic };
+  const words = clientSearchWords(opts.search);
+  const kept = await db
+    .select(cols)
+    .from(clients)
+    .where(and(base, opts.ids.length ? or(eq(clients.generic, true), inArray(clients.id, opts.ids)) : eq(clients.generic, true)))
+    .orderBy(asc(clients.name));
+  const found = words.length
+    ? await db
+        .select(cols)
+        .from(clients)
+        .where(and(base, sql`${searchWords} @@ to_tsquery('simple'::regconfig, ${words.map((w) => `${w}:*`).join(" & ")})`))
+        .orderBy(sql`${clients.name} || ''`, asc(clients.id))
+        .limit(opts.limit)
+    : [];
+  return { kept, found };
+}

@@ -1,5 +1,5 @@
 // Item and 'Lista de IVA' queries; every one takes the company id (tenancy).
-import { and, asc, count, eq, ilike, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, ilike, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
 import { cabysCodes, items, taxTypes } from "../schema/index.ts";
 
@@ -133,4 +133,37 @@ export async function updateTaxType(db: DbOrTx, opts: { companyId: number; id: n
     .where(and(eq(taxTypes.companyId, opts.companyId), eq(taxTypes.id, opts.id)))
     .returning({ id: taxTypes.id });
   return rows.length > 0;
+}
+
+/** The columns a document form needs of an item. */
+const formItemColumns = { id: items.id, code: items.code, cabysCode: items.cabysCode, name: items.name, description: items.description, unitCode: items.unitCode, taxTypeId: items.taxTypeId, price: items.price };
+
+/** A company's live items for a document form, by name: all of them up to `limit`, or only these ids. */
+export async function formItems(db: DbOrTx, opts: { companyId: number; limit?: number; ids?: number[] }) {
+  if (opts.ids && !opts.ids.length) return [];
+  const q = db
+    .select(formItemColumns)
+    .from(items)
+    .where(and(live(opts.companyId), opts.ids ? inArray(items.id, opts.ids) : undefined))
+    .orderBy(asc(items.name), asc(items.id));
+  return opts.limit ? q.limit(opts.limit) : q;
+}
+
+/**
+ * Items a document form's search may list (docs/decisions/101): the code typed exactly, or every
+ * word in the code, name, description or CABYS code (ignoring case and accents); at most `limit`.
+ * The form ranks and cuts them (domain/pos.ts).
+ */
+export async function formItemCandidates(db: DbOrTx, opts: { companyId: number; search: string; limit: number }) {
+  const fold = (s: string) => s.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+  const words = fold(opts.search).split(/[^a-z0-9ñ]+/).filter(Boolean).slice(0, 8);
+  const text = sql`translate(lower(${items.code} || ' ' || ${items.name} || ' ' || ${items.description} || ' ' || coalesce(${items.cabysCode}, '')), 'áéíóúüñ', 'aeiouun')`;
+  const like = (w: string) => sql`${text} like ${`%${w.replace(/[\\%_]/g, (c) => "\\" + c)}%`}`;
+  const code = sql`lower(${items.code}) = ${opts.search.trim().toLowerCase()}`;
+  return db
+    .select(formItemColumns)
+    .from(items)
+    .where(and(live(opts.companyId), words.length ? or(code, and(...words.map(like))) : code))
+    .orderBy(asc(items.name), asc(items.id))
+    .limit(opts.limit);
 }
