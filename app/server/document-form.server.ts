@@ -15,7 +15,7 @@ import { INVOICE_REFERENCE_CODES, INVOICE_REFERENCE_DEFAULT, INVOICE_REFERENCE_D
 import { editableReferenceView } from "./reference-view.server.ts";
 import { checkDraft, draftTotals, summaryOf, type DocumentDraft, type DraftReference, type FieldError } from "../domain/document-draft.ts";
 import type { RecurrenceFormValues } from "../domain/recurring.ts";
-import { applyItemPicks, billedToRepresentative, blankLine, chosenStudent, contingencyReference, errorMap, FORM_CLIENT_MATCHES, FORM_KINDS, FORM_LIST_LIMIT, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, offeredCreditTerms, PAYMENT_TERM_MESSAGES, readCreditTerm, readDocumentForm, toDraft, type CreditTerm, type DocumentFormValues, type FormStudent, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
+import { applyItemPicks, billedToRepresentative, blankLine, chosenStudent, contingencyReference, errorMap, FORM_CLIENT_MATCHES, FORM_KINDS, FORM_LIST_LIMIT, FORM_SAVED, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, offeredCreditTerms, PAYMENT_TERM_MESSAGES, readCreditTerm, readDocumentForm, toDraft, type CreditTerm, type DocumentFormValues, type FormStudent, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
 import { loadSchemaSet } from "../hacienda/xsd/load.server.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
 import { currentRate } from "./exchange-rate.server.ts";
@@ -437,7 +437,7 @@ export async function submitDocumentForm(
   if (!saved.ok) return { ok: false, status: 400, state: state(kind, form, lists, saved.errors, rated.message, view, ref?.typed ?? null) };
   const printed = kind === "te" && intent === "save-print" && !opts.source;
   const redirectTo = updates ? FORM_KINDS.qt.listPath : printed ? `/new-ticket?printed=${saved.documentId}` : `/detail/${FORM_KINDS[kind].detailType}/${saved.documentId}`;
-  const message = updates ? QUOTATION_MESSAGES.updated : FORM_KINDS[kind].saved;
+  const message = updates ? QUOTATION_MESSAGES.updated : FORM_SAVED[kind];
   // 'Guardar y Enviar por correo' (quotations): e-mailed at once; a failure keeps the saved quotation.
   if (kind === "qt" && intent === "save-email") {
     const sent = await emailQuotationNow(db, { companyId: opts.companyId, documentId: saved.documentId, now: opts.now });
