@@ -1,8 +1,8 @@
 // Row actions of a document list (part 2 lists; part 1 client detail tabs): Pagar, Recordatorio de
 // pago (due or overdue unpaid invoices, with how many were sent), credit and debit notes, Clonar and
-// Hacer recurrente (invoices). Links and small forms: they work without JavaScript.
+// Hacer recurrente (invoices). Links: they work without JavaScript (the reminder opens its form on
+// the detail page).
 import { Link } from "react-router";
-import { AppForm } from "./form.tsx";
 
 /** `back`: where the payment form returns to (app/domain/payments.ts paymentReturn). */
 export function DocumentRowActions({ type, id, pay, reminder, back }: { type: string; id: number; pay: boolean; reminder: number | null; back: string }) {
@@ -14,12 +14,9 @@ export function DocumentRowActions({ type, id, pay, reminder, back }: { type: st
         </Link>
       )}
       {reminder !== null && (
-        <AppForm action={`/detail/invoice/${id}`} className="inline" data-reminder-form>
-          <input type="hidden" name="intent" value="reminder" />
-          <button type="submit" className="btn btn-outline btn-sm">
-            Recordatorio de pago ({reminder})
-          </button>
-        </AppForm>
+        <Link className="btn btn-outline btn-sm" to={`/detail/invoice/${id}?recordatorio=1`} data-reminder-link>
+          Recordatorio de pago ({reminder})
+        </Link>
       )}
       <Link className="btn btn-outline btn-sm" to={`/new-note/nc/${type}/${id}`}>
         Nota de crédito

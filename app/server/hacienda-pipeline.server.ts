@@ -4,11 +4,13 @@
 // idempotency key: resubmitting is always safe ("ya fue recibido" counts as sent).
 import { and, count, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { companies, documentReferences, documents } from "../../db/schema/index.ts";
+import { companies, documentReferences, documents, EMAIL_RETRY_PREDICATE, jobs } from "../../db/schema/index.ts";
+import { documentRecipients } from "../email/document-email.ts";
 import { enqueue } from "../../jobs/runner.ts";
 import { createHaciendaClient, HaciendaClientError, parseCallback, readMensajeHacienda, sandboxEnvironment, type ClientOptions, type Credentials, type HaciendaClient } from "../hacienda/client.ts";
 import { verifyXml } from "../hacienda/verify.ts";
 import type { DocumentDraft } from "../domain/document-draft.ts";
+import { pendingText } from "../domain/document-status.ts";
 import { companyHacienda, type CompanyHacienda } from "./signing-key.server.ts";
 import { idTypeOf } from "./issue-document.server.ts";
 import { sandboxUrlFor } from "./hacienda-config.server.ts";
@@ -169,9 +171,32 @@ export async function applyHaciendaAnswer(db: Db, answer: HaciendaAnswer, now: D
   });
 }
 
-/** Queues the e-mail of an accepted document (once per document: the job's unique key). */
+const DOCUMENT_EMAIL_JOB = "document-email:";
+export const documentEmailJobKey = (documentId: number) => `${DOCUMENT_EMAIL_JOB}${documentId}`;
+
+/**
+ * Queues the e-mail of an accepted document (one job per document at a time: the unique key). A
+ * failed send is retried by the runner with its backoff (30 s, 2 min, 8 min, 32 min, then hourly)
+ * for as long as it keeps failing; the sweep queues it again should the job ever be gone.
+ */
 export async function enqueueDocumentEmail(db: DbOrTx, { companyId, documentId }: { companyId: number; documentId: number }, now: Date) {
-  await enqueue(db, "send-document-email", { companyId, documentId }, { runAt: now, uniqueKey: `document-email:${documentId}`, maxAttempts: 8 });
+  await enqueue(db, "send-document-email", { companyId, documentId }, { runAt: now, uniqueKey: documentEmailJobKey(documentId), maxAttempts: 1000 });
+}
+
+/**
+ * Accepted documents whose e-mail failed, still unsent, with recipients and without a queued job
+ * (e.g. their job ran out of attempts): queued again. Reads the partial index documents_email_retry_idx.
+ */
+async function requeueFailedEmails(db: Db, now: Date): Promise<number> {
+  const rows = await db
+    .select({ id: documents.id, companyId: documents.companyId, clientSnapshot: documents.clientSnapshot, emails: documents.emails })
+    .from(documents)
+    .where(and(sql.raw(EMAIL_RETRY_PREDICATE), sql`not exists (select 1 from ${jobs} where ${jobs.uniqueKey} = ${DOCUMENT_EMAIL_JOB} || ${documents.id})`))
+    .orderBy(documents.id)
+    .limit(500);
+  const due = rows.filter((d) => documentRecipients(d.clientSnapshot, d.emails).length > 0);
+  for (const d of due) await enqueueDocumentEmail(db, { companyId: d.companyId, documentId: d.id }, now);
+  return due.length;
 }
 
 export type PollOutcome = "final" | "waiting" | "resubmit" | "skipped";
@@ -213,7 +238,8 @@ async function resubmit(db: Db, companyId: number, documentId: number, now: Date
 
 /**
  * Safety net (scheduled): documents left 'por enviar' get a submission job, documents 'procesando'
- * for more than `staleMs` get a poll. Unique keys make this idempotent.
+ * for more than `staleMs` get a poll, accepted documents whose e-mail failed and has no job get one.
+ * Unique keys make this idempotent.
  */
 export async function sweepPending(db: Db, now: Date, staleMs = 10 * 60_000): Promise<number> {
   const waiting = await db.select({ id: documents.id, companyId: documents.companyId }).from(documents).where(eq(documents.status, "por enviar")).limit(500);
@@ -224,7 +250,7 @@ export async function sweepPending(db: Db, now: Date, staleMs = 10 * 60_000): Pr
     .where(and(eq(documents.status, "procesando"), lte(documents.submittedAt, new Date(now.getTime() - staleMs))))
     .limit(500);
   for (const d of stale) await enqueue(db, "poll-document", { companyId: d.companyId, documentId: d.id, attempt: POLL_BACKOFF_MS.length }, { runAt: now, uniqueKey: `poll:${d.id}:sweep`, maxAttempts: 1000 });
-  return waiting.length + stale.length;
+  return waiting.length + stale.length + (await requeueFailedEmails(db, now));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -273,6 +299,11 @@ export async function pendingCount(db: DbOrTx, companyId: number): Promise<{ por
   const porEnviar = Number(rows.find((r) => r.status === "por enviar")?.n ?? 0);
   const procesando = Number(rows.find((r) => r.status === "procesando")?.n ?? 0);
   return { porEnviar, procesando, total: porEnviar + procesando };
+}
+
+/** The banner of the dashboard and the document lists, or null when nothing waits (one indexed count). */
+export async function pendingBannerText(db: DbOrTx, companyId: number): Promise<string | null> {
+  return pendingText(await pendingCount(db, companyId));
 }
 
 /** Hacienda's reasons for a rejected document, one per line, in Spanish as Hacienda wrote them. */

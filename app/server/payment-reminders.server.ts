@@ -1,12 +1,13 @@
 // Payment reminders (spec part 2 §4): an invoice saved with the payment-reminder checkbox is
 // e-mailed once, the day after its due date, while it is still unpaid (nothing paid covers it and no
-// credit note covers it) and not rejected. The company's 'payment_reminder' template, the invoice's
-// PDF attached, to the client and the notify list, through the company's SMTP server (else the
-// global one). Run by the payment-reminders job; one job runs at a time (the schedule's unique key).
+// credit note covers it) and not rejected. The company's 'payment_reminder' template (or what was
+// typed on the detail viewer's reminder form), the invoice's PDF attached, to the client and the
+// notify list, through the company's SMTP server (else the global one). Run by the payment-reminders job; one job runs at a time (the schedule's unique key).
 import { and, asc, eq, isNull, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { documents } from "../../db/schema/index.ts";
-import { composeDocumentEmail, documentRecipients } from "../email/document-email.ts";
+import { documentMessage, documentRecipients, fillDocumentTemplate, REMINDER_FALLBACK_TEMPLATE, type EmailTemplateText } from "../email/document-email.ts";
+import type { DocumentView } from "../domain/document-view.ts";
 import { costaRicaDay, reminderAllowed } from "../domain/document-status.ts";
 import { renderDocumentPdf } from "../pdf/invoice-pdf.server.tsx";
 import { sendCompanyMail } from "./company-mail.server.ts";
@@ -28,28 +29,38 @@ export function dueRemindersWhere(today: string) {
 }
 
 export const REMINDER_MESSAGES = {
-  sent: "Recordatorio de pago enviado",
+  sent: "El recordatorio de pago se envio correctamente",
   notDue: "El recordatorio de pago solo se envía a facturas vencidas (o que vencen hoy) y sin pagar.",
   noRecipients: "Recordatorio de pago no enviado: la factura no tiene destinatarios.",
 } as const;
 
+const REMINDER_TEMPLATE = "payment_reminder";
+
+/** The reminder's subject and body from the company's 'payment_reminder' template (the form's defaults). */
+export async function paymentReminderDefaults(db: Db, companyId: number, view: DocumentView): Promise<EmailTemplateText> {
+  return fillDocumentTemplate(view, await documentTemplate(db, companyId, REMINDER_TEMPLATE), REMINDER_FALLBACK_TEMPLATE);
+}
 
 /**
- * E-mails one invoice's payment reminder now (the job's automatic one and the detail viewer's
- * 'Recordatorio de pago'): the company's template, the PDF, the client and the notify list; counts it.
- * Only for the company's own invoices that `reminderAllowed`.
+ * E-mails one invoice's payment reminder now (the job's automatic one, and the detail viewer's
+ * reminder form with its typed addresses, subject and body): the PDF attached; counts it. Without
+ * typed ones: the client and the notify list, the company's template. Only for the company's own
+ * invoices that `reminderAllowed`.
  */
-export async function sendPaymentReminder(db: Db, { companyId, documentId }: { companyId: number; documentId: number }, now: Date): Promise<{ ok: true; to: string[] } | { ok: false; message: string }> {
+export async function sendPaymentReminder(
+  db: Db,
+  { companyId, documentId, to: typed, text }: { companyId: number; documentId: number; to?: string[]; text?: EmailTemplateText },
+  now: Date,
+): Promise<{ ok: true; to: string[] } | { ok: false; message: string }> {
   const own = and(eq(documents.id, documentId), eq(documents.companyId, companyId), isNull(documents.deletedAt));
   const [d] = await db.select().from(documents).where(own);
   if (!d || !reminderAllowed({ ...d, total: d.totalComprobante }, costaRicaDay(now))) return { ok: false, message: REMINDER_MESSAGES.notDue };
-  const to = documentRecipients(d.clientSnapshot, d.emails);
+  const to = typed ?? documentRecipients(d.clientSnapshot, d.emails);
   if (to.length === 0) return { ok: false, message: REMINDER_MESSAGES.noRecipients };
   const view = await loadDocumentView(db, { companyId, documentId });
   if (!view) return { ok: false, message: REMINDER_MESSAGES.notDue };
   try {
-    const template = await documentTemplate(db, companyId, "payment_reminder");
-    const email = composeDocumentEmail(view, template, { pdf: await renderDocumentPdf(view) });
+    const email = documentMessage(view, text ?? (await paymentReminderDefaults(db, companyId, view)), { pdf: await renderDocumentPdf(view) });
     await sendCompanyMail(db, companyId, { to: to.join(", "), subject: email.subject, text: email.text, attachments: email.attachments });
   } catch (e) {
     return { ok: false, message: `Recordatorio de pago: ${e instanceof Error ? e.message : "no se pudo enviar el correo"}` };

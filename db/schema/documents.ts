@@ -2,6 +2,13 @@ import { sql } from "drizzle-orm";
 import { bigint, boolean, customType, date, index, integer, jsonb, numeric, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { bytea, companies } from "./companies.ts";
 
+/**
+ * An accepted document whose e-mail failed, is still unsent and has someone to send it to (the
+ * client's e-mail at issue or the notify list). The partial index and the sweep use this same text.
+ */
+export const EMAIL_RETRY_PREDICATE =
+  "email_sent_at is null and email_error is not null and status = 'aceptado' and (coalesce(client_snapshot->>'email', '') <> '' or coalesce(emails, '[]'::jsonb) <> '[]'::jsonb)";
+
 const money = (name: string) => numeric(name, { precision: 18, scale: 5 });
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
@@ -88,6 +95,8 @@ export const documents = pgTable(
     emailSentTo: text("email_sent_to"),
     /** The last sending failure (plain Spanish); cleared when it is sent. */
     emailError: text("email_error"),
+    /** Set while a sender is e-mailing the document (a lease, so two job runners never both send). */
+    emailSendingAt: timestamp("email_sending_at", { withTimezone: true }),
     /** The form's payment-reminder checkbox (invoices): e-mailed once, the day after the due date. */
     remindPayment: boolean("remind_payment").notNull().default(false),
     remindersSent: integer("reminders_sent").notNull().default(0),
@@ -129,6 +138,9 @@ export const documents = pgTable(
     // Payment reminders still to send (app/server/payment-reminders.server.ts), by due date.
     index("documents_reminders_due_idx").on(t.expirationDate).where(sql`remind_payment and reminders_sent = 0`),
     uniqueIndex("documents_quotation_uq").on(t.quotationId),
+    // Accepted documents whose e-mail failed and that have recipients: the sweep re-queues them
+    // (app/server/hacienda-pipeline.server.ts, docs/decisions/100).
+    index("documents_email_retry_idx").on(t.id).where(sql.raw(EMAIL_RETRY_PREDICATE)),
     index("documents_pending_idx")
       .on(t.companyId, t.status)
       .where(sql`status in ('por enviar', 'procesando')`),

@@ -1,6 +1,7 @@
 // /detail/:type/:id/:print? for an issued invoice: the preview from the stored view, the list of
 // its type on the left, the actions and links, the rejection reasons, the print variant, the e-mail
-// form's validation, and another company's id as 404 with nothing leaked.
+// form (prefilled from the template, validated, recorded on the document), the e-mail status line,
+// and another company's id as 404 with nothing leaked.
 import { eq } from "drizzle-orm";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
@@ -8,7 +9,10 @@ import { createRoutesStub } from "react-router";
 import { SMTPServer } from "smtp-server";
 import { detalleMensaje } from "../../app/hacienda/sandbox/mensaje.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { documents } from "../../db/schema/index.ts";
+import { documents, jobs } from "../../db/schema/index.ts";
+import { EMAIL_FORM_MESSAGES, parseAddresses } from "../../app/domain/email-form.ts";
+import { NO_RECIPIENTS, nextEmailAttempt, sendDocumentEmailOnce } from "../../app/server/document-email.server.ts";
+import { documentEmailJobKey, enqueueDocumentEmail } from "../../app/server/hacienda-pipeline.server.ts";
 import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
 import { issueDocument } from "../../app/server/issue-document.server.ts";
 import { saveOutgoingEmail } from "../../app/server/company-mail.server.ts";
@@ -62,9 +66,11 @@ const open = (b: Awaited<ReturnType<typeof signedIn>>, type: string, id: number,
   call(b, detail.loader, { path: `/detail/${type}/${id}${print ? `/${print}` : ""}`, params: { type, id: String(id), ...(print ? { print } : {}) } });
 
 /** Server-renders the detail screen with loader data (what a browser without JavaScript gets). */
-function render(path: string, loaderData: unknown): string {
-  const Stub = createRoutesStub([{ id: "detail-transaction", path: "/detail/:type/:id/:print?", Component: detail.default as never, loader: () => null }]);
-  return renderToString(createElement(Stub, { initialEntries: [path], hydrationData: { loaderData: { "detail-transaction": loaderData } } }));
+function render(path: string, loaderData: unknown, actionData?: unknown): string {
+  const Stub = createRoutesStub([{ id: "detail-transaction", path: "/detail/:type/:id/:print?", Component: detail.default as never, loader: () => null, action: () => null }]);
+  return renderToString(
+    createElement(Stub, { initialEntries: [path], hydrationData: { loaderData: { "detail-transaction": loaderData }, ...(actionData ? { actionData: { "detail-transaction": actionData } } : {}) } }),
+  );
 }
 
 /** Runs the loader and returns the 404 it throws (or the data). */
@@ -181,23 +187,58 @@ describe("document detail viewer", () => {
     expect(html).toContain(`href="/document-file/${s.issued.documentId}/respuesta"`);
   }, 60_000);
 
-  it("the e-mail form rejects invalid addresses", async () => {
+  it("the e-mail form: addresses, subject and body from the template, all required; what was typed is kept", async () => {
     const s = await setup();
-    expect(detail.parseAddresses("a@b.cr, c@d.com")).toEqual({ ok: true, to: ["a@b.cr", "c@d.com"] });
-    expect(detail.parseAddresses("  ")).toEqual({ ok: false, error: detail.DETAIL_MESSAGES.required });
-    expect(detail.parseAddresses("a@b.cr; malo")).toMatchObject({ ok: false, error: "malo: invalido" });
-    const r = await call(s.b, detail.action, { path: `/detail/invoice/${s.issued.documentId}`, params: { type: "invoice", id: String(s.issued.documentId) }, form: { intent: "email", emails: "no-es-correo" } });
+    expect(parseAddresses("a@b.cr, c@d.com")).toEqual({ ok: true, to: ["a@b.cr", "c@d.com"] });
+    expect(parseAddresses("  ")).toEqual({ ok: false, error: EMAIL_FORM_MESSAGES.emailsRequired });
+    expect(parseAddresses("a@b.cr; malo")).toMatchObject({ ok: false, error: "malo: invalido" });
+    // Prefilled: the client's address, the subject and body of the company's invoice template.
+    await setupConfigForCompany(database.db, s.company.id);
+    const d = (await open(s.b, "invoice", s.issued.documentId)).data;
+    expect(d.emailForm).toEqual({
+      emails: "cliente@example.cr",
+      subject: expect.stringContaining(s.issued.consecutivo!),
+      body: expect.stringContaining("Estimado(a) Distribuidora La Sabana Limitada:"),
+    });
+    expect(d.emailForm.subject).not.toContain("{");
+    const html = render(`/detail/invoice/${s.issued.documentId}`, d);
+    for (const name of ["emails", "subject", "body"]) expect(html).toContain(`name="${name}"`);
+    expect(html).toContain(`value="${d.emailForm.subject}"`);
+
+    const path = `/detail/invoice/${s.issued.documentId}`;
+    const params = { type: "invoice", id: String(s.issued.documentId) };
+    const r = await call(s.b, detail.action, { path, params, form: { intent: "email", emails: "no-es-correo", subject: "  ", body: "Mi mensaje escrito" } });
     expect(r.status).toBe(400);
-    expect(r.data).toEqual({ error: "no-es-correo: invalido", emails: "no-es-correo" });
+    expect(r.data).toEqual({
+      intent: "email",
+      errors: { emails: "no-es-correo: invalido", subject: EMAIL_FORM_MESSAGES.subjectRequired },
+      values: { intent: "email", emails: "no-es-correo", subject: "  ", body: "Mi mensaje escrito" },
+    });
+    const none = await call(s.b, detail.action, { path, params, form: { intent: "email", emails: "", subject: "Hola", body: "" } });
+    expect(none.data.errors).toEqual({ emails: EMAIL_FORM_MESSAGES.emailsRequired, body: EMAIL_FORM_MESSAGES.bodyRequired });
+    // Shown again without JavaScript: the messages and what was typed.
+    const again = render(path, d, r.data);
+    expect(again).toContain("no-es-correo: invalido");
+    expect(again).toContain(EMAIL_FORM_MESSAGES.subjectRequired);
+    expect(again).toContain('value="no-es-correo"');
+    expect(again).toContain("Mi mensaje escrito</textarea>");
+    const [doc] = await database.db.select().from(documents).where(eq(documents.id, s.issued.documentId));
+    expect(doc.emailSentAt).toBeNull();
   }, 60_000);
 
-  it("sends the document by e-mail with its attachments and confirms", async () => {
+  it("sends the document by e-mail with the typed subject and body, confirms, and records it so the job does not send it again", async () => {
     const s = await setup();
     await setupConfigForCompany(database.db, s.company.id);
-    await saveOutgoingEmail(database.db, s.company.id, { protocol: "smtp", encryption: "none", host: "127.0.0.1", port: smtpPort, username: "u", password: "p", from_email: "facturas@colibri.example", from_name: "Colibrí" });
+    await saveOutgoingEmail(database.db, s.company.id, { protocol: "smtp", encryption: "none", host: "127.0.0.1", port: smtpPort, username: "u", password: "p", from_email: "facturas@colibri.example", from_name: "Colibri" });
+    // Accepted, and the automatic e-mail had failed.
+    await database.db.update(documents).set({ status: "aceptado", emailError: "No se logró conectar con el servidor de correo." }).where(eq(documents.id, s.issued.documentId));
     received.length = 0;
     const path = `/detail/invoice/${s.issued.documentId}`;
-    const r = await call(s.b, detail.action, { path, params: { type: "invoice", id: String(s.issued.documentId) }, form: { intent: "email", emails: "ana@example.cr, luis@example.cr" } });
+    const r = await call(s.b, detail.action, {
+      path,
+      params: { type: "invoice", id: String(s.issued.documentId) },
+      form: { intent: "email", emails: "ana@example.cr, luis@example.cr", subject: "Su factura de noviembre", body: "Hola Ana, adjunto la factura de noviembre." },
+    });
     expect(r.status).toBe(302);
     expect(r.location).toBe(path);
     const flash = s.b.cookies.get("colibri_flash");
@@ -205,8 +246,40 @@ describe("document detail viewer", () => {
     expect(toasts).toContainEqual({ type: "success", text: "El email se envio correctamente" });
     expect(received).toHaveLength(1);
     expect(received[0].to.sort()).toEqual(["ana@example.cr", "luis@example.cr"]);
+    expect(received[0].raw).toContain("Subject: Su factura de noviembre");
+    expect(received[0].raw).toContain("Hola Ana, adjunto la factura de noviembre.");
     expect(received[0].raw).toContain(`${s.issued.clave}.pdf`);
     expect(received[0].raw).toContain(`${s.issued.clave}.xml`);
+
+    const [doc] = await database.db.select().from(documents).where(eq(documents.id, s.issued.documentId));
+    expect(doc.emailSentAt).toBeInstanceOf(Date);
+    expect(doc).toMatchObject({ emailSentTo: "ana@example.cr, luis@example.cr", emailError: null, emailSendingAt: null });
+    const d = (await open(s.b, "invoice", s.issued.documentId)).data;
+    expect(d.emailStatus).toMatch(/^Enviado por correo a ana@example\.cr, luis@example\.cr el /);
+    // The automatic job finds it sent.
+    expect(await sendDocumentEmailOnce(database.db, { companyId: s.company.id, documentId: s.issued.documentId }, new Date())).toBe("already-sent");
+    expect(received).toHaveLength(1);
+  }, 60_000);
+
+  it("the e-mail status says truthfully when the next automatic try is", async () => {
+    const s = await setup();
+    const id = s.issued.documentId;
+    const failure = "El servidor de correo rechazó el mensaje.";
+    await database.db.update(documents).set({ status: "aceptado", emailError: failure }).where(eq(documents.id, id));
+    // A queued retry: its time.
+    const runAt = new Date("2026-11-21T18:05:00Z");
+    await enqueueDocumentEmail(database.db, { companyId: s.company.id, documentId: id }, runAt);
+    expect(await nextEmailAttempt(database.db, id)).toEqual(runAt);
+    let d = (await open(s.b, "invoice", id)).data;
+    expect(d.emailStatus).toBe(`No se pudo enviar por correo: ${failure} Próximo intento automático: 21/11/2026 12:05 PM; también puede enviarlo desde aquí.`);
+    // No job queued (it ran out): the sweep queues it within minutes.
+    await database.db.delete(jobs).where(eq(jobs.uniqueKey, documentEmailJobKey(id)));
+    d = (await open(s.b, "invoice", id)).data;
+    expect(d.emailStatus).toBe(`No se pudo enviar por correo: ${failure} Se reintentará automáticamente en unos minutos; también puede enviarlo desde aquí.`);
+    // Nobody to send it to: nothing automatic is promised.
+    await database.db.update(documents).set({ clientSnapshot: { name: "Sin correo", email: "" }, emails: [], emailError: NO_RECIPIENTS }).where(eq(documents.id, id));
+    d = (await open(s.b, "invoice", id)).data;
+    expect(d.emailStatus).toBe(`No se pudo enviar por correo: ${NO_RECIPIENTS} Puede enviarlo desde aquí.`);
   }, 60_000);
 
   it("another company's document is 404 and leaks nothing", async () => {
@@ -218,7 +291,7 @@ describe("document detail viewer", () => {
       expect(r.status).toBe(404);
       expect(JSON.stringify(r.data ?? null)).not.toContain(s.issued.clave!);
     }
-    const sent = await call(ob, detail.action, { path: `/detail/invoice/${s.issued.documentId}`, params: { type: "invoice", id: String(s.issued.documentId) }, form: { intent: "email", emails: "x@y.cr" } });
+    const sent = await call(ob, detail.action, { path: `/detail/invoice/${s.issued.documentId}`, params: { type: "invoice", id: String(s.issued.documentId) }, form: { intent: "email", emails: "x@y.cr", subject: "a", body: "b" } });
     expect(sent.status).toBe(404);
     const r = await status(ob, "invoice", s.issued.documentId);
     expect(r.status).toBe(404);

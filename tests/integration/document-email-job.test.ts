@@ -4,7 +4,7 @@
 // is written on the document and retried by the runner.
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNotNull } from "drizzle-orm";
 import { clients, documents, jobs } from "../../db/schema/index.ts";
 import { createTestDatabase } from "../setup/db.ts";
 import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
@@ -13,9 +13,9 @@ import type { Sandbox } from "../../app/hacienda/sandbox/server.ts";
 import { runOne } from "../../jobs/runner.ts";
 import { handlers } from "../../jobs/registry.ts";
 import { issueDocument } from "../../app/server/issue-document.server.ts";
-import { configurePipeline } from "../../app/server/hacienda-pipeline.server.ts";
+import { configurePipeline, documentEmailJobKey, sweepPending } from "../../app/server/hacienda-pipeline.server.ts";
 import { saveOutgoingEmail } from "../../app/server/company-mail.server.ts";
-import { NO_RECIPIENTS } from "../../app/server/document-email.server.ts";
+import { EMAIL_BUSY, NO_RECIPIENTS, sendDocumentEmailOnce } from "../../app/server/document-email.server.ts";
 import { documentRecipients } from "../../app/email/document-email.ts";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
 import type { DocumentDraft } from "../../app/domain/document-draft.ts";
@@ -160,5 +160,81 @@ describe("e-mail after acceptance", () => {
     expect((await docOf(bad.documentId)).status).toBe("rechazado");
     expect(await emailJobsOf(bad.documentId)).toHaveLength(0);
     expect(received.length).toBe(before);
+  });
+
+  it("keeps retrying a broken mail server past the old eight attempts, at most hourly, and sends once it works", async () => {
+    const { company, user, client } = await companyWithMail();
+    const r = await issue(company.id, user.id, sampleDraft("fe", client.id));
+    refuseMail = true;
+    const key = documentEmailJobKey(r.documentId);
+    const jobOf = async () => (await database.db.select().from(jobs).where(eq(jobs.uniqueKey, key)))[0];
+    for (let i = 0; i < 200 && ((await jobOf())?.attempts ?? 0) < 12; i++) await drain(1).catch(() => {});
+    const job = await jobOf();
+    expect(job).toMatchObject({ status: "pending", attempts: 12 });
+    // The runner's backoff: never sooner than an hour apart by now.
+    expect(job.runAt.getTime() - clock.now.getTime()).toBe(3_600_000);
+    const failed = await docOf(r.documentId);
+    expect(failed.emailSentAt).toBeNull();
+    expect(failed.emailError).toBeTruthy();
+
+    refuseMail = false;
+    const before = received.length;
+    await drain();
+    expect((await docOf(r.documentId)).emailSentAt).toBeInstanceOf(Date);
+    expect(received.length).toBe(before + 1);
+  });
+
+  it("the sweep queues again an accepted document whose e-mail job ran out, once, and never a sent one or one without recipients", async () => {
+    const { company, user, client } = await companyWithMail();
+    const r = await issue(company.id, user.id, sampleDraft("fe", client.id));
+    refuseMail = true;
+    for (let i = 0; i < 20 && !(await docOf(r.documentId)).emailError; i++) await drain(1).catch(() => {});
+    expect((await docOf(r.documentId)).status).toBe("aceptado");
+    // Its job gave up (as jobs queued before this change did after 8 attempts).
+    await database.db.update(jobs).set({ status: "failed", uniqueKey: null }).where(eq(jobs.uniqueKey, documentEmailJobKey(r.documentId)));
+    // Another accepted one nobody can receive, and one already sent.
+    await database.db.update(clients).set({ email: "" }).where(eq(clients.id, client.id));
+    const silent = await issue(company.id, user.id, sampleDraft("fe", client.id));
+    const sentOne = await issue(company.id, user.id, sampleDraft("fe", client.id, { emails: ["x@cliente.example"] }));
+    await database.db.update(clients).set({ email: "cliente@example.cr" }).where(eq(clients.id, client.id));
+    await database.db.update(documents).set({ status: "aceptado", emailError: NO_RECIPIENTS }).where(eq(documents.id, silent.documentId));
+    await database.db.update(documents).set({ status: "aceptado", emailError: "viejo", emailSentAt: clock.now }).where(eq(documents.id, sentOne.documentId));
+
+    await sweepPending(database.db, clock.now);
+    await sweepPending(database.db, clock.now);
+    const queued = (await database.db.select().from(jobs).where(and(eq(jobs.type, "send-document-email"), isNotNull(jobs.uniqueKey)))).map((j) => (j.payload as { documentId: number }).documentId);
+    expect(queued.filter((id) => id === r.documentId)).toHaveLength(1);
+    expect(queued).not.toContain(silent.documentId);
+    expect(queued).not.toContain(sentOne.documentId);
+
+    refuseMail = false;
+    const before = received.length;
+    await drain();
+    expect((await docOf(r.documentId)).emailSentAt).toBeInstanceOf(Date);
+    expect(received.length).toBe(before + 1);
+    // Sent: the sweep leaves it alone.
+    await sweepPending(database.db, clock.now);
+    expect((await emailJobsOf(r.documentId)).filter((j) => j.status === "pending")).toHaveLength(0);
+  });
+
+  it("two runners sending the same document at once e-mail it once", async () => {
+    const { company, user, client } = await companyWithMail();
+    const r = await issue(company.id, user.id, sampleDraft("fe", client.id));
+    refuseMail = true;
+    for (let i = 0; i < 20 && !(await docOf(r.documentId)).emailError; i++) await drain(1).catch(() => {});
+    refuseMail = false;
+    const before = received.length;
+    const ids = { companyId: company.id, documentId: r.documentId };
+    const results = await Promise.allSettled([sendDocumentEmailOnce(database.db, ids, clock.now), sendDocumentEmailOnce(database.db, ids, clock.now)]);
+    expect(received.length).toBe(before + 1);
+    expect(results.filter((x) => x.status === "fulfilled" && x.value === "sent")).toHaveLength(1);
+    const other = results.find((x) => !(x.status === "fulfilled" && x.value === "sent"))!;
+    expect(other.status === "fulfilled" ? other.value : (other.reason as Error).message).toMatch(new RegExp(`^(already-sent|${EMAIL_BUSY})$`));
+    const doc = await docOf(r.documentId);
+    expect(doc.emailSentAt).toBeInstanceOf(Date);
+    expect(doc.emailSendingAt).toBeNull();
+    // The queued retry then finds it sent.
+    await drain();
+    expect(received.length).toBe(before + 1);
   });
 });

@@ -51,6 +51,24 @@ function render(section: string, loaderData: unknown): string {
 const get = (b: Awaited<ReturnType<typeof signedIn>>, path: string) => call(b, list.loader, { path });
 
 describe("document lists", () => {
+  it("every list shows how many of the company's documents wait for Hacienda", async () => {
+    const s = await setup();
+    const other = await issuingCompany(database.db);
+    await issue(other.company.id, other.user.id, sampleDraft("fe", other.client.id)); // another company's: not counted
+    await database.db.update(documents).set({ status: "aceptado" }).where(eq(documents.id, s.fe.documentId));
+    await database.db.update(documents).set({ status: "procesando" }).where(eq(documents.id, s.fe2.documentId));
+    const text = "3 documentos esperan respuesta de Hacienda (2 por enviar, 1 procesando). Se envían solos cuando Hacienda responde; no hace falta emitirlos de nuevo.";
+    for (const section of ["invoices", "tickets", "notes", "simples"]) {
+      const r = await get(s.b, `/${section}`);
+      expect(r.data.pending).toBe(text);
+      expect(render(section, r.data)).toContain("data-pending-hacienda");
+    }
+    await database.db.update(documents).set({ status: "aceptado" }).where(eq(documents.companyId, s.company.id));
+    const none = await get(s.b, "/invoices");
+    expect(none.data.pending).toBeNull();
+    expect(render("invoices", none.data)).not.toContain("data-pending-hacienda");
+  }, 60_000);
+
   it("each list shows its own kinds, with payment status, due state and links", async () => {
     const s = await setup();
     await database.db.update(documents).set({ status: "aceptado", paymentAmount: "1226150", expirationDate: "2026-11-01" }).where(eq(documents.id, s.fe.documentId));

@@ -1,15 +1,24 @@
 // Payment reminders: an invoice saved with the checkbox is e-mailed once (the company's
 // 'payment_reminder' template, its PDF attached) the day after it is due, only while unpaid, not
-// rejected and not covered by a credit note; the form's checkbox reaches the stored invoice.
+// rejected and not covered by a credit note; the form's checkbox reaches the stored invoice; the
+// detail viewer's reminder form (?recordatorio=1) sends what was typed.
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { documents } from "../../db/schema/index.ts";
+import { companies, documents } from "../../db/schema/index.ts";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub, MemoryRouter } from "react-router";
+import { DocumentRowActions } from "../../app/components/document-row-actions.tsx";
+import { EMAIL_FORM_MESSAGES } from "../../app/domain/email-form.ts";
+import { formatDate } from "../../app/domain/format.ts";
+import { setupConfigForCompany } from "../../app/server/config-setup.server.ts";
+import { readToasts } from "../../app/server/flash.server.ts";
 import { createTestDatabase } from "../setup/db.ts";
 import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
 import { issueDocument } from "../../app/server/issue-document.server.ts";
 import { saveOutgoingEmail } from "../../app/server/company-mail.server.ts";
-import { sendDuePaymentReminders } from "../../app/server/payment-reminders.server.ts";
+import { REMINDER_MESSAGES, sendDuePaymentReminders } from "../../app/server/payment-reminders.server.ts";
 import { readDocumentForm, toDraft } from "../../app/domain/document-form.ts";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
 import * as detail from "../../app/routes/documents/detail.tsx";
@@ -43,6 +52,14 @@ afterAll(async () => {
   await new Promise<void>((r) => smtp.close(() => r()));
   await database?.drop();
 });
+
+/** Server-renders the detail screen (what a browser without JavaScript gets). */
+function renderDetail(path: string, loaderData: unknown, actionData?: unknown): string {
+  const Stub = createRoutesStub([{ id: "detail-transaction", path: "/detail/:type/:id/:print?", Component: detail.default as never, loader: () => null, action: () => null }]);
+  return renderToString(
+    createElement(Stub, { initialEntries: [path], hydrationData: { loaderData: { "detail-transaction": loaderData }, ...(actionData ? { actionData: { "detail-transaction": actionData } } : {}) } }),
+  );
+}
 
 describe("payment reminders", () => {
   it("once, the day after the due date, only for unpaid invoices with the checkbox", async () => {
@@ -82,7 +99,7 @@ describe("payment reminders", () => {
     }
   });
 
-  it("the detail viewer's 'Recordatorio de pago': due or overdue unpaid invoices of the company only, counted", async () => {
+  it("the detail viewer's 'Recordatorio de pago': a form prefilled from the template, required fields, sent and counted; due unpaid invoices of the company only", async () => {
     const a = await issuingCompany(database.db);
     const other = await issuingCompany(database.db);
     const port = (smtp.server.address() as { port: number }).port;
@@ -99,23 +116,78 @@ describe("payment reminders", () => {
     const page = await call(b, detail.loader, { path: `/detail/invoice/${overdue}`, params: { type: "invoice", id: String(overdue) } });
     expect(page.data.actions.reminder).toEqual({ sent: 0 });
     expect((await call(b, detail.loader, { path: `/detail/invoice/${cash}`, params: { type: "invoice", id: String(cash) } })).data.actions.reminder).toBeNull();
+    const path = `/detail/invoice/${overdue}`;
+    const params = { type: "invoice", id: String(overdue) };
+    // The button opens the form (a link: works without JavaScript); the form is not shown otherwise.
+    expect(page.data.reminderForm).toBeNull();
+    const html = renderDetail(path, page.data);
+    expect(html).toContain(`href="${path}?recordatorio=1"`);
+    expect(html).not.toContain("data-reminder-form");
+    // ?recordatorio=1: prefilled from the 'payment_reminder' template (the fallback here: no templates yet).
+    const opened = await call(b, detail.loader, { path: `${path}?recordatorio=1`, params });
+    const view = opened.data.preview;
+    expect(opened.data.reminderForm).toEqual({
+      emails: "cliente@example.cr",
+      subject: "Recordatorio de pago",
+      body: `Estimado(a) Distribuidora La Sabana Limitada:\n\nLe recordamos que la factura ${view.consecutive} por ${opened.data.list.find((x: { id: number }) => x.id === overdue).total} venció el ${formatDate(view.dueDate)}. Si ya realizó el pago, por favor ignore este mensaje.\n\nSaludos,\n${view.company.fantasyName || view.company.name}`,
+    });
+    const form = renderDetail(`${path}?recordatorio=1`, opened.data);
+    expect(form).toContain("data-reminder-form");
+    expect(form).toContain(`action="${path}?recordatorio=1"`);
+    expect(form).toContain('value="Recordatorio de pago"');
+    // The company's own template when it has one.
+    await setupConfigForCompany(database.db, a.company.id);
+    const templated = (await call(b, detail.loader, { path: `${path}?recordatorio=1`, params })).data.reminderForm;
+    expect(templated.subject).toBe(`Recordatorio de pago de la factura ${view.consecutive}`);
+    expect(templated.body).toContain(`vence el ${formatDate(view.dueDate)}`);
+
+    // Required fields: nothing sent, nothing counted, what was typed comes back.
     const before = received.length;
-    const r = await call(b, detail.action, { path: `/detail/invoice/${overdue}`, params: { type: "invoice", id: String(overdue) }, form: { intent: "reminder" } });
+    const bad = await call(b, detail.action, { path: `${path}?recordatorio=1`, params, form: { intent: "reminder", emails: "cobros@cliente.example", subject: "", body: " " } });
+    expect(bad.status).toBe(400);
+    expect(bad.data).toMatchObject({ intent: "reminder", errors: { subject: EMAIL_FORM_MESSAGES.subjectRequired, body: EMAIL_FORM_MESSAGES.bodyRequired }, values: { emails: "cobros@cliente.example" } });
+    const again = renderDetail(`${path}?recordatorio=1`, (await call(b, detail.loader, { path: `${path}?recordatorio=1`, params })).data, bad.data);
+    expect(again).toContain('value="cobros@cliente.example"');
+    expect(again).toContain(EMAIL_FORM_MESSAGES.subjectRequired);
+    expect(received).toHaveLength(before);
+
+    const r = await call(b, detail.action, {
+      path: `${path}?recordatorio=1`,
+      params,
+      form: { intent: "reminder", emails: "cobros@cliente.example", subject: "Recordatorio de pago", body: "Su factura está vencida, gracias por su pago." },
+    });
     expect(r.status).toBe(302);
+    expect(r.location).toBe(path);
+    const flash = b.cookies.get("colibri_flash");
+    expect(flash ? readToasts(new Request("http://x/", { headers: { cookie: `colibri_flash=${flash}` } })) : []).toContainEqual({ type: "success", text: "El recordatorio de pago se envio correctamente" });
     expect(received).toHaveLength(before + 1);
-    expect((await call(b, detail.loader, { path: `/detail/invoice/${overdue}`, params: { type: "invoice", id: String(overdue) } })).data.actions.reminder).toEqual({ sent: 1 });
-    // The invoices list offers it on the overdue row with the count, not on the cash one.
+    expect(received.at(-1)!.to).toEqual(["cobros@cliente.example"]);
+    expect(received.at(-1)!.raw).toContain("Subject: Recordatorio de pago");
+    expect(received.at(-1)!.raw).toMatch(/Su factura est=C3=A1 vencida, gracias por su pago\.|Su factura está vencida, gracias por su pago\./);
+    expect((await call(b, detail.loader, { path, params })).data.actions.reminder).toEqual({ sent: 1 });
+    // The invoices list offers it on the overdue row with the count, not on the cash one, as a link to the form.
     const rows = (await call(b, list.loader, { path: "/invoices" })).data.rows as Array<{ id: number; reminder: number | null }>;
     expect(rows.find((x) => x.id === overdue)!.reminder).toBe(1);
     expect(rows.find((x) => x.id === cash)!.reminder).toBeNull();
-    // Not due: refused with the reason, nothing sent.
-    await call(b, detail.action, { path: `/detail/invoice/${cash}`, params: { type: "invoice", id: String(cash) }, form: { intent: "reminder" } });
+    const rowActions = renderToString(createElement(MemoryRouter, null, createElement(DocumentRowActions, { type: "invoice", id: overdue, pay: true, reminder: 1, back: "/invoices" })));
+    expect(rowActions).toContain(`href="/detail/invoice/${overdue}?recordatorio=1"`);
+    const typed = { intent: "reminder", emails: "cobros@cliente.example", subject: "Recordatorio de pago", body: "Hola" };
+    // Not due: refused with the reason, nothing sent; the form is not offered.
+    const cashParams = { type: "invoice", id: String(cash) };
+    expect((await call(b, detail.loader, { path: `/detail/invoice/${cash}?recordatorio=1`, params: cashParams })).data.reminderForm).toBeNull();
+    const notDue = await call(b, detail.action, { path: `/detail/invoice/${cash}?recordatorio=1`, params: cashParams, form: typed });
+    expect(notDue.data.errors._form).toBe(REMINDER_MESSAGES.notDue);
     expect(received).toHaveLength(before + 1);
+    // Plan 5 (read only): refused on the server.
+    await database.db.update(companies).set({ permission: 5 }).where(eq(companies.id, a.company.id));
+    expect((await call(b, detail.action, { path: `${path}?recordatorio=1`, params, form: typed })).status).toBe(403);
+    await database.db.update(companies).set({ permission: 1 }).where(eq(companies.id, a.company.id));
     // Another company's user: 404, nothing sent.
     const ob = await signedIn(database.db, other.user.id, other.company.id);
-    const foreign = await call(ob, detail.action, { path: `/detail/invoice/${overdue}`, params: { type: "invoice", id: String(overdue) }, form: { intent: "reminder" } });
+    const foreign = await call(ob, detail.action, { path: `${path}?recordatorio=1`, params, form: typed });
     expect(foreign.status).toBe(404);
     expect(received).toHaveLength(before + 1);
+    expect((await call(b, detail.loader, { path, params })).data.actions.reminder).toEqual({ sent: 1 });
   });
 
   it("the form's checkbox goes into the invoice's draft (invoices only)", () => {

@@ -11,8 +11,7 @@ import { db } from "../../server/db.server.ts";
 import { keyExpiryWarning } from "../../server/hacienda-config.server.ts";
 import { KeyExpiryBanner } from "../../components/key-expiry-banner.tsx";
 import { PendingBanner } from "../../components/pending-banner.tsx";
-import { pendingText } from "../../domain/document-status.ts";
-import { pendingCount } from "../../server/hacienda-pipeline.server.ts";
+import { pendingBannerText } from "../../server/hacienda-pipeline.server.ts";
 
 /** Midnight in Costa Rica (UTC−6, no daylight saving) of the first day of a month. */
 const crMonthStart = (year: number, month: number) => new Date(Date.UTC(year, month - 1, 1, 6));
@@ -25,10 +24,10 @@ export async function loader({ context }: Route.LoaderArgs) {
     dailySums(db(), { companyId: company!.id, since }),
     expensesOfMonth(db(), { companyId: company!.id, from: crMonthStart(today.year, today.month) }),
     db().select().from(advertisements).where(eq(advertisements.active, true)).limit(1),
-    pendingCount(db(), company!.id),
+    pendingBannerText(db(), company!.id),
   ]);
   const showAd = ad && ad.code !== user!.advertisementCode ? { title: ad.title, html: ad.contentHtml, code: ad.code } : null;
-  return { figures: dashboardFigures(sums, today), expenses, ad: showAd, pending: pendingText(pending), keyWarning: await keyExpiryWarning(db(), company!.id, new Date()), companyId: company!.id, isAdmin: user!.isAdmin };
+  return { figures: dashboardFigures(sums, today), expenses, ad: showAd, pending, keyWarning: await keyExpiryWarning(db(), company!.id, new Date()), companyId: company!.id, isAdmin: user!.isAdmin };
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {

@@ -13,33 +13,32 @@ import { invoiceOfQuotation } from "../../../db/queries/quotations.ts";
 import { QuotationActions } from "../../components/quotation-actions.tsx";
 import { quotationNameOf } from "../../server/quotations.server.ts";
 import { DocumentPreview, type PreviewView } from "../../components/document-preview.tsx";
-import { AppForm, FormAlert, SubmitButton } from "../../components/form.tsx";
+import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { costaRicaDay, dueState, haciendaStatusLabel, paymentStatus, reminderAllowed } from "../../domain/document-status.ts";
 import { rejectionReasons } from "../../domain/rejection-reasons.ts";
-import { formatDate, formatDateTime, formatMoney, truncate } from "../../domain/format.ts";
-import { documentRecipients } from "../../email/document-email.ts";
+import { formatDate, formatMoney, truncate } from "../../domain/format.ts";
+import { documentRecipients, emailStatusText } from "../../email/document-email.ts";
+import { EMAIL_FORM_MESSAGES, emailFormSchema } from "../../domain/email-form.ts";
+import { formValues, parseForm, type FieldErrors } from "../../domain/forms.ts";
 import { lastPage } from "../../domain/pagination.ts";
 import { canPay } from "../../domain/payments.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
-import { sendDocumentEmail } from "../../server/document-email.server.ts";
+import { documentEmailDefaults, nextEmailAttempt, sendDocumentEmailNow } from "../../server/document-email.server.ts";
 import { loadDocumentView } from "../../server/document-view.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
-import { REMINDER_MESSAGES, sendPaymentReminder } from "../../server/payment-reminders.server.ts";
+import { paymentReminderDefaults, REMINDER_MESSAGES, sendPaymentReminder } from "../../server/payment-reminders.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
 
 export const DETAIL_MESSAGES = {
   notFound: "No encontrado",
-  emailSent: "El email se envio correctamente",
-  invalid: "invalido",
-  required: "Ingrese al menos un correo electrónico.",
+  problem: "Ocurrio un problema",
   linkCopied: "Enlace copiado correctamente",
   linkCopyFailed: "No se logro copiar el enlace",
 } as const;
 
 const TYPE_TITLES: Record<string, string> = { quotation: "Cotizaciones", invoice: "Facturas", ticket: "Tiquetes", note: "Notas", simple: "Simplificados", recurring: "Facturas" };
-const EMAIL_RE = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
 
 function notFound(): never {
   throw data(DETAIL_MESSAGES.notFound, { status: 404 });
@@ -54,17 +53,11 @@ async function loadDoc(companyId: number, params: { type?: string; id?: string }
   return { doc, kinds, type: params.type! };
 }
 
-/** Addresses typed by the user: split by commas, semicolons or spaces. */
-export function parseAddresses(raw: string): { ok: true; to: string[] } | { ok: false; error: string } {
-  const to = raw
-    .split(/[\s,;]+/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (!to.length) return { ok: false, error: DETAIL_MESSAGES.required };
-  const bad = to.filter((e) => !EMAIL_RE.test(e));
-  if (bad.length) return { ok: false, error: `${bad.join(", ")}: ${DETAIL_MESSAGES.invalid}` };
-  return { ok: true, to };
-}
+/** The query that opens the payment-reminder form on the detail page (works without JavaScript). */
+const REMINDER_QUERY = "recordatorio";
+
+type EmailFormValues = { emails: string; subject: string; body: string };
+type FormFailure = { intent: "email" | "reminder"; errors: FieldErrors; values: Record<string, string> };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   // A recurring invoice is a template, not an issued document: its screen is the editor (decision 091).
@@ -85,6 +78,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const symbols = new Map((await database.select({ id: currencies.id, symbol: currencies.symbol }).from(currencies)).map((c) => [c.id, c.symbol]));
   const status = { total: doc.totalComprobante, paymentAmount: doc.paymentAmount, creditNoteTotal: doc.creditNoteTotal, haciendaStatus: doc.status, expirationDate: doc.expirationDate };
   const plan5 = company!.permission === 5;
+  const recipients = documentRecipients(doc.clientSnapshot, doc.emails);
+  const reminderAllowedNow = !plan5 && reminderAllowed({ ...doc, total: doc.totalComprobante }, costaRicaDay(new Date()));
+  const emailForm: EmailFormValues = { emails: recipients.join(", "), ...(await documentEmailDefaults(database, company!.id, view)) };
+  const reminderForm: EmailFormValues | null =
+    reminderAllowedNow && new URL(request.url).searchParams.has(REMINDER_QUERY) ? { emails: recipients.join(", "), ...(await paymentReminderDefaults(database, company!.id, view)) } : null;
   const noteSource = doc.kind === "fe" || doc.kind === "te" || doc.kind === "fec";
   const quotation = doc.kind === "qt" && !plan5 ? { invoiceId: await invoiceOfQuotation(database, { companyId: company!.id, quotationId: doc.id }), name: await quotationNameOf(database, company!.id) } : null;
   return {
@@ -120,19 +118,23 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     lastError: doc.lastError,
     paymentStatus: doc.kind === "fe" || doc.kind === "fec" ? paymentStatus(status) : null,
     due: doc.kind === "fe" ? dueState(status, costaRicaDay(new Date())) : null,
-    defaultEmails: documentRecipients(doc.clientSnapshot, doc.emails).join(", "),
-    emailStatus: doc.emailSentAt
-      ? `Enviado por correo a ${doc.emailSentTo ?? ""} el ${formatDateTime(doc.emailSentAt)}.`
-      : doc.emailError
-        ? `No se pudo enviar por correo: ${doc.emailError}${doc.status === "aceptado" ? " Se reintenta automáticamente; también puede enviarlo desde aquí." : ""}`
-        : null,
+    defaultEmails: emailForm.emails,
+    emailForm,
+    reminderForm,
+    emailStatus: emailStatusText({
+      sentAt: doc.emailSentAt,
+      sentTo: doc.emailSentTo,
+      error: doc.emailError,
+      nextAttempt: doc.emailSentAt || !doc.emailError ? null : await nextEmailAttempt(database, doc.id),
+      retried: doc.status === "aceptado" && recipients.length > 0,
+    }),
     actions: {
       clone: !plan5 && doc.kind !== "nc" && doc.kind !== "nd",
       notes: !plan5 && noteSource,
       pay: canPay({ kind: doc.kind, total: doc.totalComprobante, paymentAmount: doc.paymentAmount, status: doc.status }, company!.permission),
       recurring: !plan5 && doc.kind === "fe",
       // Payment reminder (part 2 §2 invoices, §4): due today or earlier and unpaid; shows how many went out.
-      reminder: !plan5 && reminderAllowed({ ...doc, total: doc.totalComprobante }, costaRicaDay(new Date())) ? { sent: doc.remindersSent } : null,
+      reminder: reminderAllowedNow ? { sent: doc.remindersSent } : null,
       // The fix of a rejected document: a corrected replacement (reference code 16) or a credit note.
       replace: !plan5 && doc.status === "rechazado" && !!doc.clave && ["fe", "te", "fec"].includes(doc.kind),
     },
@@ -143,25 +145,21 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { company } = context.get(requestContext);
   const { doc } = await loadDoc(company!.id, params);
   const form = await request.formData();
-  if (form.get("intent") === "reminder") {
-    if (company!.permission === 5) return data({ error: "Ocurrio un problema", emails: "" }, { status: 403 });
-    const sent = await sendPaymentReminder(db(), { companyId: company!.id, documentId: doc.id }, new Date());
-    const back = new URL(request.url).pathname;
-    return redirectWithToast(back, sent.ok ? { type: "success", text: REMINDER_MESSAGES.sent } : { type: "error", text: sent.message });
-  }
-  if (form.get("intent") !== "email") return data({ error: "Ocurrio un problema", emails: "" }, { status: 400 });
-  const raw = String(form.get("emails") ?? "").slice(0, 2000);
-  const parsed = parseAddresses(raw);
-  if (!parsed.ok) return data({ error: parsed.error, emails: raw }, { status: 400 });
-  const database = db();
-  const view = await loadDocumentView(database, { companyId: company!.id, documentId: doc.id });
-  if (!view) notFound();
-  try {
-    await sendDocumentEmail(database, { companyId: company!.id, view, signedXml: doc.signedXml, responseXml: doc.responseXml, to: parsed.to });
-  } catch (e) {
-    return data({ error: e instanceof Error ? e.message : "Ocurrio un problema", emails: raw }, { status: 502 });
-  }
-  return redirectWithToast(new URL(request.url).pathname, { type: "success", text: DETAIL_MESSAGES.emailSent });
+  const intent = form.get("intent");
+  if (intent !== "email" && intent !== "reminder") return data({ intent: "email", errors: { _form: DETAIL_MESSAGES.problem }, values: {} } satisfies FormFailure, { status: 400 });
+  if (intent === "reminder" && company!.permission === 5) return data({ intent, errors: { _form: DETAIL_MESSAGES.problem }, values: {} } satisfies FormFailure, { status: 403 });
+  const parsed = parseForm(emailFormSchema, form);
+  if (!parsed.ok) return data({ intent, errors: parsed.errors, values: parsed.values } satisfies FormFailure, { status: 400 });
+  const { emails: to, subject, body } = parsed.data;
+  const back = new URL(request.url).pathname;
+  const now = new Date();
+  const sent =
+    intent === "reminder"
+      ? await sendPaymentReminder(db(), { companyId: company!.id, documentId: doc.id, to, text: { subject, body } }, now)
+      : await sendDocumentEmailNow(db(), { companyId: company!.id, documentId: doc.id, to, subject, body }, now);
+  if (!sent) notFound();
+  if (!sent.ok) return data({ intent, errors: { _form: sent.message }, values: formValues(form) } satisfies FormFailure, { status: 502 });
+  return redirectWithToast(back, { type: "success", text: intent === "reminder" ? REMINDER_MESSAGES.sent : EMAIL_FORM_MESSAGES.emailSent });
 }
 
 export function meta({ data: d }: Route.MetaArgs) {
@@ -205,6 +203,24 @@ function CopyLink({ url }: { url: string }) {
   );
 }
 
+/** Addresses, subject and body (the e-mail form and the reminder form); `prefix` keeps the ids apart. */
+function EmailFields({ prefix, values, errors }: { prefix: string; values: Partial<EmailFormValues>; errors: FieldErrors }) {
+  const described = (name: string) => (errors[name] ? { "aria-invalid": true, "aria-describedby": `${prefix}${name}-error` } : {});
+  return (
+    <>
+      <Field label="Correos" name={`${prefix}emails`} error={errors.emails}>
+        <input id={`${prefix}emails`} name="emails" className="input w-full" defaultValue={values.emails ?? ""} placeholder="correo@ejemplo.com, otro@ejemplo.com" {...described("emails")} />
+      </Field>
+      <Field label="Asunto" name={`${prefix}subject`} error={errors.subject}>
+        <input id={`${prefix}subject`} name="subject" className="input w-full" defaultValue={values.subject ?? ""} maxLength={300} {...described("subject")} />
+      </Field>
+      <Field label="Mensaje" name={`${prefix}body`} error={errors.body}>
+        <textarea id={`${prefix}body`} name="body" className="input w-full" rows={6} defaultValue={values.body ?? ""} {...described("body")} />
+      </Field>
+    </>
+  );
+}
+
 export default function Detail({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.print) {
     return (
@@ -216,7 +232,12 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
     );
   }
   const d = loaderData;
-  const error = actionData && "error" in actionData ? actionData.error : null;
+  const failed = (intent: FormFailure["intent"]) => (actionData && actionData.intent === intent ? actionData : null);
+  const emailFailure = failed("email");
+  const reminderFailure = failed("reminder");
+  const here = `/detail/${d.type}/${d.id}`;
+  // A reminder that failed validation shows its form again (the POST went to ?recordatorio=1).
+  const reminderValues = reminderFailure ? { ...d.reminderForm, ...reminderFailure.values } : d.reminderForm;
   return (
     <div className="grid gap-4 lg:grid-cols-[minmax(16rem,22rem)_1fr]">
       <aside className="card" aria-label={d.listTitle}>
@@ -336,10 +357,9 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
               </Link>
             )}
             {d.actions.reminder && (
-              <AppForm className="inline" data-reminder-form>
-                <input type="hidden" name="intent" value="reminder" />
-                <SubmitButton className="btn btn-outline btn-sm">Recordatorio de pago ({d.actions.reminder.sent} enviados)</SubmitButton>
-              </AppForm>
+              <Link className="btn btn-outline btn-sm" to={`${here}?${REMINDER_QUERY}=1`} data-reminder-link>
+                Recordatorio de pago ({d.actions.reminder.sent} enviados)
+              </Link>
             )}
           </div>
           <CopyLink url={d.publicUrl} />
@@ -348,28 +368,26 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
               {d.emailStatus}
             </p>
           )}
-          <AppForm className="space-y-2" data-email-form>
+          {reminderValues && (
+            <AppForm action={`${here}?${REMINDER_QUERY}=1`} className="space-y-2 rounded-md border border-slate-200 p-3" data-reminder-form>
+              <input type="hidden" name="intent" value="reminder" />
+              <h2 className="font-semibold">Recordatorio de pago</h2>
+              <EmailFields prefix="reminder-" values={reminderValues} errors={reminderFailure?.errors ?? {}} />
+              <FormAlert>{reminderFailure?.errors._form}</FormAlert>
+              <div className="flex gap-2">
+                <SubmitButton className="btn btn-primary btn-sm">Enviar recordatorio</SubmitButton>
+                <Link className="btn btn-outline btn-sm" to={here}>
+                  Cancelar
+                </Link>
+              </div>
+            </AppForm>
+          )}
+          <AppForm action={here} className="space-y-2" data-email-form>
             <input type="hidden" name="intent" value="email" />
-            <label htmlFor="emails" className="text-sm font-medium">
-              Enviar por correo
-            </label>
-            <div className="flex flex-wrap gap-2">
-              <input
-                id="emails"
-                name="emails"
-                className="input min-w-64 flex-1"
-                defaultValue={actionData && "emails" in actionData && actionData.emails ? actionData.emails : d.defaultEmails}
-                placeholder="correo@ejemplo.com, otro@ejemplo.com"
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? "emails-error" : undefined}
-              />
-              <SubmitButton className="btn btn-primary btn-sm">Enviar</SubmitButton>
-            </div>
-            {error ? (
-              <FormAlert>
-                <span id="emails-error">{error}</span>
-              </FormAlert>
-            ) : null}
+            <h2 className="font-semibold">Enviar por correo</h2>
+            <EmailFields prefix="" values={emailFailure ? { ...d.emailForm, ...emailFailure.values } : d.emailForm} errors={emailFailure?.errors ?? {}} />
+            <FormAlert>{emailFailure?.errors._form}</FormAlert>
+            <SubmitButton className="btn btn-primary btn-sm">Enviar</SubmitButton>
           </AppForm>
         </div>
         <DocumentPreview view={d.preview} logoSrc={d.logoSrc} ribbon={d.ribbon} />

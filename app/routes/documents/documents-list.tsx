@@ -15,6 +15,8 @@ import { canPay } from "../../domain/payments.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
+import { PendingBanner } from "../../components/pending-banner.tsx";
+import { pendingBannerText } from "../../server/hacienda-pipeline.server.ts";
 
 type Section = "invoices" | "tickets" | "notes" | "simples";
 
@@ -96,6 +98,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     /** Counted only up to lastPage: more pages follow (docs/decisions/092). */
     totalCapped,
     plan5,
+    pending: await pendingBannerText(database, company!.id),
     rows: rows.map((r) => {
       const client = (r.clientSnapshot ?? {}) as { name?: string; generic?: boolean };
       const symbol = symbols.get(r.currencyId) ?? "₡";
@@ -154,6 +157,7 @@ export default function DocumentsList({ loaderData }: Route.ComponentProps) {
           </Link>
         )}
       </div>
+      <PendingBanner text={loaderData.pending} className="mb-4" />
       <ListControls search={search} perPage={perPage} extra={filter ? { filter } : undefined} />
       <Form method="get" className="mb-4 flex flex-wrap items-center gap-2" aria-label="Filtros">
         <input type="hidden" name="page" value="1" />

@@ -1,0 +1,2 @@
+ALTER TABLE "documents" ADD COLUMN "email_sending_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "documents_email_retry_idx" ON "documents" USING btree ("id") WHERE email_sent_at is null and email_error is not null and status = 'aceptado' and (coalesce(client_snapshot->>'email', '') <> '' or coalesce(emails, '[]'::jsonb) <> '[]'::jsonb);
