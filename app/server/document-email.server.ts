@@ -110,9 +110,9 @@ export async function sendDocumentEmailOnce(db: Db, { companyId, documentId }: {
 }
 
 /**
- * 'Enviar por correo' on the detail viewer: the typed addresses, subject and body, now. A success is
- * recorded on the document like the automatic e-mail's (sent at, to whom, no error), so the job does
- * not send it again; while it sends, the document is claimed so a job starting meanwhile waits.
+ * 'Enviar por correo' on the detail viewer: the typed addresses, subject and body, now. A success on
+ * an accepted document (or a quotation) is recorded like the automatic e-mail's (sent at, to whom, no
+ * error), so the job does not send it again — before Hacienda accepts, the automatic one still goes; while it sends, the document is claimed so a job starting meanwhile waits.
  * A failure is returned for the form (the document's automatic status is left as it was).
  * Null: not a document of the company.
  */
@@ -122,13 +122,15 @@ export async function sendDocumentEmailNow(
   now: Date,
 ): Promise<{ ok: true; to: string[] } | { ok: false; message: string } | null> {
   const own = ownDocument(input.companyId, input.documentId);
-  const [doc] = await db.select({ signedXml: documents.signedXml, responseXml: documents.responseXml }).from(documents).where(and(own, isNull(documents.deletedAt)));
+  const [doc] = await db.select({ kind: documents.kind, status: documents.status, signedXml: documents.signedXml, responseXml: documents.responseXml }).from(documents).where(and(own, isNull(documents.deletedAt)));
   const view = doc ? await loadDocumentView(db, { companyId: input.companyId, documentId: input.documentId }) : null;
   if (!doc || !view) return null;
   await db.update(documents).set({ emailSendingAt: now }).where(own);
   try {
     const sent = await sendDocumentEmail(db, { companyId: input.companyId, view, signedXml: doc.signedXml, responseXml: doc.responseXml, to: input.to, text: { subject: input.subject, body: input.body } });
-    await db.update(documents).set({ emailSentAt: now, emailSentTo: sent.to.join(", "), emailError: null, emailSendingAt: null }).where(own);
+    // Before Hacienda accepts it, the automatic e-mail (with Hacienda's answer) is still to come.
+    const final = doc.kind === "qt" || doc.status === "aceptado";
+    await db.update(documents).set(final ? { emailSentAt: now, emailSentTo: sent.to.join(", "), emailError: null, emailSendingAt: null } : { emailSendingAt: null }).where(own);
     return { ok: true, to: sent.to };
   } catch (e) {
     await db.update(documents).set({ emailSendingAt: null }).where(and(own, eq(documents.emailSendingAt, now)));

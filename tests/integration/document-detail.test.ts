@@ -259,6 +259,18 @@ describe("document detail viewer", () => {
     // The automatic job finds it sent.
     expect(await sendDocumentEmailOnce(database.db, { companyId: s.company.id, documentId: s.issued.documentId }, new Date())).toBe("already-sent");
     expect(received).toHaveLength(1);
+
+    // Sent by hand before Hacienda accepts: the automatic e-mail, with Hacienda's answer, still goes.
+    const [fe2] = await database.db.select().from(documents).where(eq(documents.id, s.issued.documentId));
+    await database.db.update(documents).set({ status: "procesando", emailSentAt: null, emailSentTo: null }).where(eq(documents.id, fe2.id));
+    const early = await call(s.b, detail.action, { path, params: { type: "invoice", id: String(fe2.id) }, form: { intent: "email", emails: "ana@example.cr", subject: "Adelanto", body: "Su factura." } });
+    expect(early.status).toBe(302);
+    expect(received).toHaveLength(2);
+    const [pending] = await database.db.select().from(documents).where(eq(documents.id, fe2.id));
+    expect(pending).toMatchObject({ emailSentAt: null, emailSendingAt: null });
+    await database.db.update(documents).set({ status: "aceptado" }).where(eq(documents.id, fe2.id));
+    expect(await sendDocumentEmailOnce(database.db, { companyId: s.company.id, documentId: fe2.id }, new Date())).toBe("sent");
+    expect(received).toHaveLength(3);
   }, 60_000);
 
   it("the e-mail status says truthfully when the next automatic try is", async () => {
