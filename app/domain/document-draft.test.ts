@@ -27,6 +27,9 @@ describe("checkDraft (part 2 §5)", () => {
       "lines.0.unitPrice",
       "lines.0.discountPercent",
     ]);
+    // Price: minimum 0.1, maximum 1e12 (part 2 §5, §9).
+    for (const [price, ok] of [["0", false], ["0.09", false], ["0.1", true], ["1000000000000", true], ["1000000000001", false]] as const)
+      expect(checkDraft(draft({ lines: [{ ...l, unitPrice: price }] })).some((e) => e.field === "lines.0.unitPrice"), price).toBe(!ok);
     expect(checkDraft(draft({ kind: "nc" })).map((e) => e.field)).toEqual(["note", "references"]);
     expect(checkDraft(draft({ saleCondition: "02" }))).toContainEqual({ field: "creditDays", message: DRAFT_MESSAGES.creditDays });
     expect(checkDraft(draft({ currency: "USD", exchangeRate: "0" }))).toContainEqual({ field: "exchangeRate", message: DRAFT_MESSAGES.exchangeRate });
@@ -72,5 +75,7 @@ describe("fieldOfPath", () => {
     expect(fieldOfPath("Receptor/Identificacion/Numero")).toBe("clientId");
     expect(fieldOfPath("InformacionReferencia[1]/Codigo")).toBe("references");
     expect(fieldOfPath("ResumenFactura/MedioPago")).toBe("payments");
+    expect(fieldOfPath("CondicionVentaOtros")).toBe("saleConditionOther");
+    expect(fieldOfPath("CondicionVenta")).toBe("saleCondition");
   });
 });
