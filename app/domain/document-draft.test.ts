@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkDraft, DRAFT_MESSAGES, draftToComprobante, draftTotals, fieldOfPath, partyOf, type DocumentDraft, type PartySnapshot } from "./document-draft.ts";
+import { buyerOf, checkDraft, DRAFT_MESSAGES, draftToComprobante, draftTotals, fieldOfPath, partyOf, type DocumentDraft, type PartySnapshot } from "./document-draft.ts";
 import { documentTotals } from "../hacienda/build.ts";
 
 const issuer: PartySnapshot = { name: "Soluciones Colibrí S.A.", idType: "02", idNumber: "3101123456", email: "f@colibri.cr", phone: "22905555", province: 1, canton: 1, district: 8, address: "Del ICE 200 metros norte", activityCode: "620100" };
@@ -63,6 +63,16 @@ describe("draftToComprobante", () => {
     const te = draftToComprobante(draft({ kind: "te", internationalClient: { name: "John Smith", cedula: "P123456789" } }), { ...ctx, client: { ...client, generic: true } });
     expect(te.receiver).toEqual({ name: "John Smith", id: { type: "05", number: "P123456789" }, emails: [] });
     expect(checkDraft(draft({ kind: "te", internationalClient: { name: "", cedula: "" } }))).toContainEqual({ field: "internationalClient", message: DRAFT_MESSAGES.internationalClient });
+  });
+  it("the buyer stored and printed: a ticket's international client instead of the generic client; anything else its client", () => {
+    const generic = { ...client, name: "Cliente genérico", generic: true };
+    const intl = draft({ kind: "te", internationalClient: { name: " John Smith ", cedula: " P123456789 " } });
+    expect(buyerOf(intl, generic)).toEqual({ name: "John Smith", idType: "05", idNumber: "P123456789" });
+    expect(buyerOf(intl, null)).toEqual({ name: "John Smith", idType: "05", idNumber: "P123456789" });
+    expect(buyerOf(draft({ kind: "te" }), generic)).toBe(generic);
+    expect(buyerOf(draft({ internationalClient: { name: "John Smith", cedula: "P1" } }), client)).toBe(client);
+    // The stored buyer maps to the same receiver the XML carries.
+    expect(partyOf(buyerOf(intl, generic)!)).toEqual(draftToComprobante(intl, { ...ctx, client: generic }).receiver);
   });
   it("foreign party: OtrasSenasExtranjero", () => {
     expect(partyOf({ ...client, countryId: 12, address: "1200 Harbor Blvd, Long Beach" }).foreignAddress).toBe("1200 Harbor Blvd, Long Beach");

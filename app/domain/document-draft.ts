@@ -320,15 +320,25 @@ export interface MappingContext {
   providerId: string;
 }
 
+/**
+ * Who a document is issued to, as the XML names them and as the document stores and prints them: a
+ * ticket to an international client is that buyer, "extranjero no domiciliado" (tipo 05), not the
+ * generic client it is filed under; any other document, its client.
+ */
+export function buyerOf(d: DocumentDraft, client: PartySnapshot | null): PartySnapshot | null {
+  const intl = d.kind === "te" ? d.internationalClient : null;
+  const name = intl?.name?.trim() ?? "";
+  const cedula = intl?.cedula?.trim() ?? "";
+  if (!name || !cedula) return client;
+  return { name: name.slice(0, 100), idType: "05", idNumber: cedula.slice(0, 20) };
+}
+
 /** The one mapping from a draft to the Hacienda model. Quotations are mapped as an FE (never sent). */
 export function draftToComprobante(d: DocumentDraft, ctx: MappingContext): Comprobante {
   const kind = d.kind === "qt" ? "fe" : d.kind;
   const company = partyOf(ctx.issuer);
-  // A ticket to an international client names the buyer as "extranjero no domiciliado" (tipo 05).
-  const international = d.kind === "te" && d.internationalClient?.name && d.internationalClient.cedula
-    ? { name: d.internationalClient.name.slice(0, 100), id: { type: "05" as IdType, number: d.internationalClient.cedula.slice(0, 20) }, emails: [] }
-    : undefined;
-  const client = international ?? (ctx.client && !ctx.client.generic ? partyOf(ctx.client) : undefined);
+  const buyer = buyerOf(d, ctx.client ?? null);
+  const client = buyer && !buyer.generic ? partyOf(buyer) : undefined;
   const references: Reference[] = (d.references ?? []).map((r) => ({
     docType: r.docType,
     number: r.number,
