@@ -7,6 +7,7 @@
 import type { Comprobante, Line, Party, Reference } from "../hacienda/model.ts";
 import type { IdType, Situacion } from "../hacienda/clave.ts";
 import { EXONERATION_DOC_TYPES, EXONERATION_INSTITUTIONS } from "../hacienda/codes.ts";
+import { linePriceOk, parseAmount } from "./line-price.ts";
 import { computeTotals, fillPayments, IVA_RATES, type DocumentTotals, type LineInput, type TarifaCode, type TaxCode } from "./totals.ts";
 
 export type DraftKind = "fe" | "te" | "nc" | "nd" | "fec" | "qt";
@@ -146,14 +147,7 @@ const describes = (text: string | undefined, len: { min: number; max: number }) 
   return n >= len.min && n <= len.max;
 };
 
-const NUM = /^\d+(\.\d+)?$/;
-const num = (s: string | undefined) => (s !== undefined && NUM.test(s.trim()) ? Number(s) : NaN);
-
-/** A line's unit price within the spec's range (part 2 §5 and §9: minimum 0.1, maximum 1e12). */
-export function linePriceOk(price: string | undefined): boolean {
-  const p = num(price);
-  return p >= 0.1 && p <= 1e12;
-}
+const num = parseAmount;
 
 export function lineRate(l: DraftLine): string {
   if (l.tax.rate !== undefined && l.tax.rate !== "") return l.tax.rate;

@@ -3,7 +3,8 @@
  * where the flat form fields (`client_id`, `lines[0].description`, …) become a `DocumentDraft`.
  * Pure: the company's tax types and items are passed in.
  */
-import { linePriceOk, type DocumentDraft, type DraftKind, type DraftReference, type FieldError } from "./document-draft.ts";
+import type { DocumentDraft, DraftKind, DraftReference, FieldError } from "./document-draft.ts";
+import { linePriceOk } from "./line-price.ts";
 import type { TarifaCode, TaxCode } from "./totals.ts";
 
 export const FORM_MESSAGES = {

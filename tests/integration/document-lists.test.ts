@@ -157,7 +157,7 @@ describe("document lists", () => {
       sampleDraft("fec", s.provider.id, { references: [{ docType: "14", number: "REG-ESP-2026-0005", issuedAt: "2026-11-21T14:00:00Z", code: "04", reason: "Compra a productor de régimen especial" }] }),
     );
     const link = (id: number) => `href="/client-detail/${id}"`;
-    const rowOf = (data: { rows: { id: number }[] }, id: number) => data.rows.find((r) => r.id === id) as { clientId: number | null; clientName: string };
+    const rowOf = (data: { rows: { id: number; clientId: number | null; clientName: string }[] }, id: number) => data.rows.find((r) => r.id === id)!;
 
     const live = { invoices: await get(s.b, "/invoices"), notes: await get(s.b, "/notes"), simples: await get(s.b, "/simples") };
     expect(rowOf(live.invoices.data, s.fe.documentId).clientId).toBe(s.client.id);
