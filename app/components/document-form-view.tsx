@@ -88,17 +88,20 @@ export function DocumentFormView({ state, recurrenceBlock }: { state: DocumentFo
               </span>
             )}
           </Field>
-          <Field label="Condición de venta" name="sale_condition" error={errors.saleCondition}>
-            <select id="sale_condition" name="sale_condition" className="input" value={saleCondition} onChange={(e) => setSaleCondition(e.target.value)}>
-              {saleConditions
-                .filter((s) => !s.repOnly)
-                .map((s) => (
-                  <option key={s.code} value={s.code}>
-                    {s.name}
-                  </option>
-                ))}
-            </select>
-          </Field>
+          <div data-other-of>
+            <Field label="Condición de venta" name="sale_condition" error={errors.saleCondition}>
+              <select id="sale_condition" name="sale_condition" className="input" value={saleCondition} onChange={(e) => setSaleCondition(e.target.value)}>
+                {saleConditions
+                  .filter((s) => !s.repOnly)
+                  .map((s) => (
+                    <option key={s.code} value={s.code}>
+                      {s.name}
+                    </option>
+                  ))}
+              </select>
+            </Field>
+            <OtherField label="Otra condición de venta (si es Otros)" name="sale_condition_other" value={form.saleConditionOther} error={errors.saleConditionOther} />
+          </div>
           {kind === "fe" && !recurrence && (
             <label className="flex items-center gap-2 md:col-span-3">
               <input type="checkbox" name="remember_payment" defaultChecked={form.remindPayment} /> Enviar recordatorio de pago (un día después del vencimiento, si no está pagada)
@@ -166,7 +169,7 @@ export function DocumentFormView({ state, recurrenceBlock }: { state: DocumentFo
           <h2 className="font-semibold">Medios de pago</h2>
           {errors.payments && <p className="field-error">{errors.payments}</p>}
           {form.payments.map((pay, i) => (
-            <div key={i} className="flex flex-wrap items-end gap-2">
+            <div key={i} className="flex flex-wrap items-end gap-2" data-other-of>
               <Field label={`Medio de pago ${i + 1}`} name={`payments[${i}].code`}>
                 <select id={`payments[${i}].code`} name={`payments[${i}].code`} className="input" defaultValue={pay.code}>
                   {paymentMethods.map((p) => (
@@ -176,6 +179,7 @@ export function DocumentFormView({ state, recurrenceBlock }: { state: DocumentFo
                   ))}
                 </select>
               </Field>
+              <OtherField label={`Otro medio de pago ${i + 1} (si es Otros)`} name={`payments[${i}].other`} value={pay.other} error={errors[`payments.${i}.other`]} />
               <Field label={`Monto ${i + 1}${form.payments.length === 1 ? " (opcional: todo el total)" : ""}`} name={`payments[${i}].amount`}>
                 <input id={`payments[${i}].amount`} name={`payments[${i}].amount`} className="input" inputMode="decimal" defaultValue={pay.amount} />
               </Field>
@@ -323,6 +327,21 @@ export function DocumentFormView({ state, recurrenceBlock }: { state: DocumentFo
           </SubmitButton>
         </div>
       </AppForm>
+    </div>
+  );
+}
+
+/**
+ * The description Hacienda requires with code 99 'Otros' (sale condition, payment method), next to
+ * its select. CSS (app.css, [data-other]) shows it only while 'Otros' is chosen, with or without
+ * JavaScript; the server requires it only then.
+ */
+function OtherField({ label, name, value, error }: { label: string; name: string; value: string; error?: string }) {
+  return (
+    <div data-other>
+      <Field label={label} name={name} error={error}>
+        <input id={name} name={name} className="input" maxLength={100} defaultValue={value} aria-invalid={!!error || undefined} />
+      </Field>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 // The document as printed, inside the app (detail viewer and its print variant). Same content and
 // order as the public page and the PDF: every cell comes from app/pdf/layout.ts over the stored
 // DocumentView, so the three never disagree.
-import { GENERIC_CLIENT_LABEL, type DocumentView } from "../domain/document-view.ts";
+import { partyHeading, type DocumentView } from "../domain/document-view.ts";
 import { LEGAL_NOTICE } from "../domain/legal.ts";
 import { clientLines, companyLines, documentFacts, lineCells, lineColumns, referenceLines, totalRows } from "../pdf/layout.ts";
 
@@ -12,6 +12,7 @@ export function DocumentPreview({ view, logoSrc, ribbon }: { view: PreviewView; 
   const c = view.company;
   const full = view as DocumentView;
   const cols = lineColumns(full);
+  const party = partyHeading(view);
   return (
     <article className="relative overflow-hidden rounded border border-slate-200 bg-white p-4 text-sm print:border-0 print:p-0" data-document-preview>
       {ribbon ? (
@@ -47,7 +48,7 @@ export function DocumentPreview({ view, logoSrc, ribbon }: { view: PreviewView; 
         </div>
       ) : null}
       <div className="my-3 rounded border border-slate-300 p-2">
-        <b>Cliente:</b> {view.client.generic ? GENERIC_CLIENT_LABEL : view.client.name}
+        <b>{party.label}:</b> {party.name}
         {clientLines(full).map((l) => (
           <div key={l}>{l}</div>
         ))}

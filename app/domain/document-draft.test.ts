@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkDraft, DRAFT_MESSAGES, draftToComprobante, draftTotals, fieldOfPath, partyOf, type DocumentDraft, type PartySnapshot } from "./document-draft.ts";
+import { buyerOf, checkDraft, DRAFT_MESSAGES, draftToComprobante, draftTotals, fieldOfPath, partyOf, type DocumentDraft, type PartySnapshot } from "./document-draft.ts";
 import { documentTotals } from "../hacienda/build.ts";
 
 const issuer: PartySnapshot = { name: "Soluciones Colibrí S.A.", idType: "02", idNumber: "3101123456", email: "f@colibri.cr", phone: "22905555", province: 1, canton: 1, district: 8, address: "Del ICE 200 metros norte", activityCode: "620100" };
@@ -27,6 +27,9 @@ describe("checkDraft (part 2 §5)", () => {
       "lines.0.unitPrice",
       "lines.0.discountPercent",
     ]);
+    // Price: minimum 0.1, maximum 1e12 (part 2 §5, §9).
+    for (const [price, ok] of [["0", false], ["0.09", false], ["0.1", true], ["1000000000000", true], ["1000000000001", false]] as const)
+      expect(checkDraft(draft({ lines: [{ ...l, unitPrice: price }] })).some((e) => e.field === "lines.0.unitPrice"), price).toBe(!ok);
     expect(checkDraft(draft({ kind: "nc" })).map((e) => e.field)).toEqual(["note", "references"]);
     expect(checkDraft(draft({ saleCondition: "02" }))).toContainEqual({ field: "creditDays", message: DRAFT_MESSAGES.creditDays });
     expect(checkDraft(draft({ currency: "USD", exchangeRate: "0" }))).toContainEqual({ field: "exchangeRate", message: DRAFT_MESSAGES.exchangeRate });
@@ -61,6 +64,16 @@ describe("draftToComprobante", () => {
     expect(te.receiver).toEqual({ name: "John Smith", id: { type: "05", number: "P123456789" }, emails: [] });
     expect(checkDraft(draft({ kind: "te", internationalClient: { name: "", cedula: "" } }))).toContainEqual({ field: "internationalClient", message: DRAFT_MESSAGES.internationalClient });
   });
+  it("the buyer stored and printed: a ticket's international client instead of the generic client; anything else its client", () => {
+    const generic = { ...client, name: "Cliente genérico", generic: true };
+    const intl = draft({ kind: "te", internationalClient: { name: " John Smith ", cedula: " P123456789 " } });
+    expect(buyerOf(intl, generic)).toEqual({ name: "John Smith", idType: "05", idNumber: "P123456789" });
+    expect(buyerOf(intl, null)).toEqual({ name: "John Smith", idType: "05", idNumber: "P123456789" });
+    expect(buyerOf(draft({ kind: "te" }), generic)).toBe(generic);
+    expect(buyerOf(draft({ internationalClient: { name: "John Smith", cedula: "P1" } }), client)).toBe(client);
+    // The stored buyer maps to the same receiver the XML carries.
+    expect(partyOf(buyerOf(intl, generic)!)).toEqual(draftToComprobante(intl, { ...ctx, client: generic }).receiver);
+  });
   it("foreign party: OtrasSenasExtranjero", () => {
     expect(partyOf({ ...client, countryId: 12, address: "1200 Harbor Blvd, Long Beach" }).foreignAddress).toBe("1200 Harbor Blvd, Long Beach");
   });
@@ -72,5 +85,7 @@ describe("fieldOfPath", () => {
     expect(fieldOfPath("Receptor/Identificacion/Numero")).toBe("clientId");
     expect(fieldOfPath("InformacionReferencia[1]/Codigo")).toBe("references");
     expect(fieldOfPath("ResumenFactura/MedioPago")).toBe("payments");
+    expect(fieldOfPath("CondicionVentaOtros")).toBe("saleConditionOther");
+    expect(fieldOfPath("CondicionVenta")).toBe("saleCondition");
   });
 });

@@ -7,6 +7,7 @@
 import type { Comprobante, Line, Party, Reference } from "../hacienda/model.ts";
 import type { IdType, Situacion } from "../hacienda/clave.ts";
 import { EXONERATION_DOC_TYPES, EXONERATION_INSTITUTIONS } from "../hacienda/codes.ts";
+import { linePriceOk, parseAmount } from "./line-price.ts";
 import { computeTotals, fillPayments, IVA_RATES, type DocumentTotals, type LineInput, type TarifaCode, type TaxCode } from "./totals.ts";
 
 export type DraftKind = "fe" | "te" | "nc" | "nd" | "fec" | "qt";
@@ -64,10 +65,12 @@ export interface DocumentDraft {
   kind: DraftKind;
   /** The client (fe, te, nc, nd, qt) or the provider (fec); null/absent = generic client (te). */
   clientId?: number | null;
-  /** CondicionVenta (Nota 5): 01 contado, 02 crédito, … */
+  /** CondicionVenta (Nota 5): 01 contado, 02 crédito, … 99 otros (described in saleConditionOther). */
   saleCondition: string;
+  /** CondicionVentaOtros: what the sale condition 99 'Otros' is (5 to 100 characters). */
+  saleConditionOther?: string;
   creditDays?: number | null;
-  /** MedioPago (up to 4); a single method without amount takes the whole total. */
+  /** MedioPago (up to 4); a single method without amount takes the whole total; 99 'Otros' is described in `other` (MedioPagoOtros, 3 to 100 characters). */
   payments: Array<{ code: string; other?: string; amount?: string }>;
   currency: "CRC" | "USD";
   /** Colones per dollar when currency is USD ("1" in colones). */
@@ -121,7 +124,7 @@ export const DRAFT_MESSAGES = {
   clientRequired: "Seleccione un cliente.",
   providerRequired: "Seleccione un proveedor.",
   quantityRange: "La cantidad debe estar entre 0.1 y 100000.",
-  priceRange: "El precio debe estar entre 0 y 1000000000000.",
+  priceRange: "El precio debe estar entre 0.1 y 1000000000000.",
   discountRange: "El descuento debe estar entre 0 y 100.",
   exchangeRate: "Indique el tipo de cambio del dólar (mayor que cero).",
   creditDays: "Los días de crédito deben estar entre 1 y 365.",
@@ -132,10 +135,19 @@ export const DRAFT_MESSAGES = {
   exonerationNumber: "El número del documento de exoneración debe tener entre 3 y 40 caracteres.",
   exonerationArticle: "El artículo y el inciso de la exoneración son números de hasta 6 dígitos.",
   internationalClient: "Indique el nombre y la identificación del cliente internacional.",
+  saleConditionOther: "Con la condición de venta 'Otros', describa la condición (de 5 a 100 caracteres).",
+  paymentOther: "Con el medio de pago 'Otros', describa el medio de pago (de 3 a 100 caracteres).",
 } as const;
 
-const NUM = /^\d+(\.\d+)?$/;
-const num = (s: string | undefined) => (s !== undefined && NUM.test(s.trim()) ? Number(s) : NaN);
+/** Length of the description Hacienda requires with code 99 'Otros' (XSD v4.4: CondicionVentaOtros 5–100, MedioPagoOtros 3–100). */
+export const OTHER_DESCRIPTION = { saleCondition: { min: 5, max: 100 }, payment: { min: 3, max: 100 } } as const;
+
+const describes = (text: string | undefined, len: { min: number; max: number }) => {
+  const n = (text ?? "").trim().length;
+  return n >= len.min && n <= len.max;
+};
+
+const num = parseAmount;
 
 export function lineRate(l: DraftLine): string {
   if (l.tax.rate !== undefined && l.tax.rate !== "") return l.tax.rate;
@@ -150,14 +162,17 @@ export function checkDraft(d: DocumentDraft): FieldError[] {
   if (d.internationalClient && (!d.internationalClient.name?.trim() || !d.internationalClient.cedula?.trim()))
     e.push({ field: "internationalClient", message: DRAFT_MESSAGES.internationalClient });
   if (d.currency === "USD" && !(num(d.exchangeRate) > 0)) e.push({ field: "exchangeRate", message: DRAFT_MESSAGES.exchangeRate });
+  if (d.saleCondition === "99" && !describes(d.saleConditionOther, OTHER_DESCRIPTION.saleCondition)) e.push({ field: "saleConditionOther", message: DRAFT_MESSAGES.saleConditionOther });
+  d.payments.forEach((p, i) => {
+    if (p.code === "99" && !describes(p.other, OTHER_DESCRIPTION.payment)) e.push({ field: `payments.${i}.other`, message: DRAFT_MESSAGES.paymentOther });
+  });
   if (d.saleCondition === "02" && !(Number.isInteger(d.creditDays) && d.creditDays! >= 1 && d.creditDays! <= 365))
     e.push({ field: "creditDays", message: DRAFT_MESSAGES.creditDays });
   if (d.lines.length === 0) e.push({ field: "lines", message: DRAFT_MESSAGES.noItems });
   d.lines.forEach((l, i) => {
     const q = num(l.quantity);
     if (!(q >= 0.1 && q <= 100000)) e.push({ field: `lines.${i}.quantity`, message: DRAFT_MESSAGES.quantityRange });
-    const p = num(l.unitPrice);
-    if (!(p >= 0 && p <= 1e12)) e.push({ field: `lines.${i}.unitPrice`, message: DRAFT_MESSAGES.priceRange });
+    if (!linePriceOk(l.unitPrice)) e.push({ field: `lines.${i}.unitPrice`, message: DRAFT_MESSAGES.priceRange });
     if (l.discountPercent !== undefined && l.discountPercent !== "") {
       const ds = num(l.discountPercent);
       if (!(ds >= 0 && ds <= 100)) e.push({ field: `lines.${i}.discountPercent`, message: DRAFT_MESSAGES.discountRange });
@@ -299,15 +314,25 @@ export interface MappingContext {
   providerId: string;
 }
 
+/**
+ * Who a document is issued to, as the XML names them and as the document stores and prints them: a
+ * ticket to an international client is that buyer, "extranjero no domiciliado" (tipo 05), not the
+ * generic client it is filed under; any other document, its client.
+ */
+export function buyerOf(d: DocumentDraft, client: PartySnapshot | null): PartySnapshot | null {
+  const intl = d.kind === "te" ? d.internationalClient : null;
+  const name = intl?.name?.trim() ?? "";
+  const cedula = intl?.cedula?.trim() ?? "";
+  if (!name || !cedula) return client;
+  return { name: name.slice(0, 100), idType: "05", idNumber: cedula.slice(0, 20) };
+}
+
 /** The one mapping from a draft to the Hacienda model. Quotations are mapped as an FE (never sent). */
 export function draftToComprobante(d: DocumentDraft, ctx: MappingContext): Comprobante {
   const kind = d.kind === "qt" ? "fe" : d.kind;
   const company = partyOf(ctx.issuer);
-  // A ticket to an international client names the buyer as "extranjero no domiciliado" (tipo 05).
-  const international = d.kind === "te" && d.internationalClient?.name && d.internationalClient.cedula
-    ? { name: d.internationalClient.name.slice(0, 100), id: { type: "05" as IdType, number: d.internationalClient.cedula.slice(0, 20) }, emails: [] }
-    : undefined;
-  const client = international ?? (ctx.client && !ctx.client.generic ? partyOf(ctx.client) : undefined);
+  const buyer = buyerOf(d, ctx.client ?? null);
+  const client = buyer && !buyer.generic ? partyOf(buyer) : undefined;
   const references: Reference[] = (d.references ?? []).map((r) => ({
     docType: r.docType,
     number: r.number,
@@ -323,10 +348,11 @@ export function draftToComprobante(d: DocumentDraft, ctx: MappingContext): Compr
     issuedAt: ctx.issuedAt,
     providerId: ctx.providerId,
     saleCondition: d.saleCondition,
+    ...(d.saleCondition === "99" && d.saleConditionOther?.trim() ? { saleConditionOther: d.saleConditionOther.trim() } : {}),
     ...(d.saleCondition === "02" && d.creditDays ? { creditDays: d.creditDays } : {}),
     lines: d.lines.map(toLine),
     currency: { code: d.currency, rate: d.currency === "CRC" ? "1" : d.exchangeRate },
-    payments: d.payments.map((p) => ({ code: p.code, ...(p.other ? { other: p.other } : {}), ...(p.amount ? { amount: p.amount } : {}) })),
+    payments: d.payments.map((p) => ({ code: p.code, ...(p.other?.trim() ? { other: p.other.trim() } : {}), ...(p.amount ? { amount: p.amount } : {}) })),
     ...(references.length ? { references } : {}),
     ...(d.note?.trim() ? { others: [{ text: d.note.trim().slice(0, 1000) }] } : {}),
   } satisfies Partial<Comprobante>;
@@ -354,6 +380,7 @@ export function fieldOfPath(path: string): string {
   if (path.startsWith("InformacionReferencia")) return "references";
   if (path.includes("MedioPago")) return "payments";
   if (path.includes("TipoCambio")) return "exchangeRate";
+  if (path.startsWith("CondicionVentaOtros")) return "saleConditionOther";
   if (path.startsWith("CondicionVenta")) return "saleCondition";
   if (path.startsWith("PlazoCredito")) return "creditDays";
   if (path === "DetalleServicio") return "lines";

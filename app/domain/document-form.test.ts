@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkDraft, draftTotals } from "./document-draft.ts";
-import { applyItemPicks, billedToRepresentative, blankLine, chosenStudent, creditTermOptions, offeredCreditTerms, readCreditTerm, errorMap, FORM_MESSAGES, FORM_UNITS, hasExoneration, readDocumentForm, toDraft, type FormItem, type FormTaxType } from "./document-form.ts";
+import { checkDraft, DRAFT_MESSAGES, draftToComprobante, draftTotals } from "./document-draft.ts";
+import { applyItemPicks, billedToRepresentative, blankLine, chosenStudent, creditTermOptions, offeredCreditTerms, readCreditTerm, errorMap, FORM_MESSAGES, FORM_UNITS, hasExoneration, isBlankLine, readDocumentForm, toDraft, withoutBlankLines, type FormItem, type FormTaxType } from "./document-form.ts";
 import { unitsOfMeasure } from "../../db/seed/reference-data.ts";
 import { formValuesFromDraft } from "./document-source.ts";
 
@@ -51,7 +51,7 @@ describe("document form parsing", () => {
   it("up to four payment methods with their amounts", () => {
     const { draft } = toDraft("fe", readDocumentForm({ ...flat, "payments[0].code": "02", "payments[0].amount": "1000000", "payments[1].code": "04", "payments[1].amount": "226150" }), taxTypes);
     expect(draft.payments).toEqual([{ code: "02", amount: "1000000" }, { code: "04", amount: "226150" }]);
-    expect(readDocumentForm({}).payments).toEqual([{ code: "01", amount: "" }]);
+    expect(readDocumentForm({}).payments).toEqual([{ code: "01", amount: "", other: "" }]);
   });
 
   it("an international client only on tickets, both fields required", () => {
@@ -91,6 +91,78 @@ describe("document form parsing", () => {
     expect(kept.form.lines[0].price).toBe("400000");
     const foreign = applyItemPicks(readDocumentForm({ "lines[0].itemId": "999" }), items);
     expect(foreign.errors).toEqual([{ field: "lines.0.itemId", message: FORM_MESSAGES.itemNotFound }]);
+  });
+});
+
+describe("'Otros' (code 99): the description Hacienda requires", () => {
+  const otros = { ...flat, sale_condition: "99", sale_condition_other: " Permuta de servicios ", "payments[0].code": "99", "payments[0].other": " Canje " };
+
+  it("are read, carried into the draft and the comprobante (CondicionVentaOtros, MedioPagoOtros) and come back into the form", () => {
+    const form = readDocumentForm(otros);
+    expect(form.saleConditionOther).toBe("Permuta de servicios");
+    expect(form.payments).toEqual([{ code: "99", amount: "", other: "Canje" }]);
+    const { draft, errors } = toDraft("fe", form, taxTypes);
+    expect([...errors, ...checkDraft(draft)]).toEqual([]);
+    expect(draft).toMatchObject({ saleCondition: "99", saleConditionOther: "Permuta de servicios", payments: [{ code: "99", other: "Canje" }] });
+    const issuer = { name: "Emisor", idType: "02" as const, idNumber: "3101123456" };
+    const doc = draftToComprobante(draft, { issuer, client: { ...issuer, idNumber: "3102654321" }, clave: "5".repeat(50), consecutivo: "0".repeat(20), issuedAt: new Date(), providerId: "3101123456" });
+    expect(doc.saleConditionOther).toBe("Permuta de servicios");
+    expect(doc.payments).toEqual([{ code: "99", other: "Canje" }]);
+    const back = formValuesFromDraft(draft, taxTypes, items, { keepNote: true, keepRate: false });
+    expect(back.saleConditionOther).toBe("Permuta de servicios");
+    expect(back.payments).toEqual([{ code: "99", amount: "", other: "Canje" }]);
+  });
+
+  it("are required only with 99, within Hacienda's lengths (5–100 and 3–100), the error next to the field", () => {
+    const check = (over: Record<string, string>) => errorMap(checkDraft(toDraft("fe", readDocumentForm({ ...otros, ...over }), taxTypes).draft));
+    expect(check({ sale_condition_other: "", "payments[0].other": "" })).toEqual({ saleConditionOther: DRAFT_MESSAGES.saleConditionOther, "payments.0.other": DRAFT_MESSAGES.paymentOther });
+    expect(check({ sale_condition_other: "Rifa", "payments[0].other": "Ok" })).toEqual({ saleConditionOther: DRAFT_MESSAGES.saleConditionOther, "payments.0.other": DRAFT_MESSAGES.paymentOther });
+    expect(check({ sale_condition_other: "Trueque", "payments[0].other": "Oro" })).toEqual({});
+    expect(DRAFT_MESSAGES.saleConditionOther).toBe("Con la condición de venta 'Otros', describa la condición (de 5 a 100 caracteres).");
+    // Another code: the description is neither required nor carried.
+    const cash = toDraft("fe", readDocumentForm({ ...flat, sale_condition_other: "x", "payments[0].other": "x" }), taxTypes).draft;
+    expect(checkDraft(cash)).toEqual([]);
+    expect(cash.saleConditionOther).toBeUndefined();
+    expect(cash.payments).toEqual([{ code: "01" }]);
+  });
+});
+
+describe("item rows (part 2 §5): blank rows and the 0.1 minimum price", () => {
+  const row = (i: number, over: Record<string, string>) => Object.fromEntries(Object.entries({ description: "", price: "", quantity: "1", unit: "Unid", discount: "0", taxTypeId: "11", cabys: "", ...over }).map(([k, v]) => [`lines[${i}].${k}`, v]));
+  const full = { description: "Consultoría", price: "1000", cabys: "8313100000000" };
+  const errorsOf = (values: Record<string, string>) => {
+    const { draft, errors } = toDraft("fe", readDocumentForm({ client_id: "5", ...values }), taxTypes);
+    return { draft, map: errorMap([...errors, ...checkDraft(draft)]) };
+  };
+
+  it("a blank row (no name, no price) is left out when another row has a name and a price of at least 0.1", () => {
+    const { draft, map } = errorsOf({ ...row(0, {}), ...row(1, full), ...row(2, {}) });
+    expect(map).toEqual({});
+    expect(draft.lines.map((l) => l.description)).toEqual(["Consultoría"]);
+    const form = readDocumentForm({ ...row(0, {}), ...row(1, { ...full, price: "0.1" }) });
+    expect(isBlankLine(form.lines[0])).toBe(true);
+    expect(withoutBlankLines(form).lines).toHaveLength(1);
+  });
+
+  it("with no complete row, a blank row is checked: name and price are asked for", () => {
+    const { map } = errorsOf(row(0, {}));
+    expect(map["lines.0.description"]).toBe(FORM_MESSAGES.descriptionRequired);
+    expect(map["lines.0.unitPrice"]).toBe(DRAFT_MESSAGES.priceRange);
+    // A price of 0 does not make a row complete: the blank row stays and is checked too.
+    const zero = errorsOf({ ...row(0, { ...full, price: "0" }), ...row(1, {}) });
+    expect(zero.map["lines.0.unitPrice"]).toBe("El precio debe estar entre 0.1 y 1000000000000.");
+    expect(zero.map["lines.1.description"]).toBe(FORM_MESSAGES.descriptionRequired);
+  });
+
+  it("a row partly filled is always checked: price minimum 0.1", () => {
+    const partly = errorsOf({ ...row(0, full), ...row(1, { description: "Viáticos" }) });
+    expect(partly.map).toEqual({ "lines.1.unitPrice": DRAFT_MESSAGES.priceRange });
+    const noName = errorsOf({ ...row(0, full), ...row(1, { price: "0.05" }) });
+    expect(noName.map).toEqual({ "lines.1.description": FORM_MESSAGES.descriptionRequired, "lines.1.unitPrice": DRAFT_MESSAGES.priceRange });
+    // A row with only its item chosen, a code or an exoneration typed is not blank either.
+    expect(isBlankLine({ ...blankLine("11"), code: "X-1" })).toBe(false);
+    expect(isBlankLine({ ...blankLine("11"), exNumber: "AL-1" })).toBe(false);
+    expect(errorsOf({ ...row(0, full), ...row(1, { description: "Viáticos", price: "0.1" }) }).map).toEqual({});
   });
 });
 

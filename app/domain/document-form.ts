@@ -4,6 +4,7 @@
  * Pure: the company's tax types and items are passed in.
  */
 import type { DocumentDraft, DraftKind, DraftReference, FieldError } from "./document-draft.ts";
+import { linePriceOk } from "./line-price.ts";
 import type { TarifaCode, TaxCode } from "./totals.ts";
 
 export const FORM_MESSAGES = {
@@ -176,11 +177,18 @@ export const MAX_PAYMENTS = 4;
 export interface FormPayment {
   code: string;
   amount: string;
+  /** MedioPagoOtros: what the method 99 'Otros' is. */
+  other: string;
 }
+
+/** A new payment row: cash, no amount. */
+export const blankPayment = (): FormPayment => ({ code: "01", amount: "", other: "" });
 
 export interface DocumentFormValues {
   clientId: string;
   saleCondition: string;
+  /** CondicionVentaOtros: what the sale condition 99 'Otros' is. */
+  saleConditionOther: string;
   creditDays: string;
   payments: FormPayment[];
   currency: "CRC" | "USD";
@@ -204,7 +212,7 @@ export interface DocumentFormValues {
 
 const LINE_FIELDS = ["itemId", "picked", "code", "cabys", "description", "unit", "quantity", "price", "discount", "taxTypeId", ...EXONERATION_FIELDS] as const;
 const LINE_KEY = /^lines\[(\d{1,4})\]\.(\w+)$/;
-const PAYMENT_KEY = /^payments\[(\d)\]\.(code|amount)$/;
+const PAYMENT_KEY = /^payments\[(\d)\]\.(code|amount|other)$/;
 
 export function blankLine(taxTypeId = ""): FormLine {
   const none = Object.fromEntries(EXONERATION_FIELDS.map((f) => [f, ""])) as Record<(typeof EXONERATION_FIELDS)[number], string>;
@@ -230,8 +238,8 @@ export function readDocumentForm(values: Record<string, string | undefined>): Do
     const m = PAYMENT_KEY.exec(key);
     if (!m) continue;
     const i = Number(m[1]);
-    if (!payIndex.has(i)) payIndex.set(i, { code: "", amount: "" });
-    payIndex.get(i)![m[2] as "code" | "amount"] = (raw ?? "").trim();
+    if (!payIndex.has(i)) payIndex.set(i, { code: "", amount: "", other: "" });
+    payIndex.get(i)![m[2] as keyof FormPayment] = (raw ?? "").trim().slice(0, 100);
   }
   const payments = [...payIndex.entries()]
     .sort((a, b) => a[0] - b[0])
@@ -240,8 +248,9 @@ export function readDocumentForm(values: Record<string, string | undefined>): Do
   return {
     clientId: (values.client_id ?? "").trim(),
     saleCondition: (values.sale_condition ?? "01").trim(),
+    saleConditionOther: (values.sale_condition_other ?? "").trim().slice(0, 100),
     creditDays: (values.credit_days ?? "").trim(),
-    payments: payments.length ? payments : [{ code: "01", amount: "" }],
+    payments: payments.length ? payments : [blankPayment()],
     currency: values.currency === "USD" ? "USD" : "CRC",
     exchangeRate: (values.exchange_rate ?? "").trim(),
     note: (values.note ?? "").slice(0, 1000),
@@ -354,8 +363,28 @@ function taxOf(t: FormTaxType): { code?: TaxCode; tarifaCode?: TarifaCode; rate?
   return { code, rate: String(Number(t.rate)) };
 }
 
-/** The structured form → the draft `issueDocument` takes, plus the form-only errors (checkDraft runs separately). */
-export function toDraft(kind: DraftKind, form: DocumentFormValues, taxTypes: FormTaxType[]): { draft: DocumentDraft; errors: FieldError[] } {
+/** A row nothing was typed in: no item, code, CABYS, description, price or exoneration (quantity, unit, discount and tax keep their defaults). */
+export function isBlankLine(l: FormLine): boolean {
+  return !l.itemId && !l.code && !l.cabys && !l.description && !l.price && !hasExoneration(l);
+}
+
+/**
+ * Spec part 2 §5 (item rows): a row's fields are required unless some row already has a name and a
+ * price of at least 0.1. So blank rows are dropped when another row has both; otherwise they stay,
+ * and are checked like any row. A row partly filled is always checked.
+ */
+export function withoutBlankLines(form: DocumentFormValues): DocumentFormValues {
+  const some = form.lines.some((l) => l.description && linePriceOk(l.price));
+  return some ? { ...form, lines: form.lines.filter((l) => !isBlankLine(l)) } : form;
+}
+
+/**
+ * The structured form → the draft `issueDocument` takes, plus the form-only errors (checkDraft runs
+ * separately). Blank rows are left out (withoutBlankLines): the row numbers of the errors and of the
+ * draft's lines are those of `withoutBlankLines(form)`, the form to show with them.
+ */
+export function toDraft(kind: DraftKind, typed: DocumentFormValues, taxTypes: FormTaxType[]): { draft: DocumentDraft; errors: FieldError[] } {
+  const form = withoutBlankLines(typed);
   const errors: FieldError[] = [];
   const clientId = /^\d+$/.test(form.clientId) ? Number(form.clientId) : null;
   if (!form.saleCondition) errors.push({ field: "saleCondition", message: FORM_MESSAGES.saleConditionRequired });
@@ -400,8 +429,9 @@ export function toDraft(kind: DraftKind, form: DocumentFormValues, taxTypes: For
     kind,
     clientId,
     saleCondition: form.saleCondition,
+    ...(form.saleCondition === "99" ? { saleConditionOther: form.saleConditionOther } : {}),
     ...(credit ? { creditDays } : {}),
-    payments: form.payments.filter((p) => p.code).map((p) => ({ code: p.code, ...(p.amount ? { amount: p.amount } : {}) })),
+    payments: form.payments.filter((p) => p.code).map((p) => ({ code: p.code, ...(p.code === "99" ? { other: p.other } : {}), ...(p.amount ? { amount: p.amount } : {}) })),
     currency: form.currency,
     exchangeRate: form.currency === "CRC" ? "1" : form.exchangeRate,
     lines,

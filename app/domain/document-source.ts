@@ -6,7 +6,7 @@
  * form's values. docs/decisions/086-notes-clones-and-replacements.md.
  */
 import type { DocumentDraft, DraftReference, FieldError } from "./document-draft.ts";
-import { blankLine, FORM_MESSAGES, type DocumentFormValues, type FormItem, type FormKind, type FormLine, type FormTaxType } from "./document-form.ts";
+import { blankLine, blankPayment, FORM_MESSAGES, type DocumentFormValues, type FormItem, type FormKind, type FormLine, type FormTaxType } from "./document-form.ts";
 
 export const SOURCE_MESSAGES = {
   invalidKind: FORM_MESSAGES.invalidKind,
@@ -227,8 +227,9 @@ export function formValuesFromDraft(draft: DocumentDraft, taxTypes: FormTaxType[
   return {
     clientId: draft.clientId ? String(draft.clientId) : "",
     saleCondition: draft.saleCondition || "01",
+    saleConditionOther: draft.saleConditionOther ?? "",
     creditDays: draft.saleCondition === "02" && draft.creditDays ? String(draft.creditDays) : "",
-    payments: draft.payments.length ? draft.payments.slice(0, 4).map((p) => ({ code: p.code, amount: p.amount ?? "" })) : [{ code: "01", amount: "" }],
+    payments: draft.payments.length ? draft.payments.slice(0, 4).map((p) => ({ code: p.code, amount: p.amount ?? "", other: p.other ?? "" })) : [blankPayment()],
     currency: draft.currency === "USD" ? "USD" : "CRC",
     exchangeRate: draft.currency === "USD" && opts.keepRate ? draft.exchangeRate : "",
     note: opts.keepNote ? (draft.note ?? "") : "",

@@ -129,6 +129,15 @@ export interface DocumentView {
 
 export const GENERIC_CLIENT_LABEL = "Cliente genérico";
 
+/**
+ * The heading of the party box (PDF, detail preview, public page): a purchase invoice (fec) names
+ * its provider, who sold to the company; every other document its client (the generic one without
+ * its name).
+ */
+export function partyHeading(view: Pick<DocumentView, "kind" | "client">): { label: "Cliente" | "Proveedor"; name: string } {
+  return { label: view.kind === "fec" ? "Proveedor" : "Cliente", name: view.client.generic ? GENERIC_CLIENT_LABEL : view.client.name };
+}
+
 /** Money of a document in its own currency, as stored. */
 export function money(view: Pick<DocumentView, "currency">, amount: string): string {
   return formatMoney(amount, view.currency.symbol);

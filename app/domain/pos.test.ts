@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { blankLine, type DocumentFormValues, type FormItem } from "./document-form.ts";
+import { blankLine, blankPayment, type DocumentFormValues, type FormItem } from "./document-form.ts";
 import { addItemLine, posExactItem, posSearch } from "./pos.ts";
 
 const item = (id: number, code: string, name: string, cabys = "8313100000000"): FormItem => ({ id, code, cabysCode: cabys, name, description: "", unitCode: "Unid", taxTypeId: 11, price: "1500.00000" });
 const items = [item(1, "7441001234567", "Café molido Tarrazú"), item(2, "CAF-2", "Café en grano"), item(3, "PAN-1", "Pan casero", "2391100000100"), item(4, "7441001234", "Azúcar")];
-const form = (lines = [blankLine("11")]): DocumentFormValues => ({ clientId: "", saleCondition: "01", creditDays: "", payments: [{ code: "01", amount: "" }], currency: "CRC", exchangeRate: "", note: "", international: false, remindPayment: false, termId: "", contingencyNumber: "", contingencyDate: "", internationalName: "", internationalCedula: "", emails: "", lines });
+const form = (lines = [blankLine("11")]): DocumentFormValues => ({ clientId: "", saleCondition: "01", saleConditionOther: "", creditDays: "", payments: [blankPayment()], currency: "CRC", exchangeRate: "", note: "", international: false, remindPayment: false, termId: "", contingencyNumber: "", contingencyDate: "", internationalName: "", internationalCedula: "", emails: "", lines });
 
 describe("point-of-sale search", () => {
   it("an exact code first, then every word anywhere (accents folded); nothing for an empty query", () => {

@@ -4,7 +4,7 @@
 // note, references, terms and the legal notice. Font: font.server.ts.
 import { Document, Image, Page, StyleSheet, Text, View, renderToBuffer } from "@react-pdf/renderer";
 import { LEGAL_NOTICE } from "../domain/legal.ts";
-import { GENERIC_CLIENT_LABEL, type DocumentView } from "../domain/document-view.ts";
+import { partyHeading, type DocumentView } from "../domain/document-view.ts";
 import { PDF_FONT_FAMILY, registerPdfFont } from "./font.server.ts";
 import { clientLines, companyLines, documentFacts, lineCells, lineColumns, referenceLines, totalRows } from "./layout.ts";
 import { qrPngDataUrl } from "./qr.server.ts";
@@ -58,6 +58,7 @@ function Facts({ view }: { view: DocumentView }) {
 
 function InvoiceDocument({ view, qr }: { view: DocumentView; qr: string }) {
   const cols = lineColumns(view);
+  const party = partyHeading(view);
   const cells = lineCells(view);
   const c = view.company;
   return (
@@ -89,7 +90,7 @@ function InvoiceDocument({ view, qr }: { view: DocumentView; qr: string }) {
         ) : null}
 
         <View style={s.box}>
-          <Text style={s.label}>Cliente: {view.client.generic ? GENERIC_CLIENT_LABEL : view.client.name}</Text>
+          <Text style={s.label}>{`${party.label}: ${party.name}`}</Text>
           {clientLines(view).map((l) => (
             <Text key={l}>{l}</Text>
           ))}

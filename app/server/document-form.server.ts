@@ -15,7 +15,7 @@ import { INVOICE_REFERENCE_CODES, INVOICE_REFERENCE_DEFAULT, INVOICE_REFERENCE_D
 import { editableReferenceView } from "./reference-view.server.ts";
 import { checkDraft, draftTotals, summaryOf, type DocumentDraft, type DraftReference, type FieldError } from "../domain/document-draft.ts";
 import type { RecurrenceFormValues } from "../domain/recurring.ts";
-import { applyItemPicks, billedToRepresentative, blankLine, chosenStudent, contingencyReference, errorMap, FORM_CLIENT_MATCHES, FORM_KINDS, FORM_LIST_LIMIT, FORM_SAVED, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, offeredCreditTerms, PAYMENT_TERM_MESSAGES, readCreditTerm, readDocumentForm, toDraft, type CreditTerm, type DocumentFormValues, type FormStudent, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
+import { applyItemPicks, billedToRepresentative, blankLine, blankPayment, chosenStudent, contingencyReference, errorMap, FORM_CLIENT_MATCHES, FORM_KINDS, FORM_LIST_LIMIT, FORM_SAVED, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, offeredCreditTerms, PAYMENT_TERM_MESSAGES, readCreditTerm, readDocumentForm, toDraft, withoutBlankLines, type CreditTerm, type DocumentFormValues, type FormStudent, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
 import { loadSchemaSet } from "../hacienda/xsd/load.server.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
 import { currentRate } from "./exchange-rate.server.ts";
@@ -208,8 +208,9 @@ function lockedBySource(form: DocumentFormValues, source: FormSource | undefined
 
 /** Fields the form shows next to an input; anything else goes to the general list. */
 function shownField(field: string, lineCount: number): boolean {
-  if (["clientId", "emails", "termId", "contingency", "internationalClient", "saleCondition", "creditDays", "newTermName", "newTermDays", "payments", "exchangeRate", "note", "lines"].includes(field)) return true;
+  if (["clientId", "emails", "termId", "contingency", "internationalClient", "saleCondition", "saleConditionOther", "creditDays", "newTermName", "newTermDays", "payments", "exchangeRate", "note", "lines"].includes(field)) return true;
   if (/^references(\.\d+(\.(docType|code|date))?)?$/.test(field)) return true;
+  if (/^payments\.\d\.other$/.test(field)) return true;
   if (/^recurrence\.(startDay|commonCycle|unit|every)$/.test(field)) return true;
   const m = /^lines\.(\d+)\.(itemId|code|cabys|description|unit|quantity|unitPrice|discountPercent|tax)$/.exec(field);
   return !!m && Number(m[1]) < lineCount;
@@ -278,8 +279,9 @@ export function blankForm(lists: DocumentFormLists, clientId = ""): DocumentForm
   return {
     clientId,
     saleCondition: "01",
+    saleConditionOther: "",
     creditDays: "",
-    payments: [{ code: "01", amount: "" }],
+    payments: [blankPayment()],
     currency: lists.defaultCurrency,
     exchangeRate: "",
     note: "",
@@ -379,7 +381,7 @@ export async function submitDocumentForm(
 
   const paymentIntent = intent === "add-payment" || intent.startsWith("remove-payment:");
   if (intent === "add-line" || intent.startsWith("remove-line:") || intent === "recalc" || paymentIntent) {
-    if (intent === "add-payment" && form.payments.length < MAX_PAYMENTS) form = { ...form, payments: [...form.payments, { code: "01", amount: "" }] };
+    if (intent === "add-payment" && form.payments.length < MAX_PAYMENTS) form = { ...form, payments: [...form.payments, blankPayment()] };
     if (intent.startsWith("remove-payment:") && form.payments.length > 1) {
       const index = Number(intent.slice("remove-payment:".length));
       form = { ...form, payments: form.payments.filter((_, i) => i !== index) };
@@ -394,7 +396,11 @@ export async function submitDocumentForm(
     return { ok: false, status: 200, state: state(kind, again.form, lists, again.errors, rated.message, view, ref?.typed ?? null) };
   }
 
-  const errors: FieldError[] = [...picked.errors, ...(opts.source?.errors ?? [])];
+  // Blank rows are left out when another row is complete (withoutBlankLines, as toDraft does); the
+  // form comes back without them, and item-pick errors are recomputed for the rows kept.
+  const kept = applyItemPicks(withoutBlankLines(form), lists.items);
+  form = kept.form;
+  const errors: FieldError[] = [...kept.errors, ...(opts.source?.errors ?? [])];
   // A student (school plan) is billed to its representative; the form keeps showing the student.
   const student = chosenStudent(form.clientId, lists.students);
   const billed = student ? billedToRepresentative(form, student) : form;

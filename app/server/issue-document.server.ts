@@ -16,7 +16,7 @@ import { signXml } from "../hacienda/sign.ts";
 import { validateDocument } from "../hacienda/validate.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
 import { TotalsError } from "../domain/totals.ts";
-import { checkDraft, draftToComprobante, draftTotals, fieldOfPath, lineRate, summaryOf, type DocumentDraft, type FieldError, type PartySnapshot } from "../domain/document-draft.ts";
+import { buyerOf, checkDraft, draftToComprobante, draftTotals, fieldOfPath, lineRate, summaryOf, type DocumentDraft, type FieldError, type PartySnapshot } from "../domain/document-draft.ts";
 import { addDays, costaRicaDay } from "../domain/document-status.ts";
 import { companyHacienda, signingKeyFor, SigningKeyError } from "./signing-key.server.ts";
 
@@ -307,8 +307,10 @@ async function prepareIssue(tx: DbOrTx, input: Pick<IssueInput, "companyId" | "d
   const pre = checkDraft(draft);
   if (pre.length) throw new IssueValidationError(pre);
   const { company, issuer } = await companySnapshot(tx, companyId);
-  const client = draft.clientId ? await clientSnapshot(tx, companyId, draft.clientId) : null;
-  if (draft.clientId && !client) throw new IssueValidationError([{ field: "clientId", message: ISSUE_MESSAGES.clientNotFound }]);
+  const filed = draft.clientId ? await clientSnapshot(tx, companyId, draft.clientId) : null;
+  if (draft.clientId && !filed) throw new IssueValidationError([{ field: "clientId", message: ISSUE_MESSAGES.clientNotFound }]);
+  // Stored and printed as the XML names the buyer: a ticket to an international client is that client.
+  const client = buyerOf(draft, filed);
 
   // References to our own documents: fill clave and date from the stored document (tenancy-checked).
   const references = [];

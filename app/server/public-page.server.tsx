@@ -4,7 +4,7 @@
 // and the page stays well under 30 kB. Unknown or tampered codes: 404 'No hay información'.
 // Decision: docs/decisions/083-public-page.md.
 import { renderToStaticMarkup } from "react-dom/server";
-import { GENERIC_CLIENT_LABEL, type DocumentView } from "../domain/document-view.ts";
+import { partyHeading, type DocumentView } from "../domain/document-view.ts";
 import { LEGAL_NOTICE } from "../domain/legal.ts";
 import { clientLines, companyLines, documentFacts, lineCells, lineColumns, referenceLines, totalRows } from "../pdf/layout.ts";
 import { qrSvg } from "../pdf/qr.server.ts";
@@ -50,6 +50,7 @@ export function notFoundPage(): Response {
 function PublicDocument({ view, qr }: { view: DocumentView; qr: string }) {
   const c = view.company;
   const cols = lineColumns(view);
+  const party = partyHeading(view);
   const logo = c.logo && c.logo.bytes.length <= MAX_INLINE_LOGO ? `data:${c.logo.mime};base64,${Buffer.from(c.logo.bytes).toString("base64")}` : null;
   return (
     <main>
@@ -81,7 +82,7 @@ function PublicDocument({ view, qr }: { view: DocumentView; qr: string }) {
         </div>
       ) : null}
       <div className="box">
-        <b>Cliente:</b> {view.client.generic ? GENERIC_CLIENT_LABEL : view.client.name}
+        <b>{party.label}:</b> {party.name}
         {clientLines(view).map((l) => (
           <div key={l}>{l}</div>
         ))}

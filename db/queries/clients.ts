@@ -132,6 +132,20 @@ export async function clientHasDocuments(db: DbOrTx, opts: { companyId: number; 
   return !!row;
 }
 
+/**
+ * Of these client ids, the ones a document list links to client-detail (spec part 2: "client (link
+ * to client-detail unless the client is deleted)"): the company's clients not deleted, and not the
+ * generic client (a ticket's buyer, even an international one, has no detail page).
+ */
+export async function linkableClientIds(db: DbOrTx, { companyId, ids }: { companyId: number; ids: number[] }): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const rows = await db
+    .select({ id: clients.id })
+    .from(clients)
+    .where(and(eq(clients.companyId, companyId), inArray(clients.id, [...new Set(ids)]), isNull(clients.deletedAt), eq(clients.generic, false)));
+  return new Set(rows.map((r) => r.id));
+}
+
 export async function genericClient(db: DbOrTx, companyId: number) {
   const [row] = await db
     .select({ id: clients.id })

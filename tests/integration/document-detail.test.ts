@@ -148,6 +148,33 @@ describe("document detail viewer", () => {
     expect((await status(s.b, "invoice", qt.documentId)).status).toBe(404);
   }, 60_000);
 
+  it("a ticket to an international client shows that client; a purchase invoice names its provider 'Proveedor'", async () => {
+    const s = await setup();
+    const now = new Date("2026-11-21T16:00:00Z");
+    const te = await issueDocument(database.db, { companyId: s.company.id, userId: s.user.id, draft: sampleDraft("te", s.generic.id, { internationalClient: { name: "John Smith", cedula: "P123456789" } }), now, schemaSet: testSchemaSet() });
+    const fec = await issueDocument(database.db, {
+      companyId: s.company.id,
+      userId: s.user.id,
+      draft: sampleDraft("fec", s.provider.id, { references: [{ docType: "14", number: "REG-ESP-2026-0005", issuedAt: "2026-11-21T14:00:00Z", code: "04", reason: "Compra a productor de régimen especial" }] }),
+      now,
+      schemaSet: testSchemaSet(),
+    });
+    if (!te.ok || !fec.ok) throw new Error("issue failed");
+    const t = (await open(s.b, "ticket", te.documentId)).data;
+    expect(t.preview.client).toMatchObject({ name: "John Smith", identification: { type: "05", number: "P123456789" }, generic: false });
+    expect(t.list[0].client).toBe("John Smith");
+    const ticket = render(`/detail/ticket/${te.documentId}`, t);
+    expect(ticket).toContain("<b>Cliente<!-- -->:</b> <!-- -->John Smith");
+    expect(ticket).toContain("Extranjero: P123456789");
+    expect(ticket).not.toContain("Cliente genérico");
+    const f = (await open(s.b, "simple", fec.documentId)).data;
+    const simple = render(`/detail/simple/${fec.documentId}`, f);
+    expect(simple).toContain("<b>Proveedor<!-- -->:</b> <!-- -->José Pérez Mora");
+    expect(simple).not.toContain("<b>Cliente");
+    // Every other document keeps 'Cliente'.
+    expect(render(`/detail/invoice/${s.issued.documentId}`, (await open(s.b, "invoice", s.issued.documentId)).data)).toContain("<b>Cliente<!-- -->:</b> <!-- -->Distribuidora La Sabana Limitada");
+  }, 60_000);
+
   it("a rejected invoice shows Hacienda's reasons in plain Spanish; the print variant only the document", async () => {
     const s = await setup();
     const rejectedDetail = detalleMensaje({

@@ -3,6 +3,9 @@
 // and another company's client or item is refused.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub } from "react-router";
 import { clients, documents, exchangeRates, generalConfigurations, items, taxTypes, terms } from "../../db/schema/index.ts";
 import { setupItemsForCompany } from "../../app/server/items-setup.server.ts";
 import * as formRoute from "../../app/routes/documents/document-form.tsx";
@@ -66,6 +69,12 @@ const twoLines = () => ({
   "lines[1].taxTypeId": String(tax4),
 });
 
+/** Server-renders the form screen with its state (what a browser without JavaScript gets). */
+function render(path: string, state: unknown): string {
+  const Stub = createRoutesStub([{ id: "form", path, Component: formRoute.default as never, loader: () => null }]);
+  return renderToString(createElement(Stub, { initialEntries: [path], hydrationData: { loaderData: { form: state } } }));
+}
+
 const post = (path: string, form: Record<string, string>) => call(b, formRoute.action, { path, form });
 const countDocs = async (companyId: number) => (await database.db.select({ id: documents.id }).from(documents).where(eq(documents.companyId, companyId))).length;
 
@@ -92,7 +101,8 @@ describe("intent re-renders (no JavaScript)", () => {
     expect(added.data.form.lines).toHaveLength(3);
     expect(added.data.form.note).toBe("Entrega en sitio");
     expect(added.data.form.lines[1].description).toBe("Horas de consultoría en sistemas");
-    expect(added.data.totals).toBeNull(); // the new blank line has no price yet
+    // The new blank row is left out of the totals (another row has a name and a price).
+    expect(added.data.totals.total).toBe("1226150.00000");
     const removed = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), intent: "remove-line:0" });
     expect(removed.data.form.lines.map((l: { description: string }) => l.description)).toEqual(["Horas de consultoría en sistemas"]);
     expect(removed.data.totals.total).toBe("260000.00000");
@@ -154,11 +164,11 @@ describe("payment methods", () => {
     const four = await post("/new-invoice", { ...base, "payments[1].code": "02", "payments[2].code": "04", "payments[3].code": "06", intent: "add-payment" });
     expect(four.data.form.payments).toHaveLength(4);
     const removed = await post("/new-invoice", { ...base, "payments[1].code": "02", intent: "remove-payment:0" });
-    expect(removed.data.form.payments).toEqual([{ code: "02", amount: "" }]);
+    expect(removed.data.form.payments).toEqual([{ code: "02", amount: "", other: "" }]);
     const wrong = await post("/new-invoice", { ...base, "payments[0].amount": "1000000", "payments[1].code": "04", "payments[1].amount": "1000", intent: "save" });
     expect(wrong.status).toBe(400);
     expect(wrong.data.errors.payments).toMatch(/deben sumar el total del comprobante/);
-    expect(wrong.data.form.payments[1]).toEqual({ code: "04", amount: "1000" });
+    expect(wrong.data.form.payments[1]).toEqual({ code: "04", amount: "1000", other: "" });
     expect(await countDocs(company.company.id)).toBe(0);
   });
 });
@@ -549,5 +559,67 @@ describe("optional reference (new invoices and tickets)", () => {
     const [doc] = await database.db.select().from(documents).where(eq(documents.id, Number(/\d+$/.exec(ok.location!)![0])));
     expect(doc.situacion).toBe(1);
     expect(Buffer.from(doc.signedXml!).toString("utf8")).toMatch(/<InformacionReferencia><TipoDocIR>05<\/TipoDocIR><Numero>DESP-778<\/Numero><FechaEmisionIR>[^<]+<\/FechaEmisionIR><Codigo>04<\/Codigo><Razon>Entrega según nota de despacho<\/Razon><\/InformacionReferencia>/);
+  });
+});
+
+describe("'Otros' (code 99): sale condition and payment method descriptions", () => {
+  const otros = () => ({ ...twoLines(), client_id: String(company.client.id), sale_condition: "99", sale_condition_other: "Permuta de servicios", "payments[0].code": "99", "payments[0].other": "Canje de mercadería" });
+
+  it("without the descriptions: the Spanish errors next to the fields, everything typed kept, nothing saved", async () => {
+    const before = await countDocs(company.company.id);
+    const r = await post("/new-invoice", { ...otros(), sale_condition_other: "", "payments[0].other": "", intent: "save" });
+    expect(r.status).toBe(400);
+    expect(r.data.errors.saleConditionOther).toBe("Con la condición de venta 'Otros', describa la condición (de 5 a 100 caracteres).");
+    expect(r.data.errors["payments.0.other"]).toBe("Con el medio de pago 'Otros', describa el medio de pago (de 3 a 100 caracteres).");
+    expect(r.data.general).toEqual([]);
+    expect(r.data.form).toMatchObject({ saleCondition: "99", payments: [{ code: "99", amount: "", other: "" }], note: "Entrega en sitio" });
+    expect(await countDocs(company.company.id)).toBe(before);
+    // Without JavaScript: the labelled inputs are on the page, each error next to its input.
+    const html = render("/new-invoice", r.data);
+    const escaped = (m: string) => m.replaceAll("'", "&#x27;");
+    expect(html).toMatch(/<label for="sale_condition_other">Otra condición de venta \(si es Otros\)<\/label><div class="mt-1"><input id="sale_condition_other"[^>]*aria-invalid="true" name="sale_condition_other"/);
+    expect(html).toContain(`<p class="field-error" id="sale_condition_other-error">${escaped(r.data.errors.saleConditionOther)}</p>`);
+    expect(html).toMatch(/<label for="payments\[0\]\.other">Otro medio de pago 1 \(si es Otros\)<\/label><div class="mt-1"><input id="payments\[0\]\.other"[^>]*name="payments\[0\]\.other"/);
+    expect(html).toContain(`<p class="field-error" id="payments[0].other-error">${escaped(r.data.errors["payments.0.other"])}</p>`);
+    // Agregar línea / medio de pago keep the descriptions typed.
+    const kept = await post("/new-invoice", { ...otros(), intent: "add-line" });
+    expect(kept.data.form).toMatchObject({ saleConditionOther: "Permuta de servicios", payments: [{ code: "99", other: "Canje de mercadería" }] });
+    const morePay = await post("/new-invoice", { ...otros(), intent: "add-payment" });
+    expect(morePay.data.form.payments).toEqual([{ code: "99", amount: "", other: "Canje de mercadería" }, { code: "01", amount: "", other: "" }]);
+  });
+
+  it("with them: the invoice is issued and its signed XML carries CondicionVentaOtros and MedioPagoOtros", async () => {
+    const r = await post("/new-invoice", { ...otros(), intent: "save" });
+    expect(r.status).toBe(302);
+    const [doc] = await database.db.select().from(documents).where(eq(documents.id, Number(r.location!.split("/").pop())));
+    expect(doc.saleCondition).toBe("99");
+    const xml = Buffer.from(doc.signedXml!).toString("utf8");
+    expect(xml).toContain("<CondicionVenta>99</CondicionVenta><CondicionVentaOtros>Permuta de servicios</CondicionVentaOtros>");
+    expect(xml).toMatch(/<MedioPago><TipoMedioPago>99<\/TipoMedioPago><MedioPagoOtros>Canje de mercadería<\/MedioPagoOtros><TotalMedioPago>1226150\.00000<\/TotalMedioPago><\/MedioPago>/);
+    // A clone of it comes back with both descriptions.
+    const clone = await call(b, formRoute.loader, { path: `/new-clone/invoice/${doc.id}`, params: { document_type: "invoice", document_id: String(doc.id) } });
+    expect(clone.data.form).toMatchObject({ saleCondition: "99", saleConditionOther: "Permuta de servicios", payments: [{ code: "99", other: "Canje de mercadería" }] });
+  });
+});
+
+describe("blank item rows (part 2 §5)", () => {
+  const blankRow = { "lines[2].description": "", "lines[2].price": "", "lines[2].quantity": "1", "lines[2].unit": "Unid", "lines[2].discount": "0", "lines[2].taxTypeId": String(tax13) };
+
+  it("a blank extra row is left out when issuing; a row partly filled or priced under 0.1 is refused with the Spanish message", async () => {
+    const before = await countDocs(company.company.id);
+    const zero = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), "lines[1].price": "0", ...blankRow, intent: "save" });
+    expect(zero.status).toBe(400);
+    expect(zero.data.errors["lines.1.unitPrice"]).toBe("El precio debe estar entre 0.1 y 1000000000000.");
+    // The blank row goes away from the form; the rows typed stay as typed.
+    expect(zero.data.form.lines).toHaveLength(2);
+    expect(zero.data.form.lines[1]).toMatchObject({ description: "Horas de consultoría en sistemas", price: "0" });
+    const partly = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), ...blankRow, "lines[2].description": "Viáticos", intent: "save" });
+    expect(partly.status).toBe(400);
+    expect(partly.data.errors["lines.2.unitPrice"]).toBe("El precio debe estar entre 0.1 y 1000000000000.");
+    expect(await countDocs(company.company.id)).toBe(before);
+    const ok = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), ...blankRow, intent: "save" });
+    expect(ok.status).toBe(302);
+    const [doc] = await database.db.select().from(documents).where(eq(documents.id, Number(ok.location!.split("/").pop())));
+    expect(doc.totalComprobante).toBe("1226150.00000");
   });
 });

@@ -1,12 +1,12 @@
 // /invoices, /tickets, /notes and /simples with issued documents: kinds in their own list, the
 // filters, payment status and due state, the empty texts, plan 5 (no new button, control number),
 // and only the signed-in company's documents.
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { companies, documents } from "../../db/schema/index.ts";
+import { clients, companies, documents } from "../../db/schema/index.ts";
 import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
 import { issueDocument } from "../../app/server/issue-document.server.ts";
 import * as list from "../../app/routes/documents/documents-list.tsx";
@@ -175,6 +175,40 @@ describe("document lists", () => {
     await database.db.update(documents).set({ expirationDate: threeAgo }).where(eq(documents.id, s.fe2.documentId));
     rows = (await get(s.b, "/invoices")).data.rows;
     expect(rows.find((r: { id: number }) => r.id === s.fe2.documentId).due).toBe("Vencida hace 3 dias");
+  }, 60_000);
+
+  it("the client links to client-detail unless it is deleted; an international ticket shows its client, not linked", async () => {
+    const s = await setup();
+    const intl = await issue(s.company.id, s.user.id, sampleDraft("te", s.generic.id, { internationalClient: { name: "John Smith", cedula: "P123456789" } }));
+    const fec = await issue(
+      s.company.id,
+      s.user.id,
+      sampleDraft("fec", s.provider.id, { references: [{ docType: "14", number: "REG-ESP-2026-0005", issuedAt: "2026-11-21T14:00:00Z", code: "04", reason: "Compra a productor de régimen especial" }] }),
+    );
+    const link = (id: number) => `href="/client-detail/${id}"`;
+    const rowOf = (data: { rows: { id: number; clientId: number | null; clientName: string }[] }, id: number) => data.rows.find((r) => r.id === id)!;
+
+    const live = { invoices: await get(s.b, "/invoices"), notes: await get(s.b, "/notes"), simples: await get(s.b, "/simples") };
+    expect(rowOf(live.invoices.data, s.fe.documentId).clientId).toBe(s.client.id);
+    expect(render("invoices", live.invoices.data)).toContain(link(s.client.id));
+    expect(rowOf(live.notes.data, s.nc.documentId).clientId).toBe(s.client.id);
+    expect(rowOf(live.simples.data, fec.documentId).clientId).toBe(s.provider.id);
+    expect(render("simples", live.simples.data)).toContain(link(s.provider.id));
+
+    const tickets = await get(s.b, "/tickets");
+    expect(rowOf(tickets.data, intl.documentId)).toEqual(expect.objectContaining({ clientId: null, clientName: "John Smith" }));
+    const ticketsHtml = render("tickets", tickets.data);
+    expect(ticketsHtml).toContain("John Smith");
+    expect(ticketsHtml).not.toContain("/client-detail/");
+
+    await database.db.update(clients).set({ deletedAt: new Date() }).where(inArray(clients.id, [s.client.id, s.provider.id]));
+    for (const [section, id] of [["invoices", s.fe.documentId], ["notes", s.nc.documentId], ["simples", fec.documentId]] as const) {
+      const r = await get(s.b, `/${section}`);
+      expect(rowOf(r.data, id), section).toEqual(expect.objectContaining({ clientId: null, clientName: section === "simples" ? "José Pérez Mora" : "Distribuidora La Sabana Limitada" }));
+      const html = render(section, r.data);
+      expect(html).not.toContain("/client-detail/");
+      expect(html).toContain(section === "simples" ? "José Pérez Mora" : "Distribuidora La Sabana Limitada");
+    }
   }, 60_000);
 
   it("empty lists, plan 5, and another company's documents never show", async () => {

@@ -1,5 +1,9 @@
 // An issued document, loaded as the printable view: the public page and the PDF render it from the
 // stored values, and another company's id finds nothing.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
 import { renderDocumentPdf } from "../../app/pdf/invoice-pdf.server.tsx";
@@ -46,6 +50,26 @@ it("an issued invoice prints on the public page and as a PDF, only for its own c
 
   const pdf = await renderDocumentPdf(view!);
   expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+}, 60_000);
+
+it("a ticket to an international client prints that client (not 'Cliente genérico') on the public page and the PDF", async () => {
+  const { user, company, generic } = await issuingCompany(database.db);
+  const issued = await issueDocument(database.db, { companyId: company.id, userId: user.id, draft: sampleDraft("te", generic.id, { internationalClient: { name: "John Smith", cedula: "P123456789" } }), now: new Date("2026-11-21T15:30:00Z"), schemaSet: testSchemaSet() });
+  if (!issued.ok) throw new Error(JSON.stringify(issued.errors));
+  const view = await loadDocumentView(database.db, { companyId: company.id, documentId: issued.documentId });
+  expect(view!.client).toMatchObject({ name: "John Smith", identification: { type: "05", number: "P123456789" }, generic: false });
+  const code = publicCode({ companyId: company.id, documentId: issued.documentId });
+  const html = await ((await publicRoute.loader({ params: { code64: code }, request: new Request(`http://x/query-public/${code}`), context: {} } as never)) as Response).text();
+  expect(html).toContain("<b>Cliente:</b> John Smith");
+  expect(html).toContain("Extranjero: P123456789");
+  expect(html).not.toContain("Cliente genérico");
+  const pdf = await renderDocumentPdf(view!);
+  const file = path.join(os.tmpdir(), `colibri-intl-${issued.documentId}.pdf`);
+  fs.writeFileSync(file, pdf);
+  const text = execFileSync("pdftotext", ["-enc", "UTF-8", file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+  fs.rmSync(file);
+  expect(text).toContain("Cliente: John Smith");
+  expect(text).not.toContain("Cliente genérico");
 }, 60_000);
 
 it("an admin downloads every document of the company as a ZIP (signed XML and PDF)", async () => {

@@ -166,11 +166,16 @@ describe("issueDocument", () => {
     if (r.ok) expect(parseClave(r.clave!).situacion).toBe(3);
   });
 
-  it("a ticket to an international client validates with receptor tipo 05", async () => {
+  it("a ticket to an international client validates with receptor tipo 05 and stores that client as its client", async () => {
     const { company, user, generic } = await issuingCompany(database.db);
     const r = await issue(company.id, user.id, sampleDraft("te", generic.id, { internationalClient: { name: "John Smith", cedula: "P123456789" } }));
     expect(r.ok, JSON.stringify(r)).toBe(true);
-    if (r.ok) expect((await database.db.select().from(documents).where(eq(documents.id, r.documentId)))[0].signedXml!.toString()).toContain("<Tipo>05</Tipo>");
+    if (!r.ok) return;
+    const [doc] = await database.db.select().from(documents).where(eq(documents.id, r.documentId));
+    expect(doc.signedXml!.toString()).toContain("<Receptor><Nombre>John Smith</Nombre><Identificacion><Tipo>05</Tipo><Numero>P123456789</Numero></Identificacion></Receptor>");
+    // Filed under the generic client; the snapshot every view, PDF and list reads is the buyer's.
+    expect(doc.clientId).toBe(generic.id);
+    expect(doc.clientSnapshot).toEqual({ name: "John Smith", idType: "05", idNumber: "P123456789" });
   });
 
   it("no_hacienda companies: no status and no submission", async () => {

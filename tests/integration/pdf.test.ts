@@ -8,7 +8,7 @@ import path from "node:path";
 import jsQR from "jsqr";
 import { describe, expect, it } from "vitest";
 import { allFixtures, feColones, feDollars, manyLines, ncOfFe, quotation, teGeneric } from "../../app/domain/document-view.fixtures.ts";
-import type { DocumentView } from "../../app/domain/document-view.ts";
+import { DOCUMENT_KIND_LABELS, type DocumentView } from "../../app/domain/document-view.ts";
 import { LEGAL_NOTICE } from "../../app/domain/legal.ts";
 import { renderDocumentPdf } from "../../app/pdf/invoice-pdf.server.tsx";
 
@@ -110,6 +110,14 @@ describe("document PDF", () => {
     const qt = flat(pdfText(await renderDocumentPdf(quotation)));
     expect(qt).not.toContain("Clave:");
     expect(qt).toContain("Válida hasta");
+  });
+
+  it("a purchase invoice names its provider 'Proveedor'; other documents their 'Cliente'", async () => {
+    const fec: DocumentView = { ...feColones, kind: "fec", kindLabel: DOCUMENT_KIND_LABELS.fec };
+    const text = flat(pdfText(await renderDocumentPdf(fec)));
+    expect(text).toContain(`Proveedor: ${feColones.client.name}`);
+    expect(text).not.toContain("Cliente:");
+    expect(flat(pdfText(await renderDocumentPdf(feColones)))).toContain(`Cliente: ${feColones.client.name}`);
   });
 
   it("the QR code on the page decodes to the public URL", async () => {

@@ -2,7 +2,7 @@
 // 'No hay información' for unknown documents and for invalid or tampered codes.
 import { describe, expect, it } from "vitest";
 import { feColones, feDollars, ncOfFe, quotation, teGeneric } from "../../app/domain/document-view.fixtures.ts";
-import type { DocumentView } from "../../app/domain/document-view.ts";
+import { DOCUMENT_KIND_LABELS, type DocumentView } from "../../app/domain/document-view.ts";
 import { LEGAL_NOTICE } from "../../app/domain/legal.ts";
 import * as route from "../../app/routes/public/query-public.tsx";
 import * as page from "../../app/server/public-page.server.tsx";
@@ -71,6 +71,14 @@ describe("public page", () => {
     expect(crc).toContain("₡74.248,69");
     expect(crc).toContain("María José Muñoz Peña");
     expect(crc).not.toContain("Total en colones");
+  });
+
+  it("a purchase invoice names its provider 'Proveedor'; other documents their 'Cliente'", async () => {
+    const fec = await (await page.publicPageResponse({ ...feColones, kind: "fec", kindLabel: DOCUMENT_KIND_LABELS.fec })).text();
+    expect(fec).toContain(`<b>Proveedor:</b> ${feColones.client.name}`);
+    expect(fec).not.toContain("<b>Cliente:</b>");
+    expect(await (await page.publicPageResponse(feColones)).text()).toContain(`<b>Cliente:</b> ${feColones.client.name}`);
+    expect(await (await page.publicPageResponse(teGeneric)).text()).toContain("<b>Cliente:</b> Cliente genérico");
   });
 
   it("a 50-line document stays under 30 kB", async () => {

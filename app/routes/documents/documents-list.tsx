@@ -6,6 +6,7 @@ import { Form, Link } from "react-router";
 import type { Route } from "./+types/documents-list";
 import { currencies } from "../../../db/schema/index.ts";
 import { DOCUMENT_LIST_FILTERS, documentList, noteParents, type DocumentListFilter } from "../../../db/queries/document-lists.ts";
+import { linkableClientIds } from "../../../db/queries/clients.ts";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { costaRicaDay, dueState, haciendaStatusLabel, paymentStatus, reminderAllowed } from "../../domain/document-status.ts";
 import { DocumentRowActions } from "../../components/document-row-actions.tsx";
@@ -84,6 +85,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ({ rows, total, totalCapped } = await documentList(database, { ...query, page: req.page }));
   }
   const symbols = new Map((await database.select({ id: currencies.id, symbol: currencies.symbol }).from(currencies)).map((c) => [c.id, c.symbol]));
+  // The client links to client-detail unless it is deleted (or the generic client).
+  const linkable = await linkableClientIds(database, { companyId: company!.id, ids: rows.flatMap((r) => (r.clientId ? [r.clientId] : [])) });
   const parents = section === "notes" ? await noteParents(database, { companyId: company!.id, noteIds: rows.map((r) => r.id) }) : new Map();
   const today = costaRicaDay(new Date());
   const plan5 = company!.permission === 5;
@@ -100,7 +103,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     plan5,
     pending: await pendingBannerText(database, company!.id),
     rows: rows.map((r) => {
-      const client = (r.clientSnapshot ?? {}) as { name?: string; generic?: boolean };
+      const client = (r.clientSnapshot ?? {}) as { name?: string };
       const symbol = symbols.get(r.currencyId) ?? "₡";
       const input = { total: r.total, paymentAmount: r.paymentAmount, creditNoteTotal: r.creditNoteTotal, haciendaStatus: r.status, expirationDate: r.expirationDate };
       const parent = parents.get(r.id) as { id: number | null; kind: string | null; number: string | null } | undefined;
@@ -110,7 +113,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         kindLabel: KIND_LABEL[r.kind] ?? r.kind,
         number: r.consecutivo ?? String(r.number ?? r.id),
         control: r.number ?? null,
-        clientId: client.generic ? null : r.clientId,
+        clientId: r.clientId && linkable.has(r.clientId) ? r.clientId : null,
         clientName: client.name ?? "",
         total: formatMoney(r.total, symbol),
         paid: formatMoney(r.paymentAmount, symbol),

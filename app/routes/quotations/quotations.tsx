@@ -6,7 +6,8 @@
 import { data, isRouteErrorResponse, Link, useRouteError } from "react-router";
 import type { Route } from "./+types/quotations";
 import { documentList } from "../../../db/queries/document-lists.ts";
-import { invoicesOfQuotations, liveClientIds } from "../../../db/queries/quotations.ts";
+import { invoicesOfQuotations } from "../../../db/queries/quotations.ts";
+import { linkableClientIds } from "../../../db/queries/clients.ts";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { QuotationActions } from "../../components/quotation-actions.tsx";
 import { formatDate, formatMoney, truncate } from "../../domain/format.ts";
@@ -38,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ({ rows, total } = await documentList(database, { ...query, page: req.page }));
   }
   const invoices = await invoicesOfQuotations(database, { companyId: company.id, quotationIds: rows.map((r) => r.id) });
-  const live = await liveClientIds(database, { companyId: company.id, ids: rows.flatMap((r) => (r.clientId ? [r.clientId] : [])) });
+  const linkable = await linkableClientIds(database, { companyId: company.id, ids: rows.flatMap((r) => (r.clientId ? [r.clientId] : [])) });
   const money = (v: string, currencyId: number) => formatMoney(v, currencyId === 1 ? "$" : "₡");
   return {
     name: await quotationNameOf(database, company.id),
@@ -48,11 +49,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     search: req.search,
     lastPage: lastPage(total, req.perPage),
     rows: rows.map((r) => {
-      const client = (r.clientSnapshot ?? {}) as { name?: string; generic?: boolean };
+      const client = (r.clientSnapshot ?? {}) as { name?: string };
       return {
         id: r.id,
         number: String(r.number ?? r.id),
-        clientId: client.generic || !r.clientId || !live.has(r.clientId) ? null : r.clientId,
+        clientId: r.clientId && linkable.has(r.clientId) ? r.clientId : null,
         clientName: client.name ?? "",
         subtotal: money(r.subtotal, r.currencyId),
         discount: money(r.discount, r.currencyId),
