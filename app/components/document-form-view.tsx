@@ -6,7 +6,7 @@
 // with JavaScript the totals follow what is typed (live-totals.ts).
 import { Fragment, useEffect, useState, type ReactNode } from "react";
 import { Link, useLocation } from "react-router";
-import { EditableReference, ReferenceBlock, SourceFacts } from "./document-source.tsx";
+import { EditableReference } from "./document-source.tsx";
 import { AppForm, Field, FormAlert, SubmitButton } from "./form.tsx";
 import { creditTermOptions, FORM_KINDS, FORM_UNITS, hasExoneration, lineFieldName, MAX_PAYMENTS, QUICK_ADD_RETURNS, quickAddReturn, studentChoice, type FormLine } from "../domain/document-form.ts";
 import { EXONERATION_DOC_TYPES, EXONERATION_INSTITUTIONS } from "../hacienda/codes.ts";
@@ -17,7 +17,12 @@ import type { DocumentFormState } from "../server/document-form.server.ts";
 
 const UNIT_OPTIONS = FORM_UNITS.map(([symbol, description]) => ({ value: symbol, label: `${symbol} — ${description}` }));
 
-export function DocumentFormView({ state, recurrenceBlock }: { state: DocumentFormState; recurrenceBlock?: ReactNode }) {
+/**
+ * `facts` and `references`: a prefilled screen's header facts and locked references (notes, clones,
+ * purchase invoices, quotations, recurring screens), passed by their own route modules so that
+ * /new-invoice and /new-ticket do not load them; `recurrenceBlock` likewise (docs/decisions/096).
+ */
+export function DocumentFormView({ state, recurrenceBlock, facts, references }: { state: DocumentFormState; recurrenceBlock?: ReactNode; facts?: ReactNode; references?: ReactNode }) {
   const { kind, form, lists, errors, general, message, source, recurrence } = state;
   const live = useLiveTotals(state.totals);
   const totals = live.totals;
@@ -39,7 +44,7 @@ export function DocumentFormView({ state, recurrenceBlock }: { state: DocumentFo
           Volver
         </Link>
       </div>
-      {source && <SourceFacts view={source} />}
+      {facts}
       {state.printed && <PrintedTicket printed={state.printed} />}
       <AppForm className="space-y-4" noValidate onChange={live.onChange}>
         {/* Enter in a text box submits the first button: make it a harmless recalculation. */}
@@ -260,7 +265,7 @@ export function DocumentFormView({ state, recurrenceBlock }: { state: DocumentFo
           </dl>
         </section>
 
-        {source && <ReferenceBlock view={source} errors={errors} />}
+        {references}
         {state.reference && (
           <section className="card">
             <details open={!!(state.reference.number || state.reference.reason || Object.keys(errors).some((k) => k.startsWith("references")))} data-optional-reference>

@@ -16,10 +16,6 @@ export const FORM_MESSAGES = {
   contingency: "Indique el número y la fecha (hoy o antes) del comprobante provisional de contingencia.",
   paymentMethodRequired: "Seleccione el medio de pago.",
   saleConditionRequired: "Seleccione la condición de venta.",
-  invoiceSaved: "Factura guardada con exito",
-  ticketSaved: "Tiquete guardado con exito",
-  noteSaved: "Nota guardada con exito",
-  quotationSaved: "Cotización guardada con exito",
   invalidKind: "El tipo de documento a crear es invalido",
   /** Plan 5 (API): the interface is read-only; documents come through the API. */
   readOnlyPlan: "Tu plan no permite emitir ni modificar documentos desde la aplicación.",
@@ -54,14 +50,17 @@ export const FORM_KINDS: Record<FormKind, { title: string; listPath: string; det
   qt: { title: "Nueva cotización", listPath: "/quotations", detailType: "quotation", clients: "customers" },
 };
 
-/** The toast after saving each kind (part 2 §8). Apart from FORM_KINDS: the server needs it, the page's JavaScript does not. */
+/**
+ * The toast after saving each kind (part 2 §8). Apart from FORM_KINDS and FORM_MESSAGES, as plain
+ * strings: the server needs them, the page's JavaScript does not carry them.
+ */
 export const FORM_SAVED: Record<FormKind, string> = {
-  nc: FORM_MESSAGES.noteSaved,
-  nd: FORM_MESSAGES.noteSaved,
-  fec: FORM_MESSAGES.invoiceSaved,
-  fe: FORM_MESSAGES.invoiceSaved,
-  te: FORM_MESSAGES.ticketSaved,
-  qt: FORM_MESSAGES.quotationSaved,
+  nc: "Nota guardada con exito",
+  nd: "Nota guardada con exito",
+  fec: "Factura guardada con exito",
+  fe: "Factura guardada con exito",
+  te: "Tiquete guardado con exito",
+  qt: "Cotización guardada con exito",
 };
 
 /**

@@ -6,11 +6,13 @@
  * form's values. docs/decisions/086-notes-clones-and-replacements.md.
  */
 import type { DocumentDraft, DraftReference, FieldError } from "./document-draft.ts";
-import { blankLine, blankPayment, FORM_MESSAGES, type DocumentFormValues, type FormItem, type FormKind, type FormLine, type FormTaxType } from "./document-form.ts";
+import { blankLine, blankPayment, type DocumentFormValues, type FormItem, type FormKind, type FormLine, type FormTaxType } from "./document-form.ts";
+
+/** A screen's document that is not this company's, or gone (also the error page's text). */
+export const NOT_FOUND = "No encontrado";
 
 export const SOURCE_MESSAGES = {
-  invalidKind: FORM_MESSAGES.invalidKind,
-  notFound: "No encontrado",
+  notFound: NOT_FOUND,
   referenceFields: "Complete todos los campos de la referencia.",
   referenceDate: "La fecha del documento de referencia no es válida o es posterior a hoy.",
   referenceType: "Seleccione un tipo de documento de referencia válido.",

@@ -11,7 +11,11 @@ import { issueDocument } from "../../app/server/issue-document.server.ts";
 import { verifyXml } from "../../app/hacienda/verify.ts";
 import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
 import type { DocumentDraft } from "../../app/domain/document-draft.ts";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub } from "react-router";
 import * as formRoute from "../../app/routes/documents/document-form.tsx";
+import * as sourcedRoute from "../../app/routes/documents/sourced-form.tsx";
 import * as detail from "../../app/routes/documents/detail.tsx";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
 import { createTestDatabase } from "../setup/db.ts";
@@ -103,6 +107,11 @@ describe("credit and debit notes", () => {
     ]);
     expect(s.totals.total).toBe("1226150.00000");
     expect(s.source.references).toEqual([expect.objectContaining({ mode: "reason", docType: "01", number: invoice.clave, code: "01", codeLabel: "Anula documento de referencia", reason: "" })]);
+    // The screen (its own route module) shows the header facts and the locked reference without JavaScript.
+    const Stub = createRoutesStub([{ id: "new-note", path: "/new-note/:note_type/:document_type/:document_id", Component: sourcedRoute.default as never, loader: () => null }]);
+    const html = renderToString(createElement(Stub, { initialEntries: [note("nc", "invoice", invoice.documentId).path], hydrationData: { loaderData: { "new-note": s } } }));
+    expect(html).toContain(`data-fact="Documento de referencia">${invoice.clave}`);
+    expect(html).toContain('data-locked="true"');
     const nd = await load(b, note("nd", "invoice", invoice.documentId));
     expect(nd.data.source.title).toBe("Nota de débito");
     expect(nd.data.source.facts[0].value).toBe("00100001020000000001");

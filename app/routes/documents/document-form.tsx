@@ -12,7 +12,7 @@ import { data, isRouteErrorResponse, redirect, useRouteError } from "react-route
 import type { Route } from "./+types/document-form";
 import { DocumentFormView } from "../../components/document-form-view.tsx";
 import { LIVE_TOTALS_INTENT, liveTotalsShouldRevalidate } from "../../components/live-totals.ts";
-import { SOURCE_MESSAGES, sourceRequestOf } from "../../domain/document-source.ts";
+import { NOT_FOUND, SOURCE_MESSAGES, sourceRequestOf } from "../../domain/document-source.ts";
 import { FORM_MESSAGES, quickAddReturn, type FormKind } from "../../domain/document-form.ts";
 import { formValues } from "../../domain/forms.ts";
 import { recurringRequestOf } from "../../domain/recurring.ts";
@@ -40,14 +40,14 @@ function requireSession(context: Route.LoaderArgs["context"]) {
 /** The recurring screen a URL asks for (null: none); a wrong type is 404. */
 function recurringOf(request: Request, params: Record<string, string | undefined>) {
   const req = recurringRequestOf(new URL(request.url), params);
-  if (req === "invalid") throw data(SOURCE_MESSAGES.invalidKind, { status: 404 });
+  if (req === "invalid") throw data(FORM_MESSAGES.invalidKind, { status: 404 });
   return req;
 }
 
 /** The prefilled screen a URL asks for (null: /new-invoice, /new-ticket); a wrong type is 404. */
 function sourceOf(request: Request, params: Record<string, string | undefined>) {
   const req = sourceRequestOf(new URL(request.url), params);
-  if (req === "invalid") throw data(SOURCE_MESSAGES.invalidKind, { status: 404 });
+  if (req === "invalid") throw data(FORM_MESSAGES.invalidKind, { status: 404 });
   return req;
 }
 
@@ -131,7 +131,7 @@ export default function DocumentForm({ loaderData, actionData }: Route.Component
 /** A wrong type ('El tipo de documento a crear es invalido') or a document not found, inside the layout. */
 export function ErrorBoundary() {
   const error = useRouteError();
-  const message = isRouteErrorResponse(error) && typeof error.data === "string" ? error.data : SOURCE_MESSAGES.notFound;
+  const message = isRouteErrorResponse(error) && typeof error.data === "string" ? error.data : NOT_FOUND;
   return (
     <div className="card" role="alert">
       {message}

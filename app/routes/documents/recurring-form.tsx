@@ -4,6 +4,7 @@
 import type { Route } from "./+types/recurring-form";
 import { DocumentFormView } from "../../components/document-form-view.tsx";
 import { RecurrenceBlock } from "../../components/recurrence-block.tsx";
+import { ReferenceBlock, SourceFacts } from "../../components/source-blocks.tsx";
 
 import { formState } from "./document-form.tsx";
 
@@ -16,6 +17,8 @@ export default function RecurringForm({ loaderData, actionData }: Route.Componen
       key={JSON.stringify(state.form) + JSON.stringify(state.errors)}
       state={state}
       recurrenceBlock={state.recurrence && <RecurrenceBlock values={state.recurrence} errors={state.errors} />}
+      facts={state.source && <SourceFacts view={state.source} />}
+      references={state.source && <ReferenceBlock view={state.source} errors={state.errors} />}
     />
   );
 }
