@@ -263,11 +263,20 @@ async function withRate(db: Db, form: DocumentFormValues, now: Date): Promise<{ 
   return { form: { ...form, exchangeRate: rate.rate }, message: rate.warning ?? null };
 }
 
+/** Whether the form may show `id` as its client: one of the clients (or students) it offers — never another company's. */
+function offersClient(lists: DocumentFormLists, id: string): boolean {
+  return lists.clients.some((c) => String(c.id) === id) || !!chosenStudent(id, lists.students);
+}
+
+/** The form with no client chosen when the one it names is not offered (a URL's or a post's id). */
+function withOfferedClient(form: DocumentFormValues, lists: DocumentFormLists): DocumentFormValues {
+  return form.clientId && !offersClient(lists, form.clientId) ? { ...form, clientId: "" } : form;
+}
+
 /** A new, empty form (tickets preselect the generic client unless `clientId` names one of the offered clients). */
 export async function newDocumentForm(db: Db, opts: { companyId: number; kind: FormKind; clientId?: string | null; now?: Date }): Promise<DocumentFormState> {
   const lists = await documentFormLists(db, opts.companyId, opts.kind, { clientIds: [opts.clientId] });
-  const offered = (id: string) => lists.clients.some((c) => String(c.id) === id) || !!chosenStudent(id, lists.students);
-  const preselected = opts.clientId && offered(opts.clientId) ? opts.clientId : null;
+  const preselected = opts.clientId && offersClient(lists, opts.clientId) ? opts.clientId : null;
   const clientId = preselected ?? (opts.kind === "te" && lists.genericClientId ? String(lists.genericClientId) : "");
   // A company issuing in dollars starts with the day's rate (or says there is none).
   const rated = await withRate(db, blankForm(lists, clientId), opts.now ?? new Date());
@@ -303,8 +312,7 @@ export async function prefilledDocumentForm(
   opts: { companyId: number; kind: FormKind; now: Date; source: FormSource; form: (lists: DocumentFormLists) => DocumentFormValues; need?: ListNeeds },
 ): Promise<DocumentFormState> {
   const lists = withSourceClient(await documentFormLists(db, opts.companyId, opts.kind, opts.need), opts.source);
-  let form = lockedBySource(opts.form(lists), opts.source);
-  if (form.clientId && !lists.clients.some((c) => String(c.id) === form.clientId)) form = { ...form, clientId: "" };
+  const form = withOfferedClient(lockedBySource(opts.form(lists), opts.source), lists);
   const rated = await withRate(db, form, opts.now);
   return state(opts.kind, rated.form, lists, [], rated.message, opts.source.view);
 }
@@ -391,8 +399,9 @@ export async function submitDocumentForm(
       const index = Number(intent.slice("remove-line:".length));
       form = { ...form, lines: form.lines.filter((_, i) => i !== index) };
     }
-    // Item-pick errors refer to row positions: recompute them after adding/removing rows.
-    const again = applyItemPicks(form, lists.items);
+    // Item-pick errors refer to row positions: recompute them after adding/removing rows. The
+    // re-rendered form (also the return from a quick-add, ?id=) keeps only a client it offers.
+    const again = applyItemPicks(withOfferedClient(form, lists), lists.items);
     return { ok: false, status: 200, state: state(kind, again.form, lists, again.errors, rated.message, view, ref?.typed ?? null) };
   }
 
