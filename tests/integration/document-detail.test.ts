@@ -6,7 +6,6 @@ import { eq } from "drizzle-orm";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
-import { SMTPServer } from "smtp-server";
 import { detalleMensaje } from "../../app/hacienda/sandbox/mensaje.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documents, jobs } from "../../db/schema/index.ts";
@@ -20,37 +19,22 @@ import { setupConfigForCompany } from "../../app/server/config-setup.server.ts";
 import { readToasts } from "../../app/server/flash.server.ts";
 import * as detail from "../../app/routes/documents/detail.tsx";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
+import { startSmtpCapture, type SmtpCapture } from "../fixtures/smtp.ts";
 import { call, signedIn } from "../setup/app.ts";
 import { createTestDatabase } from "../setup/db.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let smtp: SMTPServer;
+let smtp: SmtpCapture;
 let smtpPort: number;
-const received: { to: string[]; raw: string }[] = [];
+let received: SmtpCapture["received"];
 beforeAll(async () => {
   database = await createTestDatabase();
-  smtp = new SMTPServer({
-    authOptional: true,
-    allowInsecureAuth: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onAuth(_auth, _s, cb) {
-      cb(null, { user: "u" });
-    },
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("latin1") });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", r));
-  smtpPort = (smtp.server.address() as { port: number }).port;
+  smtp = await startSmtpCapture();
+  smtpPort = smtp.port;
+  received = smtp.received;
 }, 60_000);
 afterAll(async () => {
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp?.close();
   await database?.drop();
 });
 

@@ -2,7 +2,6 @@
 // 'payment_reminder' template, its PDF attached) the day after it is due, only while unpaid, not
 // rejected and not covered by a credit note; the form's checkbox reaches the stored invoice; the
 // detail viewer's reminder form (?recordatorio=1) sends what was typed.
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { companies, documents } from "../../db/schema/index.ts";
@@ -21,35 +20,24 @@ import { saveOutgoingEmail } from "../../app/server/company-mail.server.ts";
 import { REMINDER_MESSAGES, sendDuePaymentReminders } from "../../app/server/payment-reminders.server.ts";
 import { readDocumentForm, toDraft } from "../../app/domain/document-form.ts";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
+import { startSmtpCapture, type SmtpCapture } from "../fixtures/smtp.ts";
 import * as detail from "../../app/routes/documents/detail.tsx";
 import * as list from "../../app/routes/documents/documents-list.tsx";
 import { call, signedIn } from "../setup/app.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let smtp: SMTPServer;
-const received: { to: string[]; raw: string }[] = [];
+let smtp: SmtpCapture;
+let received: SmtpCapture["received"];
 const schemaSet = testSchemaSet();
 const issuedAt = new Date("2026-11-21T15:30:00Z");
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("latin1") });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", r));
+  smtp = await startSmtpCapture({ auth: false });
+  received = smtp.received;
 }, 60_000);
 afterAll(async () => {
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp?.close();
   await database?.drop();
 });
 
@@ -64,7 +52,7 @@ function renderDetail(path: string, loaderData: unknown, actionData?: unknown): 
 describe("payment reminders", () => {
   it("once, the day after the due date, only for unpaid invoices with the checkbox", async () => {
     const a = await issuingCompany(database.db);
-    const port = (smtp.server.address() as { port: number }).port;
+    const port = smtp.port;
     await saveOutgoingEmail(database.db, a.company.id, { protocol: "smtp", encryption: "none", host: "127.0.0.1", port, username: "", password: "", from_email: "cobros@empresa.example", from_name: "Empresa" });
     const issue = async (over: Parameters<typeof sampleDraft>[2]) => {
       const r = await issueDocument(database.db, { companyId: a.company.id, userId: a.user.id, draft: sampleDraft("fe", a.client.id, { saleCondition: "02", creditDays: 5, ...over }), now: issuedAt, schemaSet });
@@ -102,7 +90,7 @@ describe("payment reminders", () => {
   it("the detail viewer's 'Recordatorio de pago': a form prefilled from the template, required fields, sent and counted; due unpaid invoices of the company only", async () => {
     const a = await issuingCompany(database.db);
     const other = await issuingCompany(database.db);
-    const port = (smtp.server.address() as { port: number }).port;
+    const port = smtp.port;
     await saveOutgoingEmail(database.db, a.company.id, { protocol: "smtp", encryption: "none", host: "127.0.0.1", port, username: "", password: "", from_email: "cobros@empresa.example", from_name: "Empresa" });
     const issue = async (draft: ReturnType<typeof sampleDraft>, now: Date) => {
       const r = await issueDocument(database.db, { companyId: a.company.id, userId: a.user.id, draft, now, schemaSet });
