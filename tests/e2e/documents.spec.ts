@@ -35,7 +35,7 @@ test("the demo admin issues an invoice with two lines and lands on its detail pa
   await expect(page.getByTestId("document-total")).toHaveText("₡1.226.150,00");
   // On credit, with a term of the company's own ('Nuevo plazo'); the lines typed stay.
   const days = p === "js" ? "21" : "22";
-  await page.getByLabel("Condición de venta").selectOption({ label: "Crédito" });
+  await page.getByLabel("Condición de venta", { exact: true }).selectOption({ label: "Crédito" });
   if (!info.project.use.javaScriptEnabled) await page.getByRole("button", { name: "Recalcular" }).click();
   await page.getByText("Nuevo plazo").click();
   await page.locator("#new_term_name").fill(`${days} días naturales`);
