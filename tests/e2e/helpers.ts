@@ -1,6 +1,7 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { expect, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { PASSWORD } from "./fixtures.ts";
 
 export const projectOf = (info: TestInfo) => info.project.name;
@@ -44,18 +45,27 @@ export function mailText(raw: string): string {
   return raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
 }
 
-/**
- * On a document's detail page: waits until the jobs have sent it to the local Hacienda simulator and
- * it shows 'aceptado', then for the e-mail to `to` with the PDF, the signed XML and Hacienda's
- * answer, and for the page to say it was sent.
- */
-export async function expectAcceptedAndMailed(page: Page, to: string, since: number) {
+/** On a document's detail page: waits until the jobs have sent it to the local Hacienda simulator and it shows 'aceptado'. */
+export async function expectAccepted(page: Page) {
   await expect(async () => {
     await page.reload();
     await expect(page.locator("[data-status-ribbon]")).toHaveText("aceptado", { timeout: 1000 });
   }).toPass({ timeout: 60_000 });
+}
+
+/** The clave shown on a document's detail page. */
+export async function claveOf(page: Page): Promise<string> {
+  return /\d{50}/.exec((await page.locator("[data-clave]").textContent()) ?? "")![0];
+}
+
+/**
+ * On a document's detail page: waits until it is accepted (expectAccepted), then for the e-mail to
+ * `to` with the PDF, the signed XML and Hacienda's answer, and for the page to say it was sent.
+ */
+export async function expectAcceptedAndMailed(page: Page, to: string, since: number) {
+  await expectAccepted(page);
   // This document's own e-mail: its attachments are named after its clave.
-  const clave = /\d{50}/.exec((await page.locator("[data-clave]").textContent()) ?? "")![0];
+  const clave = await claveOf(page);
   const mail = await waitForMail(to, since, 60_000, `${clave}.xml`);
   const files = [...mail.matchAll(/filename="?([^";\r\n]+)"?/gi)].map((m) => m[1]);
   expect(files.filter((f) => f.endsWith(".pdf"))).toHaveLength(1);
@@ -65,6 +75,82 @@ export async function expectAcceptedAndMailed(page: Page, to: string, since: num
     await page.reload();
     await expect(page.locator("[data-email-status]")).toContainText(`Enviado por correo a ${to}`, { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
+}
+
+/**
+ * Clicks one of the detail page's download links, as a user does, and returns the file the browser
+ * saved with its name. A download's response headers are not exposed, so the link is also requested
+ * with the page's cookies for its content type.
+ */
+async function downloadFrom(page: Page, name: string) {
+  const link = page.locator("[data-detail-actions]").getByRole("link", { name, exact: true });
+  const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
+  const response = await page.request.get((await link.getAttribute("href"))!);
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-disposition"]).toBe(`attachment; filename="${download.suggestedFilename()}"`);
+  return { filename: download.suggestedFilename(), type: response.headers()["content-type"], body: fs.readFileSync((await download.path())!) };
+}
+
+/**
+ * On an accepted document's detail page: its PDF, the XML sent to Hacienda and Hacienda's answer
+ * download through the page's links, and the public link it shows opens, in a fresh browser without
+ * cookies, the document with its QR code and no sign-in.
+ */
+export async function expectDocumentFiles(page: Page) {
+  const clave = await claveOf(page);
+  // The consecutive is part of the clave (after country, date and issuer).
+  const consecutive = clave.slice(21, 41);
+  await expect(page.getByRole("heading", { level: 1, name: new RegExp(` ${consecutive}$`) })).toBeVisible();
+
+  const pdf = await downloadFrom(page, "Descargar PDF");
+  expect(pdf.type).toBe("application/pdf");
+  expect(pdf.filename).toBe(`${clave}.pdf`);
+  expect(pdf.body.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+  const text = execFileSync("pdftotext", ["-", "-"], { input: pdf.body }).toString("utf8");
+  expect(text).toContain(consecutive);
+  expect(text.replace(/\s/g, "")).toContain(clave);
+
+  const xml = await downloadFrom(page, "Descargar XML");
+  expect(xml.type).toBe("application/xml; charset=utf-8");
+  expect(xml.filename).toBe(`${clave}.xml`);
+  expect(xml.body.toString("utf8")).toContain(`<Clave>${clave}</Clave>`);
+  expect(xml.body.toString("utf8")).toContain("<ds:Signature");
+
+  const answer = await downloadFrom(page, "XML de respuesta");
+  expect(answer.type).toBe("application/xml; charset=utf-8");
+  expect(answer.filename).toBe(`${clave}_respuesta.xml`);
+  expect(answer.body.toString("utf8")).toMatch(/<MensajeHacienda[\s>]/);
+  expect(answer.body.toString("utf8")).toContain(`<Clave>${clave}</Clave>`);
+
+  // The public link is shown on the page (with and without JavaScript); anyone who has it sees the document.
+  await expect(page.locator("[data-public-link]")).toBeVisible();
+  const url = await page.locator("[data-public-link]").inputValue();
+  expect(url).toMatch(/^http:\/\/[^/]+\/query-public\/[^/?#]+$/);
+  const stranger = await page.context().browser()!.newContext({ javaScriptEnabled: test.info().project.use.javaScriptEnabled });
+  try {
+    const publicPage = await stranger.newPage();
+    const response = (await publicPage.goto(url))!;
+    expect(response.status()).toBe(200);
+    expect(response.headers()["content-type"]).toBe("text/html; charset=utf-8");
+    await expect(publicPage).toHaveURL(url);
+    await expect(publicPage.locator("body")).toContainText(`Clave: ${clave}`);
+    await expect(publicPage.locator("body")).toContainText(`Consecutivo: ${consecutive}`);
+    await expect(publicPage.getByRole("img", { name: "Código QR del documento" })).toBeVisible();
+    await expect(publicPage.getByLabel("Contraseña")).toHaveCount(0);
+    // Nobody signed in on the way (the CSRF cookie every page sets is no session).
+    expect((await stranger.cookies()).map((c) => c.name)).not.toContain("colibri_session");
+  } finally {
+    await stranger.close();
+  }
+}
+
+/** Fills line `n` of a document form. */
+export async function fillLine(page: Page, n: number, o: { cabys: string; description: string; quantity: string; price: string; tax: string }) {
+  await page.getByLabel(`CABYS (línea ${n})`).fill(o.cabys);
+  await page.getByLabel(`Descripción (línea ${n})`).fill(o.description);
+  await page.getByLabel(`Cantidad (línea ${n})`).fill(o.quantity);
+  await page.getByLabel(`Precio (línea ${n})`).fill(o.price);
+  await page.getByLabel(`Impuesto (línea ${n})`).selectOption({ label: o.tax });
 }
 
 /** A client created on /clients (with one contact), to issue documents to in a journey. */

@@ -1,55 +1,41 @@
 import { expect, test, type Page } from "@playwright/test";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { expectAcceptedAndMailed, expectToast, projectOf, signIn } from "./helpers.ts";
+import { claveOf, expectAccepted, expectAcceptedAndMailed, expectDocumentFiles, expectToast, fillLine, newClient, projectOf, signIn } from "./helpers.ts";
 
-async function fillLine(page: Page, n: number, o: { cabys: string; description: string; quantity: string; price: string; tax: string }) {
-  await page.getByLabel(`CABYS (línea ${n})`).fill(o.cabys);
-  await page.getByLabel(`Descripción (línea ${n})`).fill(o.description);
-  await page.getByLabel(`Cantidad (línea ${n})`).fill(o.quantity);
-  await page.getByLabel(`Precio (línea ${n})`).fill(o.price);
-  await page.getByLabel(`Impuesto (línea ${n})`).selectOption({ label: o.tax });
-}
-
-async function newClient(page: Page, o: { list: "/clients" | "/providers"; button: string; name: string; identification: string; activity?: string }) {
-  await page.goto(o.list);
-  await page.getByRole("link", { name: o.button }).click();
-  const dialog = page.locator("[data-client-form]");
-  await dialog.getByLabel("Nombre", { exact: true }).fill(o.name);
-  await dialog.getByLabel("Identificación", { exact: true }).fill(o.identification);
-  await dialog.getByLabel("Email", { exact: true }).fill("notas@example.cr");
-  await dialog.getByLabel("Teléfono").fill("88887777");
-  await dialog.getByLabel("Dirección").fill("200 m sur de la escuela");
-  if (o.activity) await dialog.getByLabel("Actividad económica").fill(o.activity);
-  await page.locator("#contact_name_0").fill("Contacto Uno");
-  await page.locator("#contact_email_0").fill("uno@example.cr");
-  await page.getByRole("button", { name: "Guardar" }).click();
-  await expectToast(page, "Cliente Guardado Correctamente");
-}
-
-test("from an issued invoice's detail page, a partial credit note with the locked reference lands on its detail", async ({ page }, info) => {
-  test.setTimeout(180_000);
-  const p = projectOf(info);
-  const name = `Cliente Nota ${p}`;
-  const identification = p === "js" ? "109870671" : "109870672";
-  await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
-  await newClient(page, { list: "/clients", button: "Nuevo Cliente", name, identification });
-
+/** A client of its own and an invoice to it with one line; ends on the invoice's detail page. */
+async function invoiceToNewClient(page: Page, name: string, identification: string) {
+  await newClient(page, { name, identification, email: "notas@example.cr" });
   await page.goto("/new-invoice");
   await page.getByLabel("Cliente", { exact: true }).selectOption({ label: `${name} (${identification})` });
   await fillLine(page, 1, { cabys: "4523000000100", description: "Computadora portátil 14 pulgadas", quantity: "2", price: "450000", tax: "IVA 13%" });
   await page.getByRole("button", { name: "Guardar" }).click();
   await expectToast(page, "Factura guardada con exito");
   await expect(page).toHaveURL(/\/detail\/invoice\/\d+$/);
+}
 
-  await page.locator("[data-detail-actions]").getByRole("link", { name: "Nota de crédito" }).click();
-  await expect(page).toHaveURL(/\/new-note\/nc\/invoice\/\d+$/);
-  await expect(page.getByRole("heading", { name: "Nota de crédito" })).toBeVisible();
+/**
+ * From an invoice's detail page, its 'Nota de crédito' or 'Nota de débito' action: the note's form
+ * with the invoice's lines and the reference to it locked (its clave, code 01); returns that clave.
+ */
+async function openNoteForm(page: Page, title: "Nota de crédito" | "Nota de débito") {
+  await page.locator("[data-detail-actions]").getByRole("link", { name: title }).click();
+  await expect(page).toHaveURL(title === "Nota de crédito" ? /\/new-note\/nc\/invoice\/\d+$/ : /\/new-note\/nd\/invoice\/\d+$/);
+  await expect(page.getByRole("heading", { name: title })).toBeVisible();
   const clave = (await page.locator('[data-fact="Documento de referencia"]').textContent())!.trim();
   expect(clave).toMatch(/^\d{50}$/);
   await expect(page.locator("[data-reference-field=number]")).toHaveText(clave);
   await expect(page.locator("[data-reference-field=code]")).toHaveText("01 — Anula documento de referencia");
   await expect(page.getByLabel("Cliente", { exact: true })).toBeDisabled();
   await expect(page.getByLabel("Descripción (línea 1)")).toHaveValue("Computadora portátil 14 pulgadas");
+  return clave;
+}
+
+test("from an issued invoice's detail page, a partial credit note with the locked reference lands on its detail", async ({ page }, info) => {
+  test.setTimeout(180_000);
+  const p = projectOf(info);
+  await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
+  await invoiceToNewClient(page, `Cliente Nota ${p}`, p === "js" ? "109870671" : "109870672");
+  await openNoteForm(page, "Nota de crédito");
 
   // Missing reason and note: the errors show and the lowered quantity is kept.
   await page.getByLabel("Cantidad (línea 1)").fill("1");
@@ -66,8 +52,37 @@ test("from an issued invoice's detail page, a partial credit note with the locke
   await page.getByRole("button", { name: "Guardar" }).click();
   await expectToast(page, "Nota guardada con exito");
   await expect(page).toHaveURL(/\/detail\/note\/\d+$/);
-  // Accepted by the local Hacienda simulator and e-mailed to the client with its three files.
+  // Accepted by the local Hacienda simulator and e-mailed to the client with its three files, which
+  // also download from here; its public link opens for anyone.
   await expectAcceptedAndMailed(page, "notas@example.cr", since);
+  await expectDocumentFiles(page);
+});
+
+test("from an accepted invoice's detail page, a debit note with the locked reference is accepted and reaches the client", async ({ page }, info) => {
+  test.setTimeout(180_000);
+  const p = projectOf(info);
+  await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
+  await invoiceToNewClient(page, `Cliente Débito ${p}`, p === "js" ? "109870701" : "109870702");
+  await expectAccepted(page);
+  const invoiceClave = await claveOf(page);
+  expect(await openNoteForm(page, "Nota de débito")).toBe(invoiceClave);
+
+  // A charge the invoice left out: one line of its own.
+  await page.getByLabel("Descripción (línea 1)").fill("Intereses por pago tardío");
+  await page.getByLabel("Cantidad (línea 1)").fill("1");
+  await page.getByLabel("Precio (línea 1)").fill("20000");
+  await page.getByLabel("Razón").fill("Intereses por pago tardío");
+  await page.getByLabel("Nota", { exact: true }).fill("Cargo por intereses de mora");
+  await page.getByRole("button", { name: "Recalcular" }).click();
+  await expect(page.getByTestId("document-total")).toHaveText("₡22.600,00");
+  await expect(page.getByLabel("Descripción (línea 1)")).toHaveValue("Intereses por pago tardío");
+  const since = Date.now();
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Nota guardada con exito");
+  await expect(page).toHaveURL(/\/detail\/note\/\d+$/);
+  await expect(page.getByRole("heading", { level: 1, name: /^Nota de débito electrónica \d{20}$/ })).toBeVisible();
+  await expectAcceptedAndMailed(page, "notas@example.cr", since);
+  await expectDocumentFiles(page);
 });
 
 test("a purchase invoice (FEC) to a provider created for it", async ({ page }, info) => {
@@ -115,4 +130,5 @@ test("a purchase invoice (FEC) to a provider created for it", async ({ page }, i
   await expectToast(page, "Factura guardada con exito");
   await expect(page).toHaveURL(/\/detail\/simple\/\d+$/);
   await expectAcceptedAndMailed(page, "notas@example.cr", since);
+  await expectDocumentFiles(page);
 });

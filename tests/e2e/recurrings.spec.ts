@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { expectAcceptedAndMailed, expectToast, newClient, projectOf, signIn } from "./helpers.ts";
+import { expectAcceptedAndMailed, expectDocumentFiles, expectToast, newClient, projectOf, signIn } from "./helpers.ts";
 
 test("create a recurring invoice, its first invoice is issued, accepted and e-mailed; pause it and resume it", async ({ page }, info) => {
   test.setTimeout(180_000);
@@ -49,6 +49,7 @@ test("create a recurring invoice, its first invoice is issued, accepted and e-ma
   await page.locator("tr", { hasText: name }).first().getByRole("link").first().click();
   await expect(page).toHaveURL(/\/detail\/invoice\/\d+$/);
   await expectAcceptedAndMailed(page, "recurrente@example.cr", since);
+  await expectDocumentFiles(page);
   await page.goto("/recurrings");
 
   await row.getByRole("button", { name: "Pausar" }).click();
