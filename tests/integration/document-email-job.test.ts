@@ -2,7 +2,6 @@
 // document; the job sends through the company's SMTP server (an in-process smtp-server here) with
 // the PDF, the signed XML and Hacienda's answer, marks the document, never sends twice, and a failure
 // is written on the document and retried by the runner.
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, asc, eq, isNotNull } from "drizzle-orm";
 import { clients, documents, jobs } from "../../db/schema/index.ts";
@@ -19,13 +18,14 @@ import { EMAIL_BUSY, NO_RECIPIENTS, sendDocumentEmailOnce } from "../../app/serv
 import { documentRecipients } from "../../app/email/document-email.ts";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
 import type { DocumentDraft } from "../../app/domain/document-draft.ts";
+import { startSmtpCapture, type CapturedMail, type SmtpCapture } from "../fixtures/smtp.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let sandbox: Sandbox;
-let smtp: SMTPServer;
+let smtp: SmtpCapture;
 let smtpPort: number;
 let refuseMail = false;
-const received: { to: string[]; raw: string }[] = [];
+let received: CapturedMail[] = [];
 const schemaSet = testSchemaSet();
 const clock = { now: new Date("2026-11-21T15:30:00Z") };
 
@@ -33,27 +33,12 @@ beforeAll(async () => {
   database = await createTestDatabase();
   sandbox = await startRealSandbox({ port: 0, schemaSet, processingDelayMs: 0, callbackRetryDelayMs: 10, log: () => {} });
   configurePipeline({ clientOptions: { maxRetries: 4, backoffBaseMs: 2, backoffMaxMs: 10, maxRetryAfterMs: 20, timeoutMs: 5000, rateLimitPerSecond: 0 }, callbackUrl: null });
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onRcptTo(_address, _session, cb) {
-      cb(refuseMail ? Object.assign(new Error("Buzón lleno"), { responseCode: 452 }) : undefined);
-    },
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("latin1") });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", r));
-  smtpPort = (smtp.server.address() as { port: number }).port;
+  smtp = await startSmtpCapture({ auth: false, refuse: () => refuseMail });
+  smtpPort = smtp.port;
+  received = smtp.received;
 }, 60_000);
 afterAll(async () => {
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp?.close();
   await sandbox?.close();
   await database?.drop();
 });

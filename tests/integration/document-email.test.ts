@@ -1,7 +1,6 @@
 // The document e-mail captured by an in-process SMTP server: the company's template for the type
 // fills subject and body; the PDF, <clave>.xml and <clave>_respuesta.xml are attached with their
 // content types (quotations: the PDF only); the company's server is used when configured.
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeDocumentEmail, fillTemplate } from "../../app/email/document-email.ts";
 import { feColones, quotation, teGeneric } from "../../app/domain/document-view.fixtures.ts";
@@ -11,36 +10,21 @@ import { MISSING_SIGNED_XML, NO_RECIPIENTS, sendDocumentEmail } from "../../app/
 import type { OutgoingEmailInput } from "../../app/domain/config-schemas.ts";
 import { createCompany } from "../setup/app.ts";
 import { createTestDatabase } from "../setup/db.ts";
+import { startSmtpCapture, type CapturedMail, type SmtpCapture } from "../fixtures/smtp.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let smtp: SMTPServer;
+let smtp: SmtpCapture;
 let smtpPort: number;
-const received: { to: string[]; raw: string }[] = [];
+let received: CapturedMail[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  smtp = new SMTPServer({
-    authOptional: true,
-    allowInsecureAuth: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onAuth(_auth, _s, cb) {
-      cb(null, { user: "u" });
-    },
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("latin1") });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", r));
-  smtpPort = (smtp.server.address() as { port: number }).port;
+  smtp = await startSmtpCapture();
+  smtpPort = smtp.port;
+  received = smtp.received;
 });
 afterAll(async () => {
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp?.close();
   await database.drop();
 });
 

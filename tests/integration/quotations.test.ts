@@ -4,7 +4,6 @@
 // keeps the quotation), edit in place back to the list, bad input keeps every value, convert to a
 // real invoice exactly once (two concurrent conversions included, and the unique index behind it),
 // soft delete, the client's tab, and another company's ids answering 404 with nothing changed.
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { documentLines, documents, generalConfigurations, taxTypes } from "../../db/schema/index.ts";
@@ -24,6 +23,7 @@ import * as clientDetail from "../../app/routes/clients/client-detail.tsx";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
 import { createTestDatabase } from "../setup/db.ts";
 import { call, signedIn, type Browser } from "../setup/app.ts";
+import { startSmtpCapture, type CapturedMail, type SmtpCapture } from "../fixtures/smtp.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let b: Browser;
@@ -31,9 +31,9 @@ let ob: Browser;
 let a: Awaited<ReturnType<typeof issuingCompany>>;
 let other: Awaited<ReturnType<typeof issuingCompany>>;
 let tax13: number;
-let smtp: SMTPServer;
+let smtp: SmtpCapture;
 let smtpPort: number;
-const received: { to: string[]; raw: string }[] = [];
+let received: CapturedMail[] = [];
 const schemaSet = testSchemaSet();
 
 beforeAll(async () => {
@@ -45,30 +45,14 @@ beforeAll(async () => {
     await setupConfigForCompany(database.db, c.company.id);
   }
   tax13 = (await database.db.select().from(taxTypes).where(eq(taxTypes.companyId, a.company.id))).find((t) => t.name === "IVA 13%")!.id;
-  smtp = new SMTPServer({
-    authOptional: true,
-    allowInsecureAuth: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onAuth(_auth, _s, cb) {
-      cb(null, { user: "u" });
-    },
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("latin1") });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", r));
-  smtpPort = (smtp.server.address() as { port: number }).port;
+  smtp = await startSmtpCapture();
+  smtpPort = smtp.port;
+  received = smtp.received;
   b = await signedIn(database.db, a.user.id, a.company.id);
   ob = await signedIn(database.db, other.user.id, other.company.id);
 }, 180_000);
 afterAll(async () => {
-  await new Promise<void>((r) => smtp?.close(() => r()));
+  await smtp?.close();
   await database?.drop();
 });
 
