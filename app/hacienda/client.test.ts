@@ -5,6 +5,7 @@ import {
   TokenBucket,
   backoffDelay,
   createHaciendaClient,
+  fitsApi,
   formatFechaCR,
   isAlreadyReceivedCause,
   parseCallback,
@@ -192,6 +193,15 @@ describe("submit", () => {
     expect(Object.keys(body)).toEqual(["clave", "fecha", "emisor", "receptor", "callbackUrl", "comprobanteXml"]);
     expect(body.emisor).toEqual({ tipoIdentificacion: "01", numeroIdentificacion: "012304560" });
     expect(Buffer.from(body.comprobanteXml, "base64").toString("utf8")).toBe(submitReq.comprobanteXml);
+  });
+
+  it("leaves out a receptor the API cannot take (a foreign identification over 12 characters): the XML carries it", async () => {
+    const w = world((url) => (url.includes("/token") ? tokenJson("tok") : new Response(null, { status: 202 })));
+    await w.client.submit(creds, { ...submitReq, receptor: { tipoIdentificacion: "05", numeroIdentificacion: "P12345678901234" } });
+    expect(Object.keys(JSON.parse(String(w.calls[1].init.body)))).toEqual(["clave", "fecha", "emisor", "comprobanteXml"]);
+    expect(fitsApi({ tipoIdentificacion: "05", numeroIdentificacion: "P1234567" })).toBe(true);
+    expect(fitsApi({ tipoIdentificacion: "02", numeroIdentificacion: "3101123456" })).toBe(true);
+    expect(fitsApi({ tipoIdentificacion: "05", numeroIdentificacion: "1234567890123" })).toBe(false);
   });
 
   it("formats a Date fecha as RFC 3339 in Costa Rica time", () => {

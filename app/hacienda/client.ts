@@ -107,6 +107,11 @@ export interface Identificacion {
   numeroIdentificacion: string;
 }
 
+/** An identification the recepción API takes: a 2-character type and at most 12 characters of number (NOTES §3). */
+export function fitsApi(id: Identificacion): boolean {
+  return /^\d{2}$/.test(id.tipoIdentificacion) && id.numeroIdentificacion.length > 0 && id.numeroIdentificacion.length <= 12;
+}
+
 export interface SubmitRequest {
   clave: string;
   /** RFC 3339 string, or a Date (formatted in Costa Rica time, -06:00). */
@@ -656,7 +661,9 @@ export function createHaciendaClient(options: ClientOptions = {}): HaciendaClien
       fecha: typeof req.fecha === "string" ? req.fecha : formatFechaCR(req.fecha),
       emisor: { tipoIdentificacion: req.emisor.tipoIdentificacion, numeroIdentificacion: req.emisor.numeroIdentificacion },
     };
-    if (req.receptor) {
+    // The receptor is optional in the API and its numeroIdentificacion has at most 12 characters
+    // (NOTES §3): a foreign buyer's longer identification travels in the signed XML only.
+    if (req.receptor && fitsApi(req.receptor)) {
       body.receptor = {
         tipoIdentificacion: req.receptor.tipoIdentificacion,
         numeroIdentificacion: req.receptor.numeroIdentificacion,

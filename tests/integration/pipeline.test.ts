@@ -62,6 +62,8 @@ describe("send pipeline against the local sandbox", () => {
     const { company, user, client, provider, generic } = await issuingCompany(database.db, { sandboxUrl: sandbox.url });
     const fe = await issue(company.id, user.id, sampleDraft("fe", client.id));
     const te = await issue(company.id, user.id, sampleDraft("te", generic.id));
+    // A foreign buyer's identification longer than the API's 12 characters travels in the XML only.
+    const teForeign = await issue(company.id, user.id, sampleDraft("te", generic.id, { internationalClient: { name: "John Smith", cedula: "P12345678901234" } }));
     const ncDraft = (await creditNoteDraft(database.db, company.id, fe.documentId))!;
     const nc = await issue(company.id, user.id, ncDraft);
     const nd = await issue(
@@ -77,9 +79,9 @@ describe("send pipeline against the local sandbox", () => {
         lines: [{ cabys: "0113100000100", description: "Café en grano oro", quantity: "50", unit: "Kg", unitPrice: "3200", tax: { tarifaCode: "02" } }],
       }),
     );
-    expect((await pendingCount(database.db, company.id)).porEnviar).toBe(5);
+    expect((await pendingCount(database.db, company.id)).porEnviar).toBe(6);
     await drain();
-    for (const r of [fe, te, nc, nd, fec]) {
+    for (const r of [fe, te, teForeign, nc, nd, fec]) {
       const d = await docOf(r.documentId);
       expect(d.status, `${r.kind}: ${d.haciendaDetail} ${d.lastError}`).toBe("aceptado");
       expect(d.responseXml!.toString()).toContain("MensajeHacienda");
@@ -87,7 +89,7 @@ describe("send pipeline against the local sandbox", () => {
     }
     expect(await pendingCount(database.db, company.id)).toEqual({ porEnviar: 0, procesando: 0, total: 0 });
     expect((await docOf(fe.documentId)).creditNoteTotal).toBe((await docOf(nc.documentId)).totalComprobante);
-    for (const r of [fe, te, nc, nd, fec]) expect(sandbox.state.registrations.get(r.clave!)).toBe(1);
+    for (const r of [fe, te, teForeign, nc, nd, fec]) expect(sandbox.state.registrations.get(r.clave!)).toBe(1);
   });
 
   it("a document the sandbox rejects ends 'rechazado' with the reasons; its code-16 replacement is accepted", async () => {

@@ -253,6 +253,25 @@ describe("recepción", () => {
     }
   });
 
+  it("refuses an identification longer than the API documents (numeroIdentificacion ≤ 12)", async () => {
+    const sb = await start();
+    const c = clave(9);
+    const raw = await fetch(sb.tokenUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "password", client_id: "api-stag", ...creds }).toString(),
+    });
+    const { access_token } = (await raw.json()) as { access_token: string };
+    const res = await fetch(`${sb.recepcionUrl}recepcion`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${access_token}` },
+      body: JSON.stringify({ ...request(c, ""), receptor: { tipoIdentificacion: "05", numeroIdentificacion: "P12345678901234" }, comprobanteXml: Buffer.from(fakeDoc(c)).toString("base64") }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("x-error-cause")).toMatch(/hasta 12 caracteres/);
+    expect(sb.state.registrations.get(c)).toBeUndefined();
+  });
+
   it("changes faults through the admin endpoint and rejects nonsense", async () => {
     const sb = await start();
     const r = await fetch(`${sb.url}/__sandbox/faults`, { method: "POST", body: JSON.stringify({ error5xxShare: 0.5, delayMs: 3 }) });

@@ -124,13 +124,11 @@ function encodeHeader(s: string): string {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** An identification as the recepción API documents it (NOTES §3): tipoIdentificacion ≤ 2, numeroIdentificacion ≤ 12. */
 function isIdent(v: unknown): v is { tipoIdentificacion: string; numeroIdentificacion: string } {
-  return (
-    !!v &&
-    typeof v === "object" &&
-    typeof (v as Record<string, unknown>).tipoIdentificacion === "string" &&
-    typeof (v as Record<string, unknown>).numeroIdentificacion === "string"
-  );
+  if (!v || typeof v !== "object") return false;
+  const { tipoIdentificacion: tipo, numeroIdentificacion: numero } = v as Record<string, unknown>;
+  return typeof tipo === "string" && tipo.length > 0 && tipo.length <= 2 && typeof numero === "string" && numero.length > 0 && numero.length <= 12;
 }
 
 export async function startSandbox<K>(options: SandboxOptions<K>): Promise<Sandbox> {
@@ -310,9 +308,9 @@ export async function startSandbox<K>(options: SandboxOptions<K>): Promise<Sandb
     if (typeof fecha !== "string" || Number.isNaN(Date.parse(fecha))) {
       throw new HttpError(400, "La fecha es obligatoria y debe seguir el formato RFC 3339 (yyyy-MM-ddTHH:mm:ssZ).");
     }
-    if (!isIdent(emisor)) throw new HttpError(400, "El emisor es obligatorio (tipoIdentificacion y numeroIdentificacion).");
+    if (!isIdent(emisor)) throw new HttpError(400, "El emisor es obligatorio (tipoIdentificacion y numeroIdentificacion, hasta 12 caracteres).");
     if (receptor !== undefined && receptor !== null && !isIdent(receptor)) {
-      throw new HttpError(400, "El receptor debe traer tipoIdentificacion y numeroIdentificacion.");
+      throw new HttpError(400, "El receptor debe traer tipoIdentificacion (2) y numeroIdentificacion (hasta 12 caracteres).");
     }
     if (callbackUrl !== undefined && (typeof callbackUrl !== "string" || !/^https?:\/\//.test(callbackUrl))) {
       throw new HttpError(400, "El callbackUrl no es una dirección válida.");
