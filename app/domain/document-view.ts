@@ -129,6 +129,12 @@ export interface DocumentView {
 
 export const GENERIC_CLIENT_LABEL = "Cliente genérico";
 
+/** The sale condition printed: its name, and with 'Otros' (99) the description the XML carries. */
+export function saleConditionLabel(name: string, other: string | null | undefined): string {
+  const described = (other ?? "").trim();
+  return described ? `${name}: ${described}` : name;
+}
+
 /**
  * The heading of the party box (PDF, detail preview, public page): a purchase invoice (fec) names
  * its provider, who sold to the company; every other document its client (the generic one without

@@ -6,7 +6,7 @@ import type { DbOrTx } from "../../db/client.ts";
 import { documentOf, linesOf, referencesOf } from "../../db/queries/documents.ts";
 import { codeTables, companies, currencies } from "../../db/schema/index.ts";
 import { Decimal } from "../domain/decimal.ts";
-import { DOCUMENT_KIND_LABELS, type DocumentKind, type DocumentView, type HaciendaStatus } from "../domain/document-view.ts";
+import { DOCUMENT_KIND_LABELS, saleConditionLabel, type DocumentKind, type DocumentView, type HaciendaStatus } from "../domain/document-view.ts";
 import type { PartySnapshot } from "../domain/document-draft.ts";
 import { env } from "./env.server.ts";
 import { publicUrl } from "./public-link.server.ts";
@@ -69,7 +69,7 @@ export async function loadDocumentView(db: DbOrTx, ref: { companyId: number; doc
       : { name: "", identification: null, email: null, phone: null, address: null, generic: true },
     currency: { code: currencyCode, symbol: currency?.symbol ?? "₡" },
     exchangeRate: doc.exchangeRate,
-    saleCondition: (doc.saleCondition && saleNames.get(doc.saleCondition)) ?? "",
+    saleCondition: saleConditionLabel((doc.saleCondition && saleNames.get(doc.saleCondition)) || "", doc.saleCondition === "99" ? (doc.draft as { saleConditionOther?: string } | null)?.saleConditionOther : null),
     paymentTermDays: doc.creditDays ?? null,
     dueDate: doc.expirationDate ? new Date(`${doc.expirationDate}T12:00:00-06:00`) : null,
     lines: lines.map((l) => ({

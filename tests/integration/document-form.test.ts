@@ -9,6 +9,7 @@ import { createRoutesStub } from "react-router";
 import { clients, documents, exchangeRates, generalConfigurations, items, taxTypes, terms } from "../../db/schema/index.ts";
 import { setupItemsForCompany } from "../../app/server/items-setup.server.ts";
 import * as formRoute from "../../app/routes/documents/document-form.tsx";
+import { loadDocumentView } from "../../app/server/document-view.server.ts";
 import { issuingCompany } from "../fixtures/issuing.ts";
 import { createTestDatabase } from "../setup/db.ts";
 import { call, signedIn, type Browser } from "../setup/app.ts";
@@ -596,6 +597,9 @@ describe("'Otros' (code 99): sale condition and payment method descriptions", ()
     const xml = Buffer.from(doc.signedXml!).toString("utf8");
     expect(xml).toContain("<CondicionVenta>99</CondicionVenta><CondicionVentaOtros>Permuta de servicios</CondicionVentaOtros>");
     expect(xml).toMatch(/<MedioPago><TipoMedioPago>99<\/TipoMedioPago><MedioPagoOtros>Canje de mercadería<\/MedioPagoOtros><TotalMedioPago>1226150\.00000<\/TotalMedioPago><\/MedioPago>/);
+    // Printed (PDF, detail, public page) with its description.
+    const view = await loadDocumentView(database.db, { companyId: company.company.id, documentId: doc.id });
+    expect(view!.saleCondition).toBe("Otros: Permuta de servicios");
     // A clone of it comes back with both descriptions.
     const clone = await call(b, formRoute.loader, { path: `/new-clone/invoice/${doc.id}`, params: { document_type: "invoice", document_id: String(doc.id) } });
     expect(clone.data.form).toMatchObject({ saleCondition: "99", saleConditionOther: "Permuta de servicios", payments: [{ code: "99", other: "Canje de mercadería" }] });
