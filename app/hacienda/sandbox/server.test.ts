@@ -83,6 +83,16 @@ async function pollUntilFinal(client: HaciendaClient, c: string) {
   throw new Error(`sin respuesta final para ${c}`);
 }
 
+/** A bearer token from the sandbox's IdP, for raw requests. */
+async function tokenOf(sb: { tokenUrl: string }): Promise<string> {
+  const raw = await fetch(sb.tokenUrl, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "password", client_id: "api-stag", ...creds }).toString(),
+  });
+  return ((await raw.json()) as { access_token: string }).access_token;
+}
+
 describe("IdP", () => {
   it("issues 5-minute tokens for password and refresh grants at the real paths; 401 on bad credentials", async () => {
     const sb = await start();
@@ -188,12 +198,7 @@ describe("recepción", () => {
     const sb = await start();
     const client = clientFor(sb);
     const c = clave(8);
-    const raw = await fetch(sb.tokenUrl, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "password", client_id: "api-stag", ...creds }).toString(),
-    });
-    const { access_token } = (await raw.json()) as { access_token: string };
+    const access_token = await tokenOf(sb);
     const post = () =>
       fetch(`${sb.recepcionUrl}recepcion`, {
         method: "POST",
@@ -256,12 +261,7 @@ describe("recepción", () => {
   it("refuses an identification longer than the API documents (numeroIdentificacion ≤ 12)", async () => {
     const sb = await start();
     const c = clave(9);
-    const raw = await fetch(sb.tokenUrl, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "password", client_id: "api-stag", ...creds }).toString(),
-    });
-    const { access_token } = (await raw.json()) as { access_token: string };
+    const access_token = await tokenOf(sb);
     const res = await fetch(`${sb.recepcionUrl}recepcion`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${access_token}` },
