@@ -7,7 +7,7 @@
 import type { Comprobante, Line, Party, Reference } from "../hacienda/model.ts";
 import type { IdType, Situacion } from "../hacienda/clave.ts";
 import { EXONERATION_DOC_TYPES, EXONERATION_INSTITUTIONS } from "../hacienda/codes.ts";
-import { linePriceOk, parseAmount } from "./line-price.ts";
+import { linePriceOk, parseAmount as num } from "./line-price.ts";
 import { computeTotals, fillPayments, IVA_RATES, type DocumentTotals, type LineInput, type TarifaCode, type TaxCode } from "./totals.ts";
 
 export type DraftKind = "fe" | "te" | "nc" | "nd" | "fec" | "qt";
@@ -146,8 +146,6 @@ const describes = (text: string | undefined, len: { min: number; max: number }) 
   const n = (text ?? "").trim().length;
   return n >= len.min && n <= len.max;
 };
-
-const num = parseAmount;
 
 export function lineRate(l: DraftLine): string {
   if (l.tax.rate !== undefined && l.tax.rate !== "") return l.tax.rate;

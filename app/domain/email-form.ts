@@ -11,7 +11,6 @@ export const EMAIL_FORM_MESSAGES = {
   subjectRequired: "Ingrese el asunto del correo.",
   bodyRequired: "Ingrese el mensaje del correo.",
   emailSent: "El email se envio correctamente",
-  reminderSent: "El recordatorio de pago se envio correctamente",
 } as const;
 
 const EMAIL_RE = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;

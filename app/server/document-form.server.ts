@@ -361,7 +361,7 @@ export async function submitDocumentForm(
     const candidates = !lists.itemSearch
       ? lists.items
       : addId
-        ? await formItems(db, { companyId: opts.companyId, ids: [Number(addId)].filter((n) => Number.isInteger(n) && n > 0 && n < 2 ** 31) })
+        ? await formItems(db, { companyId: opts.companyId, ids: idsOf([addId]) })
         : await formItemCandidates(db, { companyId: opts.companyId, search: posQuery, limit: 50 });
     const chosen = addId ? candidates.find((it) => String(it.id) === addId) : posExactItem(candidates, posQuery);
     if (chosen) form = addItemLine(form, chosen);

@@ -306,11 +306,6 @@ export async function pendingBannerText(db: DbOrTx, companyId: number): Promise<
   return pendingText(await pendingCount(db, companyId));
 }
 
-/** Hacienda's reasons for a rejected document, one per line, in Spanish as Hacienda wrote them. */
-export function rejectionReasons(detail: string | null | undefined): string[] {
-  return (detail ?? "").split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-}
-
 async function storedDraft(db: DbOrTx, companyId: number, documentId: number) {
   const doc = await loadDocument(db, companyId, documentId);
   if (!doc || !doc.draft) return null;

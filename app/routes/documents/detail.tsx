@@ -17,6 +17,7 @@ import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.t
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { costaRicaDay, dueState, haciendaStatusLabel, paymentStatus, reminderAllowed } from "../../domain/document-status.ts";
 import { rejectionReasons } from "../../domain/rejection-reasons.ts";
+import { NOT_FOUND } from "../../domain/document-source.ts";
 import { formatDate, formatMoney, truncate } from "../../domain/format.ts";
 import { documentRecipients, emailStatusText } from "../../email/document-email.ts";
 import { EMAIL_FORM_MESSAGES, emailFormSchema } from "../../domain/email-form.ts";
@@ -32,7 +33,7 @@ import { paymentReminderDefaults, REMINDER_MESSAGES, sendPaymentReminder } from 
 import { listRequest } from "../../server/page-memory.server.ts";
 
 export const DETAIL_MESSAGES = {
-  notFound: "No encontrado",
+  notFound: NOT_FOUND,
   problem: "Ocurrio un problema",
   linkCopied: "Enlace copiado correctamente",
   linkCopyFailed: "No se logro copiar el enlace",
@@ -79,6 +80,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const status = { total: doc.totalComprobante, paymentAmount: doc.paymentAmount, creditNoteTotal: doc.creditNoteTotal, haciendaStatus: doc.status, expirationDate: doc.expirationDate };
   const plan5 = company!.permission === 5;
   const recipients = documentRecipients(doc.clientSnapshot, doc.emails);
+  const rejectionDetail = doc.status === "rechazado" ? (doc.haciendaDetail ?? doc.haciendaMessage ?? null) : null;
   const reminderAllowedNow = !plan5 && reminderAllowed({ ...doc, total: doc.totalComprobante }, costaRicaDay(new Date()));
   const emailForm: EmailFormValues = { emails: recipients.join(", "), ...(await documentEmailDefaults(database, company!.id, view)) };
   const reminderForm: EmailFormValues | null =
@@ -113,8 +115,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     hasSignedXml: !!doc.signedXml?.length,
     hasResponseXml: !!doc.responseXml?.length,
     rejected: doc.status === "rechazado",
-    haciendaDetail: doc.status === "rechazado" ? (doc.haciendaDetail ?? doc.haciendaMessage ?? null) : null,
-    rejectionReasons: doc.status === "rechazado" ? rejectionReasons(doc.haciendaDetail ?? doc.haciendaMessage) : [],
+    haciendaDetail: rejectionDetail,
+    rejectionReasons: rejectionReasons(rejectionDetail),
     lastError: doc.lastError,
     paymentStatus: doc.kind === "fe" || doc.kind === "fec" ? paymentStatus(status) : null,
     due: doc.kind === "fe" ? dueState(status, costaRicaDay(new Date())) : null,
