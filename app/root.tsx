@@ -1,11 +1,15 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { liveTotalsShouldRevalidate } from "./components/form.tsx";
 import { Toasts } from "./components/toasts.tsx";
 import { requestContext } from "./server/context.ts";
 import { rootMiddleware } from "./server/middleware.server.ts";
 
 export const middleware: Route.MiddlewareFunction[] = [rootMiddleware];
+
+// The live totals of the document form reload nothing, not even the session and menu (one request per pause).
+export const shouldRevalidate = liveTotalsShouldRevalidate;
 
 export function loader({ context }: Route.LoaderArgs) {
   const s = context.get(requestContext);

@@ -1,4 +1,16 @@
-import { Form, useNavigation, useRouteLoaderData, type FetcherWithComponents, type FormProps } from "react-router";
+import { Form, useNavigation, useRouteLoaderData, type FetcherWithComponents, type FormProps, type ShouldRevalidateFunction } from "react-router";
+
+/** The intent of the document form's live totals (live-totals.ts). */
+export const LIVE_TOTALS_INTENT = "totals";
+
+/**
+ * Asking for the totals changes nothing: the page's data is not reloaded after it. Unless a save was
+ * submitted meanwhile: the router then finishes that navigation with the data loaded after the totals
+ * answer, so the new page's data must be loaded (nextUrl is the page the save leads to). Here, not in
+ * live-totals.ts: the root and the layout use it too, and this module is on every page.
+ */
+export const liveTotalsShouldRevalidate: ShouldRevalidateFunction = ({ formData, currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  formData?.get("intent") === LIVE_TOTALS_INTENT && currentUrl.href === nextUrl.href ? false : defaultShouldRevalidate;
 
 /** The CSRF field every unsafe form carries (checked by the root middleware). */
 export function CsrfInput() {

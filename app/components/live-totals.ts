@@ -3,12 +3,11 @@
 // pure function that computes the stored totals (draftTotals), and shows them. Without JavaScript
 // the "Recalcular" button does the same with a full submission.
 import { useEffect, useRef, type FormEvent } from "react";
-import { useFetcher, type ShouldRevalidateFunction } from "react-router";
+import { useFetcher } from "react-router";
+import { LIVE_TOTALS_INTENT } from "./form.tsx";
 
 /** Pause after the last keystroke before asking (a slow link gets one request per pause, not per key). */
 const LIVE_TOTALS_DELAY_MS = 400;
-
-export const LIVE_TOTALS_INTENT = "totals";
 
 export function useLiveTotals<T>(rendered: T): { totals: T; onChange: (e: FormEvent<HTMLFormElement>) => void } {
   const fetcher = useFetcher<{ totals: T }>();
@@ -25,7 +24,3 @@ export function useLiveTotals<T>(rendered: T): { totals: T; onChange: (e: FormEv
   };
   return { totals: fetcher.data ? fetcher.data.totals : rendered, onChange };
 }
-
-/** Asking for the totals changes nothing: the page's data is not reloaded after it. */
-export const liveTotalsShouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>
-  formData?.get("intent") === LIVE_TOTALS_INTENT ? false : defaultShouldRevalidate;

@@ -2,10 +2,13 @@ import { asc, eq, isNull, and } from "drizzle-orm";
 import { NavLink, Outlet } from "react-router";
 import type { Route } from "./+types/app-layout";
 import { companies, companyUsers } from "../../db/schema/index.ts";
-import { AppForm } from "../components/form.tsx";
+import { AppForm, liveTotalsShouldRevalidate } from "../components/form.tsx";
 import { navigationFor } from "../domain/navigation.ts";
 import { requestContext } from "../server/context.ts";
 import { db } from "../server/db.server.ts";
+
+// The live totals of the document form reload nothing, not even the session and menu (one request per pause).
+export const shouldRevalidate = liveTotalsShouldRevalidate;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { user, company, title } = context.get(requestContext);

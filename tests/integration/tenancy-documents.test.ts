@@ -11,7 +11,7 @@ import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { banks, clients, documentReferences, documents, haciendaConfigs, items, jobs, payments, recurringDocuments, taxTypes, terms } from "../../db/schema/index.ts";
 import type { DocumentDraft } from "../../app/domain/document-draft.ts";
-import { LIVE_TOTALS_INTENT } from "../../app/components/live-totals.ts";
+import { LIVE_TOTALS_INTENT } from "../../app/components/form.tsx";
 import { FORM_MESSAGES } from "../../app/domain/document-form.ts";
 import { PAYMENT_MESSAGES } from "../../app/domain/payments.ts";
 import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";

@@ -8,10 +8,10 @@
 // /edit-recurring/recurring/:id store a template instead of issuing; their screen is
 // recurring-form.tsx (this loader and action, the form with the recurrence block). The form itself
 // is components/document-form-view.tsx.
-import { data, isRouteErrorResponse, redirect, useRouteError } from "react-router";
+import { data, isRouteErrorResponse, redirect, useLocation, useRouteError } from "react-router";
 import type { Route } from "./+types/document-form";
 import { DocumentFormView } from "../../components/document-form-view.tsx";
-import { LIVE_TOTALS_INTENT, liveTotalsShouldRevalidate } from "../../components/live-totals.ts";
+import { LIVE_TOTALS_INTENT, liveTotalsShouldRevalidate } from "../../components/form.tsx";
 import { NOT_FOUND, SOURCE_MESSAGES, sourceRequestOf } from "../../domain/document-source.ts";
 import { FORM_MESSAGES, quickAddReturn, type FormKind } from "../../domain/document-form.ts";
 import { formValues } from "../../domain/forms.ts";
@@ -125,7 +125,10 @@ export function formState<S, A extends object>(loaderData: S, actionData: A | S 
 
 export default function DocumentForm({ loaderData, actionData }: Route.ComponentProps) {
   const state = formState(loaderData, actionData);
-  return <DocumentFormView key={JSON.stringify(state.form) + JSON.stringify(state.errors)} state={state} />;
+  // A new form for each page (after 'Guardar e imprimir' the next sale starts blank even when the
+  // last page was blank too) and for each state the server answers; never for the live totals.
+  const { key } = useLocation();
+  return <DocumentFormView key={key + JSON.stringify(state.form) + JSON.stringify(state.errors)} state={state} />;
 }
 
 /** A wrong type ('El tipo de documento a crear es invalido') or a document not found, inside the layout. */
