@@ -297,18 +297,21 @@ describe("saving, editing and the list", () => {
     expect(locked.data.toggled).toMatchObject({ ok: false, active: true, toast: { type: "error", text: CLIENT_MESSAGES.genericLocked } });
   });
 
-  it("the list does not reload right after a toggle sent with JavaScript (the row leaves 1 s later); everything else reloads", () => {
+  it("the list does not reload right after a toggle sent with JavaScript (the row leaves 1 s later), unless a navigation is under way; everything else reloads", () => {
     const fd = (o: Record<string, string>) => {
       const f = new FormData();
       for (const [k, v] of Object.entries(o)) f.set(k, v);
       return f;
     };
-    expect(listShouldRevalidate({ formData: fd({ intent: "toggle", client_id: "1", stay: "1", confirm: "yes" }), defaultShouldRevalidate: true })).toBe(false);
-    expect(listShouldRevalidate({ formData: fd({ intent: "toggle", client_id: "1", stay: "1" }), defaultShouldRevalidate: true })).toBe(false);
-    expect(listShouldRevalidate({ formData: fd({ intent: "toggle", client_id: "1", stay: "1", confirm: "cancel" }), defaultShouldRevalidate: true })).toBe(true);
-    expect(listShouldRevalidate({ formData: fd({ intent: "toggle", client_id: "1" }), defaultShouldRevalidate: true })).toBe(true);
-    expect(listShouldRevalidate({ formData: fd({ intent: "delete", client_id: "1", stay: "1" }), defaultShouldRevalidate: true })).toBe(true);
-    expect(listShouldRevalidate({ defaultShouldRevalidate: true })).toBe(true);
+    const here = new URL("http://x/clients?page=2");
+    const stay = { currentUrl: here, nextUrl: here, defaultShouldRevalidate: true };
+    expect(listShouldRevalidate({ ...stay, formData: fd({ intent: "toggle", client_id: "1", stay: "1", confirm: "yes" }) })).toBe(false);
+    expect(listShouldRevalidate({ ...stay, formData: fd({ intent: "toggle", client_id: "1", stay: "1" }) })).toBe(false);
+    expect(listShouldRevalidate({ ...stay, formData: fd({ intent: "toggle", client_id: "1", stay: "1" }), nextUrl: new URL("http://x/clients?page=3") })).toBe(true);
+    expect(listShouldRevalidate({ ...stay, formData: fd({ intent: "toggle", client_id: "1", stay: "1", confirm: "cancel" }) })).toBe(true);
+    expect(listShouldRevalidate({ ...stay, formData: fd({ intent: "toggle", client_id: "1" }) })).toBe(true);
+    expect(listShouldRevalidate({ ...stay, formData: fd({ intent: "delete", client_id: "1", stay: "1" }) })).toBe(true);
+    expect(listShouldRevalidate(stay)).toBe(true);
   });
 
   it("deletes only clients without documents", async () => {

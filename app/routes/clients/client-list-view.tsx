@@ -20,8 +20,9 @@ export const ROW_LEAVE_MS = 1000;
  * The list keeps its data after an activate/deactivate sent with JavaScript (stay=1): the row shows
  * its new state for 1 s, then the view revalidates. Everything else revalidates as usual.
  */
-export function listShouldRevalidate({ formData, defaultShouldRevalidate }: { formData?: FormData; defaultShouldRevalidate: boolean }) {
-  if (formData?.get("intent") === "toggle" && formData.get("stay") === "1" && formData.get("confirm") !== "cancel") return false;
+export function listShouldRevalidate({ formData, currentUrl, nextUrl, defaultShouldRevalidate }: { formData?: FormData; currentUrl: URL; nextUrl: URL; defaultShouldRevalidate: boolean }) {
+  // Only while the page stays: a navigation under way must load its new page (decision 102).
+  if (formData?.get("intent") === "toggle" && formData.get("stay") === "1" && formData.get("confirm") !== "cancel" && currentUrl.href === nextUrl.href) return false;
   return defaultShouldRevalidate;
 }
 
