@@ -114,6 +114,8 @@ export interface DocumentView {
   exchangeRate: string;
   /** Sale condition label, e.g. 'Contado', 'Crédito'. */
   saleCondition: string;
+  /** Payment methods as printed (paymentMethodLabels); empty when the document carries none. */
+  payments: string[];
   paymentTermDays: number | null;
   dueDate: Date | null;
   lines: LineView[];
@@ -133,6 +135,17 @@ export const GENERIC_CLIENT_LABEL = "Cliente genérico";
 export function saleConditionLabel(name: string, other: string | null | undefined): string {
   const described = (other ?? "").trim();
   return described ? `${name}: ${described}` : name;
+}
+
+/**
+ * The payment methods printed (the MedioPago of the XML): each name, a 'Otros' one with its
+ * description, and each amount when there are several.
+ */
+export function paymentMethodLabels(payments: Array<{ name: string; other?: string; amount: string }>, symbol: string): string[] {
+  return payments.map((p) => {
+    const name = saleConditionLabel(p.name, p.other);
+    return payments.length > 1 ? `${name} ${formatMoney(p.amount, symbol)}` : name;
+  });
 }
 
 /**

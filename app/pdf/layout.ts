@@ -71,6 +71,7 @@ export function documentFacts(view: DocumentView): TotalRow[] {
   const facts: TotalRow[] = [{ label: view.kind === "qt" ? "Número" : "Consecutivo", value: view.consecutive }];
   facts.push({ label: "Fecha de emisión", value: formatDateTime(view.issueDate) });
   if (view.kind !== "qt") facts.push({ label: "Condición de venta", value: view.saleCondition });
+  if (view.kind !== "qt" && view.payments.length) facts.push({ label: view.payments.length > 1 ? "Medios de pago" : "Medio de pago", value: view.payments.join("; ") });
   if (view.paymentTermDays) facts.push({ label: "Plazo de crédito", value: `${view.paymentTermDays} días` });
   if (view.dueDate) facts.push({ label: view.kind === "qt" ? "Válida hasta" : "Vencimiento", value: formatDate(view.dueDate) });
   facts.push({ label: "Moneda", value: view.currency.code });

@@ -6,8 +6,10 @@ import type { DbOrTx } from "../../db/client.ts";
 import { documentOf, linesOf, referencesOf } from "../../db/queries/documents.ts";
 import { codeTables, companies, currencies } from "../../db/schema/index.ts";
 import { Decimal } from "../domain/decimal.ts";
-import { DOCUMENT_KIND_LABELS, saleConditionLabel, type DocumentKind, type DocumentView, type HaciendaStatus } from "../domain/document-view.ts";
-import type { PartySnapshot } from "../domain/document-draft.ts";
+import { DOCUMENT_KIND_LABELS, paymentMethodLabels, saleConditionLabel, type DocumentKind, type DocumentView, type HaciendaStatus } from "../domain/document-view.ts";
+import type { DocumentDraft, PartySnapshot } from "../domain/document-draft.ts";
+import { fillPayments } from "../domain/totals.ts";
+import { paymentMethods } from "../../db/seed/reference-data.ts";
 import { env } from "./env.server.ts";
 import { publicUrl } from "./public-link.server.ts";
 
@@ -37,6 +39,9 @@ export async function loadDocumentView(db: DbOrTx, ref: { companyId: number; doc
     codeNames(db, "reference_document_type", refs.map((r) => r.docType)),
     codeNames(db, "reference_code", refs.map((r) => r.code ?? "")),
   ]);
+  // The payment methods as the XML carries them (the draft was checked when it was issued).
+  const draft = doc.draft as Pick<DocumentDraft, "payments" | "saleConditionOther"> | null;
+  const payments = doc.kind === "qt" || !draft?.payments?.length ? [] : fillPayments(doc.totalComprobante, draft.payments);
   const client = doc.clientSnapshot as (PartySnapshot & { generic?: boolean }) | null;
   const currencyCode = currency?.code ?? "CRC";
   const kind = doc.kind as DocumentKind;
@@ -69,7 +74,11 @@ export async function loadDocumentView(db: DbOrTx, ref: { companyId: number; doc
       : { name: "", identification: null, email: null, phone: null, address: null, generic: true },
     currency: { code: currencyCode, symbol: currency?.symbol ?? "₡" },
     exchangeRate: doc.exchangeRate,
-    saleCondition: saleConditionLabel((doc.saleCondition && saleNames.get(doc.saleCondition)) || "", doc.saleCondition === "99" ? (doc.draft as { saleConditionOther?: string } | null)?.saleConditionOther : null),
+    saleCondition: saleConditionLabel((doc.saleCondition && saleNames.get(doc.saleCondition)) || "", doc.saleCondition === "99" ? draft?.saleConditionOther : null),
+    payments: paymentMethodLabels(
+      payments.map((p) => ({ ...p, name: paymentMethods.find((m) => m.code === p.code)?.name ?? p.code })),
+      currency?.symbol ?? "₡",
+    ),
     paymentTermDays: doc.creditDays ?? null,
     dueDate: doc.expirationDate ? new Date(`${doc.expirationDate}T12:00:00-06:00`) : null,
     lines: lines.map((l) => ({

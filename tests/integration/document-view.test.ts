@@ -72,6 +72,22 @@ it("a ticket to an international client prints that client (not 'Cliente genéri
   expect(text).not.toContain("Cliente genérico");
 }, 60_000);
 
+it("the payment methods print as issued: each with its amount when there are several, 'Otros' with its description", async () => {
+  const { user, company, client } = await issuingCompany(database.db);
+  const payments = [{ code: "01", amount: "226150" }, { code: "99", other: "Canje de servicios", amount: "1000000" }];
+  const issued = await issueDocument(database.db, { companyId: company.id, userId: user.id, draft: sampleDraft("fe", client.id, { payments }), now: new Date("2026-11-21T15:30:00Z"), schemaSet: testSchemaSet() });
+  if (!issued.ok) throw new Error(JSON.stringify(issued.errors));
+  const view = await loadDocumentView(database.db, { companyId: company.id, documentId: issued.documentId });
+  expect(view!.payments).toEqual(["Efectivo ₡226.150,00", "Otros: Canje de servicios ₡1.000.000,00"]);
+  const code = publicCode({ companyId: company.id, documentId: issued.documentId });
+  const html = await ((await publicRoute.loader({ params: { code64: code }, request: new Request(`http://x/query-public/${code}`), context: {} } as never)) as Response).text();
+  expect(html).toContain("Efectivo ₡226.150,00; Otros: Canje de servicios ₡1.000.000,00");
+
+  const single = await issueDocument(database.db, { companyId: company.id, userId: user.id, draft: sampleDraft("fe", client.id, { payments: [{ code: "06" }] }), now: new Date("2026-11-21T15:31:00Z"), schemaSet: testSchemaSet() });
+  if (!single.ok) throw new Error(JSON.stringify(single.errors));
+  expect((await loadDocumentView(database.db, { companyId: company.id, documentId: single.documentId }))!.payments).toEqual(["SINPE Móvil"]);
+}, 60_000);
+
 it("an admin downloads every document of the company as a ZIP (signed XML and PDF)", async () => {
   const { user, company, client } = await issuingCompany(database.db);
   await database.db.update(users).set({ role: "admin" }).where(eq(users.id, user.id));

@@ -101,6 +101,12 @@ describe("document PDF", () => {
     expect(crc).not.toContain("Total en colones");
   });
 
+  it("prints the payment methods: the name alone, or each with its amount when there are several", async () => {
+    expect(flat(pdfText(await renderDocumentPdf(feColones)))).toContain("Medio de pago: Transferencia – depósito bancario");
+    expect(flat(pdfText(await renderDocumentPdf(feDollars)))).toContain("Medios de pago: Tarjeta $500,00; Efectivo $460,50");
+    expect(flat(pdfText(await renderDocumentPdf(quotation)))).not.toContain("Medio de pago");
+  });
+
   it("prints the generic client, the reference of a note and no clave for a quotation", async () => {
     expect(flat(pdfText(await renderDocumentPdf(teGeneric)))).toContain("Cliente: Cliente genérico");
     const nc = flat(pdfText(await renderDocumentPdf(ncOfFe)));
