@@ -120,13 +120,16 @@ describe("intent re-renders (no JavaScript)", () => {
     expect(halfDone.data).toEqual({ totals: null });
     expect((await post("/new-note/nc/invoice/999999", { ...twoLines(), intent: "totals" })).status).toBe(404);
     expect(await countDocs(company.company.id)).toBe(0);
-    // Asking for totals does not reload the page's data; every other submission does.
-    const args = (intent: string) => {
+    // Asking for totals does not reload the page's data, unless a save is leading to another page
+    // meanwhile (decision 102); every other submission does.
+    const here = new URL("http://x/new-ticket");
+    const args = (intent: string, nextUrl = here) => {
       const formData = new FormData();
       formData.set("intent", intent);
-      return { formData, defaultShouldRevalidate: true } as unknown as Parameters<typeof formRoute.shouldRevalidate>[0];
+      return { formData, currentUrl: here, nextUrl, defaultShouldRevalidate: true } as unknown as Parameters<typeof formRoute.shouldRevalidate>[0];
     };
     expect(formRoute.shouldRevalidate(args("totals"))).toBe(false);
+    expect(formRoute.shouldRevalidate(args("totals", new URL("http://x/new-ticket?printed=7")))).toBe(true);
     expect(formRoute.shouldRevalidate(args("add-line"))).toBe(true);
   });
 
