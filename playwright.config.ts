@@ -6,7 +6,8 @@ import { chromiumPath } from "./tests/e2e/chromium.ts";
 process.env.E2E_PORT ??= String(20000 + Math.floor(Math.random() * 20000));
 const port = Number(process.env.E2E_PORT);
 
-// Journeys run twice: with JavaScript and without it (every screen must work both ways).
+// Journeys run twice: with JavaScript and without it (every screen must work both ways); a
+// *.js-only.spec.ts file tests what exists only with JavaScript and runs in the "js" project alone.
 export default defineConfig({
   testDir: "tests/e2e",
   testMatch: "*.spec.ts",
@@ -27,6 +28,6 @@ export default defineConfig({
   },
   projects: [
     { name: "js", use: { javaScriptEnabled: true } },
-    { name: "nojs", use: { javaScriptEnabled: false } },
+    { name: "nojs", use: { javaScriptEnabled: false }, testIgnore: "*.js-only.spec.ts" },
   ],
 });
