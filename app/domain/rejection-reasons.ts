@@ -45,7 +45,7 @@ export function rejectionReasons(detail: string | null | undefined): string[] {
   if (rows.length) return [...new Set(rows.map(plainReason))];
   // No table: Hacienda's sentences as they are, without the one that only says it was processed.
   return detail
-    .split(/\n\s*\n|\n/)
+    .split("\n")
     .map((l) => l.trim())
     .filter((l) => l && !/^Este comprobante fue procesado/i.test(l) && !/^\[|^\]|^codigo, mensaje/.test(l))
     .map(plainReason);

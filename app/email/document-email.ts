@@ -90,10 +90,6 @@ export function documentMessage(view: DocumentView, text: EmailTemplateText, fil
   return { subject: oneLine(text.subject), text: `${text.body}\n\nConsulte el documento en línea: ${view.publicUrl}\n`, attachments };
 }
 
-export function composeDocumentEmail(view: DocumentView, template: EmailTemplateText | null, files: DocumentFiles): DocumentEmail {
-  return documentMessage(view, fillDocumentTemplate(view, template), files);
-}
-
 /**
  * The detail viewer's line about the document's e-mail: sent (to whom, when), or the last failure
  * and when it is tried again — the pending job's time, or 'en unos minutos' when the sweep will

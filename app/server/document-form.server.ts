@@ -78,7 +78,6 @@ async function studentsOffered(db: Db, companyId: number): Promise<FormStudent[]
   return rows.map((r) => ({ id: r.id, name: `${r.name} ${r.surname}`, clientId: r.clientId, representative: r.representative }));
 }
 
-/** Clients the form offers, per FORM_KINDS[kind].clients. */
 /** What a form must list whatever the size of the catalogue: its client and items, and a client search. */
 export interface ListNeeds {
   clientIds?: ReadonlyArray<string | number | null | undefined>;

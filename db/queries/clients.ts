@@ -207,18 +207,20 @@ export async function formClientChoices(db: DbOrTx, opts: { companyId: number; p
   const base = and(eq(clients.companyId, opts.companyId), eq(clients.provider, opts.provider), eq(clients.active, true), isNull(clients.deletedAt));
   const cols = { id: clients.id, name: clients.name, identification: clients.identification, generic: clients.generic };
   const words = clientSearchWords(opts.search);
-  const kept = await db
-    .select(cols)
-    .from(clients)
-    .where(and(base, opts.ids.length ? or(eq(clients.generic, true), inArray(clients.id, opts.ids)) : eq(clients.generic, true)))
-    .orderBy(asc(clients.name));
-  const found = words.length
-    ? await db
-        .select(cols)
-        .from(clients)
-        .where(and(base, sql`${searchWords} @@ to_tsquery('simple'::regconfig, ${words.map((w) => `${w}:*`).join(" & ")})`))
-        .orderBy(sql`${clients.name} || ''`, asc(clients.id))
-        .limit(opts.limit)
-    : [];
+  const [kept, found] = await Promise.all([
+    db
+      .select(cols)
+      .from(clients)
+      .where(and(base, opts.ids.length ? or(eq(clients.generic, true), inArray(clients.id, opts.ids)) : eq(clients.generic, true)))
+      .orderBy(asc(clients.name)),
+    words.length
+      ? db
+          .select(cols)
+          .from(clients)
+          .where(and(base, sql`${searchWords} @@ to_tsquery('simple'::regconfig, ${words.map((w) => `${w}:*`).join(" & ")})`))
+          .orderBy(sql`${clients.name} || ''`, asc(clients.id))
+          .limit(opts.limit)
+      : [],
+  ]);
   return { kept, found };
 }

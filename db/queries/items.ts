@@ -2,6 +2,7 @@
 import { and, asc, count, eq, ilike, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
 import { cabysCodes, items, taxTypes } from "../schema/index.ts";
+import { clientSearchWords } from "./clients.ts";
 
 export interface ItemValues {
   code: string;
@@ -155,8 +156,7 @@ export async function formItems(db: DbOrTx, opts: { companyId: number; limit?: n
  * The form ranks and cuts them (domain/pos.ts).
  */
 export async function formItemCandidates(db: DbOrTx, opts: { companyId: number; search: string; limit: number }) {
-  const fold = (s: string) => s.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
-  const words = fold(opts.search).split(/[^a-z0-9ñ]+/).filter(Boolean).slice(0, 8);
+  const words = clientSearchWords(opts.search);
   const text = sql`translate(lower(${items.code} || ' ' || ${items.name} || ' ' || ${items.description} || ' ' || coalesce(${items.cabysCode}, '')), 'áéíóúüñ', 'aeiouun')`;
   const like = (w: string) => sql`${text} like ${`%${w.replace(/[\\%_]/g, (c) => "\\" + c)}%`}`;
   const code = sql`lower(${items.code}) = ${opts.search.trim().toLowerCase()}`;

@@ -84,7 +84,7 @@ describe("document detail viewer", () => {
     expect(d.hasSignedXml).toBe(true);
     expect(d.hasResponseXml).toBe(false);
     expect(d.publicUrl).toMatch(/\/query-public\/[^/]+$/);
-    expect(d.defaultEmails).toContain("cliente@example.cr");
+    expect(d.emailForm.emails).toContain("cliente@example.cr");
     expect(d.actions).toEqual({ clone: true, notes: true, pay: true, recurring: true, replace: false, reminder: null });
     expect(d.paymentStatus).toBe("No pagado");
 

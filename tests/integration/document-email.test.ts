@@ -2,7 +2,7 @@
 // fills subject and body; the PDF, <clave>.xml and <clave>_respuesta.xml are attached with their
 // content types (quotations: the PDF only); the company's server is used when configured.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { composeDocumentEmail, fillTemplate } from "../../app/email/document-email.ts";
+import { documentMessage, fillDocumentTemplate, fillTemplate } from "../../app/email/document-email.ts";
 import { feColones, quotation, teGeneric } from "../../app/domain/document-view.fixtures.ts";
 import { saveOutgoingEmail } from "../../app/server/company-mail.server.ts";
 import { setupConfigForCompany } from "../../app/server/config-setup.server.ts";
@@ -72,7 +72,7 @@ async function companyWithServer() {
 describe("document e-mail", () => {
   it("fills placeholders and leaves unknown ones as typed", () => {
     expect(fillTemplate("Hola {cliente}, {otro}", { cliente: "Peña" })).toBe("Hola Peña, {otro}");
-    const mail = composeDocumentEmail(feColones, { subject: "Factura {referencia}\r\nBcc: x@y", body: "{monto}" }, { pdf: Buffer.from("%PDF") });
+    const mail = documentMessage(feColones, fillDocumentTemplate(feColones, { subject: "Factura {referencia}\r\nBcc: x@y", body: "{monto}" }), { pdf: Buffer.from("%PDF") });
     expect(mail.subject).toBe("Factura 00100001010000000125 Bcc: x@y");
     expect(mail.text).toContain("₡74.248,69");
   });

@@ -120,7 +120,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     lastError: doc.lastError,
     paymentStatus: doc.kind === "fe" || doc.kind === "fec" ? paymentStatus(status) : null,
     due: doc.kind === "fe" ? dueState(status, costaRicaDay(new Date())) : null,
-    defaultEmails: emailForm.emails,
     emailForm,
     reminderForm,
     emailStatus: emailStatusText({

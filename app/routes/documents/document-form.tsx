@@ -123,12 +123,18 @@ export function formState<S, A extends object>(loaderData: S, actionData: A | S 
   return actionData && typeof actionData === "object" && "form" in actionData ? (actionData as S) : loaderData;
 }
 
+/**
+ * The form's key (every screen of the form): a new form for each page — after 'Guardar e imprimir'
+ * the next sale starts blank even when the last page was blank too — and for each state the server
+ * answers; never for the live totals (decision 102).
+ */
+export function useFormKey(state: { form: unknown; errors: unknown }): string {
+  return useLocation().key + JSON.stringify(state.form) + JSON.stringify(state.errors);
+}
+
 export default function DocumentForm({ loaderData, actionData }: Route.ComponentProps) {
   const state = formState(loaderData, actionData);
-  // A new form for each page (after 'Guardar e imprimir' the next sale starts blank even when the
-  // last page was blank too) and for each state the server answers; never for the live totals.
-  const { key } = useLocation();
-  return <DocumentFormView key={key + JSON.stringify(state.form) + JSON.stringify(state.errors)} state={state} />;
+  return <DocumentFormView key={useFormKey(state)} state={state} />;
 }
 
 /** A wrong type ('El tipo de documento a crear es invalido') or a document not found, inside the layout. */

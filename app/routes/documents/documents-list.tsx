@@ -84,10 +84,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     req.page = lastPage(total, req.perPage);
     ({ rows, total, totalCapped } = await documentList(database, { ...query, page: req.page }));
   }
-  const symbols = new Map((await database.select({ id: currencies.id, symbol: currencies.symbol }).from(currencies)).map((c) => [c.id, c.symbol]));
-  // The client links to client-detail unless it is deleted (or the generic client).
-  const linkable = await linkableClientIds(database, { companyId: company!.id, ids: rows.flatMap((r) => (r.clientId ? [r.clientId] : [])) });
-  const parents = section === "notes" ? await noteParents(database, { companyId: company!.id, noteIds: rows.map((r) => r.id) }) : new Map();
+  // Independent reads of the page, at once. The client links to client-detail unless it is deleted
+  // (or the generic client).
+  const [currencyRows, linkable, parents, pending] = await Promise.all([
+    database.select({ id: currencies.id, symbol: currencies.symbol }).from(currencies),
+    linkableClientIds(database, { companyId: company!.id, ids: rows.flatMap((r) => (r.clientId ? [r.clientId] : [])) }),
+    section === "notes" ? noteParents(database, { companyId: company!.id, noteIds: rows.map((r) => r.id) }) : new Map(),
+    pendingBannerText(database, company!.id),
+  ]);
+  const symbols = new Map(currencyRows.map((c) => [c.id, c.symbol]));
   const today = costaRicaDay(new Date());
   const plan5 = company!.permission === 5;
   return {
@@ -101,7 +106,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     /** Counted only up to lastPage: more pages follow (docs/decisions/092). */
     totalCapped,
     plan5,
-    pending: await pendingBannerText(database, company!.id),
+    pending,
     rows: rows.map((r) => {
       const client = (r.clientSnapshot ?? {}) as { name?: string };
       const symbol = symbols.get(r.currencyId) ?? "₡";

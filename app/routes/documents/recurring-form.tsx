@@ -6,7 +6,7 @@ import { DocumentFormView } from "../../components/document-form-view.tsx";
 import { RecurrenceBlock } from "../../components/recurrence-block.tsx";
 import { ReferenceBlock, SourceFacts } from "../../components/source-blocks.tsx";
 
-import { formState } from "./document-form.tsx";
+import { formState, useFormKey } from "./document-form.tsx";
 
 export { action, ErrorBoundary, loader, shouldRevalidate } from "./document-form.tsx";
 
@@ -14,7 +14,7 @@ export default function RecurringForm({ loaderData, actionData }: Route.Componen
   const state = formState(loaderData, actionData);
   return (
     <DocumentFormView
-      key={JSON.stringify(state.form) + JSON.stringify(state.errors)}
+      key={useFormKey(state)}
       state={state}
       recurrenceBlock={state.recurrence && <RecurrenceBlock values={state.recurrence} errors={state.errors} />}
       facts={state.source && <SourceFacts view={state.source} />}

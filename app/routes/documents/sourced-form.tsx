@@ -5,7 +5,7 @@
 import type { Route } from "./+types/sourced-form";
 import { DocumentFormView } from "../../components/document-form-view.tsx";
 import { ReferenceBlock, SourceFacts } from "../../components/source-blocks.tsx";
-import { formState } from "./document-form.tsx";
+import { formState, useFormKey } from "./document-form.tsx";
 
 export { action, ErrorBoundary, loader, shouldRevalidate } from "./document-form.tsx";
 
@@ -14,7 +14,7 @@ export default function SourcedForm({ loaderData, actionData }: Route.ComponentP
   const source = state.source;
   return (
     <DocumentFormView
-      key={JSON.stringify(state.form) + JSON.stringify(state.errors)}
+      key={useFormKey(state)}
       state={state}
       facts={source && <SourceFacts view={source} />}
       references={source && <ReferenceBlock view={source} errors={state.errors} />}
