@@ -10,7 +10,7 @@ import { EditableReference } from "./document-source.tsx";
 import { AppForm, Field, FormAlert, SubmitButton } from "./form.tsx";
 import { creditTermOptions, FORM_KINDS, FORM_UNITS, hasExoneration, lineFieldName, MAX_PAYMENTS, QUICK_ADD_RETURNS, quickAddReturn, studentChoice, type FormLine } from "../domain/document-form.ts";
 import { EXONERATION_DOC_TYPES, EXONERATION_INSTITUTIONS } from "../hacienda/codes.ts";
-import { formatMoney } from "../domain/format.ts";
+import { formatMoney } from "../domain/format-money.ts";
 import { useLiveTotals } from "./live-totals.ts";
 import { paymentMethods, saleConditions } from "../../db/seed/reference-data.ts";
 import type { DocumentFormState } from "../server/document-form.server.ts";
@@ -46,7 +46,7 @@ export function DocumentFormView({ state, recurrenceBlock, facts, references }: 
       </div>
       {facts}
       {state.printed && <PrintedTicket printed={state.printed} />}
-      <AppForm className="space-y-4" noValidate onChange={live.onChange}>
+      <AppForm className="space-y-4" noValidate {...live.form}>
         {/* Enter in a text box submits the first button: make it a harmless recalculation. */}
         <button type="submit" name="intent" value="recalc" hidden tabIndex={-1} aria-hidden="true" />
         {general.length > 0 && (

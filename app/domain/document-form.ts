@@ -41,13 +41,13 @@ export type FormKind = "fe" | "te" | "nc" | "nd" | "fec" | "qt";
  * client and exclude providers; invoices exclude generic clients and providers; simple documents
  * list only providers).
  */
-export const FORM_KINDS: Record<FormKind, { title: string; listPath: string; detailType: string; clients: "customers" | "customers-and-generic" | "providers" }> = {
-  nc: { title: "Nota de crédito", listPath: "/notes", detailType: "note", clients: "customers-and-generic" },
-  nd: { title: "Nota de débito", listPath: "/notes", detailType: "note", clients: "customers-and-generic" },
-  fec: { title: "Nueva factura de compra", listPath: "/simples", detailType: "simple", clients: "providers" },
-  fe: { title: "Nueva factura", listPath: "/invoices", detailType: "invoice", clients: "customers" },
-  te: { title: "Nuevo tiquete", listPath: "/tickets", detailType: "ticket", clients: "customers-and-generic" },
-  qt: { title: "Nueva cotización", listPath: "/quotations", detailType: "quotation", clients: "customers" },
+export const FORM_KINDS: Record<FormKind, { title: string; listPath: string; clients: "customers" | "customers-and-generic" | "providers" }> = {
+  nc: { title: "Nota de crédito", listPath: "/notes", clients: "customers-and-generic" },
+  nd: { title: "Nota de débito", listPath: "/notes", clients: "customers-and-generic" },
+  fec: { title: "Nueva factura de compra", listPath: "/simples", clients: "providers" },
+  fe: { title: "Nueva factura", listPath: "/invoices", clients: "customers" },
+  te: { title: "Nuevo tiquete", listPath: "/tickets", clients: "customers-and-generic" },
+  qt: { title: "Nueva cotización", listPath: "/quotations", clients: "customers" },
 };
 
 /**

@@ -8,6 +8,7 @@ import { clients, companies, documents, generalConfigurations, students, taxType
 import { insertPaymentTerm, paymentTermsOf, termOf, termsOf } from "../../db/queries/config.ts";
 import { formClientChoices } from "../../db/queries/clients.ts";
 import { formItemCandidates, formItems } from "../../db/queries/items.ts";
+import { detailTypeOf } from "../../db/queries/document-lists.ts";
 import { paymentTerms as usualPaymentTerms } from "../../db/seed/reference-data.ts";
 import { addItemLine, POS_MESSAGES, posExactItem, posSearch } from "../domain/pos.ts";
 import { costaRicaDay } from "../domain/document-status.ts";
@@ -450,7 +451,7 @@ export async function submitDocumentForm(
   if (!saved) return null;
   if (!saved.ok) return { ok: false, status: 400, state: state(kind, form, lists, saved.errors, rated.message, view, ref?.typed ?? null) };
   const printed = kind === "te" && intent === "save-print" && !opts.source;
-  const redirectTo = updates ? FORM_KINDS.qt.listPath : printed ? `/new-ticket?printed=${saved.documentId}` : `/detail/${FORM_KINDS[kind].detailType}/${saved.documentId}`;
+  const redirectTo = updates ? FORM_KINDS.qt.listPath : printed ? `/new-ticket?printed=${saved.documentId}` : `/detail/${detailTypeOf(kind)}/${saved.documentId}`;
   const message = updates ? QUOTATION_MESSAGES.updated : FORM_SAVED[kind];
   // 'Guardar y Enviar por correo' (quotations): e-mailed at once; a failure keeps the saved quotation.
   if (kind === "qt" && intent === "save-email") {

@@ -129,7 +129,7 @@ export function formState<S, A extends object>(loaderData: S, actionData: A | S 
  * answers; never for the live totals (decision 102).
  */
 export function useFormKey(state: { form: unknown; errors: unknown }): string {
-  return useLocation().key + JSON.stringify(state.form) + JSON.stringify(state.errors);
+  return useLocation().key + JSON.stringify([state.form, state.errors]);
 }
 
 export default function DocumentForm({ loaderData, actionData }: Route.ComponentProps) {

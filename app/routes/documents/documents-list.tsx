@@ -5,7 +5,7 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/documents-list";
 import { currencies } from "../../../db/schema/index.ts";
-import { DOCUMENT_LIST_FILTERS, documentList, noteParents, type DocumentListFilter } from "../../../db/queries/document-lists.ts";
+import { detailTypeOf, DOCUMENT_LIST_FILTERS, documentList, noteParents, type DocumentListFilter } from "../../../db/queries/document-lists.ts";
 import { linkableClientIds } from "../../../db/queries/clients.ts";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { costaRicaDay, dueState, haciendaStatusLabel, paymentStatus, reminderAllowed } from "../../domain/document-status.ts";
@@ -61,7 +61,6 @@ export const SECTIONS: Record<Section, SectionInfo> = {
 };
 
 const KIND_LABEL: Record<string, string> = { fe: "Factura", te: "Tiquete", nc: "Nota de Crédito", nd: "Nota de Débito", fec: "Simplificado", qt: "Cotización" };
-const PARENT_TYPE: Record<string, string> = { fe: "invoice", te: "ticket", fec: "simple", qt: "quotation" };
 
 function sectionOf(pathname: string): Section {
   const first = pathname.split("/").filter(Boolean)[0];
@@ -128,7 +127,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         reminder: reminderAllowed({ kind: r.kind, status: r.status, expirationDate: r.expirationDate, paymentAmount: r.paymentAmount, creditNoteTotal: r.creditNoteTotal, total: r.total }, today) ? r.remindersSent : null,
         date: formatDate(r.issuedAt),
         hacienda: haciendaStatusLabel(r.status),
-        parent: parent ? { href: parent.id && parent.kind ? `/detail/${PARENT_TYPE[parent.kind] ?? "invoice"}/${parent.id}` : null, label: `${KIND_LABEL[parent.kind ?? ""] ?? "Documento"} ${parent.number ?? ""}`.trim() } : null,
+        parent: parent ? { href: parent.id && parent.kind ? `/detail/${detailTypeOf(parent.kind)}/${parent.id}` : null, label: `${KIND_LABEL[parent.kind ?? ""] ?? "Documento"} ${parent.number ?? ""}`.trim() } : null,
       };
     }),
   };

@@ -9,6 +9,7 @@
 import { data, isRouteErrorResponse, Link, useRouteError } from "react-router";
 import type { Route } from "./+types/payments";
 import { bankOf, banksOf, fold, paymentsPage } from "../../../db/queries/payments.ts";
+import { detailTypeOf } from "../../../db/queries/document-lists.ts";
 import { ConfirmAction } from "../../components/confirm.tsx";
 import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
@@ -22,7 +23,6 @@ import { redirectWithToast } from "../../server/flash.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
 import { deletePayment, PAYMENT_FORM_CODES, paymentFormName, paymentFormsMatching, paymentFormState, recordPayment, saveBank, symbolOf } from "../../server/payments.server.ts";
 
-const DETAIL_TYPE: Record<string, string> = { fe: "invoice", te: "ticket", nc: "note", nd: "note", fec: "simple" };
 
 function requireSession(context: Route.LoaderArgs["context"]) {
   const { company, user } = context.get(requestContext);
@@ -70,7 +70,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       const client = (r.clientSnapshot ?? {}) as { name?: string; generic?: boolean };
       return {
         id: r.id,
-        document: { id: r.documentId, number: r.documentNumber, href: `/detail/${DETAIL_TYPE[r.documentKind] ?? "invoice"}/${r.documentId}` },
+        document: { id: r.documentId, number: r.documentNumber, href: `/detail/${detailTypeOf(r.documentKind)}/${r.documentId}` },
         clientId: client.generic ? null : r.clientId,
         clientName: client.name ?? "",
         paymentForm: paymentFormName(r.paymentForm),
