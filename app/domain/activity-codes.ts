@@ -36,8 +36,45 @@ export const ACTIVITY_CODE_MESSAGES = {
   format: "La actividad económica debe tener un código CIIU 4 de la forma 0000.0 (por ejemplo 6201.0)",
   /** Shown on the company screen while its stored code is one of the old catalogue. */
   legacyCompany: (code: string) =>
-    `La actividad económica ${code} es del catálogo anterior a TRIBU-CR y no tiene un equivalente único en el catálogo CIIU 4: elija la nueva actividad (por ejemplo 6201.0) con “Buscar actividades” y guarde la compañía. Hasta entonces no se pueden emitir comprobantes.`,
+    `La actividad económica ${code} es del catálogo anterior a TRIBU-CR y no tiene un equivalente único en el catálogo CIIU 4: elija la nueva actividad (por ejemplo 6201.0) con “Buscar actividad” y guarde la compañía. Hasta entonces no se pueden emitir comprobantes.`,
   /** Shown on the client screen while its stored code is one of the old catalogue. */
   legacyClient: (code: string) =>
-    `La actividad económica ${code} de este cliente es del catálogo anterior a TRIBU-CR y no tiene un equivalente único en el catálogo CIIU 4: elija la nueva actividad (por ejemplo 6201.0) con “Buscar actividades” y guarde el cliente. Hasta entonces no se le pueden emitir facturas.`,
+    `La actividad económica ${code} de este cliente es del catálogo anterior a TRIBU-CR y no tiene un equivalente único en el catálogo CIIU 4: elija la nueva actividad (por ejemplo 6201.0) con “Buscar actividad” y guarde el cliente. Hasta entonces no se le pueden emitir facturas.`,
 } as const;
+
+/**
+ * The form rule of an activity code. Empty is the caller's business (required or not). A CIIU 4
+ * code passes; an old-catalogue code passes only when it is the one already stored (so that the
+ * other fields of a flagged company or client can still be saved — the screen keeps asking to
+ * choose the new code); anything else gets the message.
+ */
+export function activityCodeError(code: string | null | undefined, stored?: string | null): string | null {
+  if (!code) return null;
+  if (isCiiu4(code)) return null;
+  if (stored && code === stored && isLegacyActivityCode(code)) return null;
+  return ACTIVITY_CODE_MESSAGES.format;
+}
+
+export interface ActivityOption {
+  code: string;
+  description: string;
+  /** P principal, S secundaria (Hacienda's fe/ae answer); "" when not known. */
+  type: string;
+}
+
+/**
+ * The activities a form carries between re-renders in a hidden field (a fe/ae answer, or the
+ * stored activity), parsed defensively: at most 50, codes of either catalogue.
+ */
+export function parseActivityOptions(raw: string | undefined): ActivityOption[] {
+  try {
+    const list: unknown = JSON.parse(raw || "[]");
+    if (!Array.isArray(list)) return [];
+    return list
+      .slice(0, 50)
+      .filter((a): a is Record<string, unknown> => !!a && typeof a === "object" && (isCiiu4(String(a.code)) || isLegacyActivityCode(String(a.code))))
+      .map((a) => ({ code: String(a.code), description: String(a.description ?? "").slice(0, 250), type: String(a.type ?? "").slice(0, 1) }));
+  } catch {
+    return [];
+  }
+}

@@ -7,6 +7,8 @@
  * Day/month/year are those of the issue instant in America/Costa_Rica, never the server zone.
  */
 
+import { CEDULA_JURIDICA } from "../domain/identification.ts";
+
 export const DOC_TYPE_CODES = {
   fe: "01",
   nd: "02",
@@ -86,7 +88,7 @@ export type IdType = "01" | "02" | "03" | "04" | "05" | "06";
  */
 export function padIssuerId(id: string, type?: IdType): string {
   const digits = id.replace(/[-\s]/g, "");
-  const alphanumeric = type === "02" && /^\d{4}[0-9A-Z]{6}$/.test(digits);
+  const alphanumeric = type === "02" && CEDULA_JURIDICA.test(digits);
   if (!alphanumeric && !/^\d+$/.test(digits))
     throw new ClaveError(
       "Identificacion",

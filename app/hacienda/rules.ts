@@ -11,6 +11,7 @@
  */
 import { isCiiu4, isLegacyActivityCode } from "../domain/activity-codes.ts";
 import { Decimal } from "../domain/decimal.ts";
+import { CEDULA_JURIDICA } from "../domain/identification.ts";
 import { IVA_RATES, kindWarnings, NOTES_ONLY_TARIFAS, TotalsError } from "../domain/totals.ts";
 import { comprobanteTotals } from "./build.ts";
 import { costaRicaParts, padIssuerId } from "./clave.ts";
@@ -34,12 +35,6 @@ export type StatedAmounts = Record<string, string>;
 const NUMBER_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 const EMAIL_RE = /^\s*\w+([-+.']\w+)*@\w+([-.]\w+)*\.\w+([-.]\w+)*\s*$/;
 const ID_LENGTHS: Record<string, [number, number]> = { "01": [9, 9], "02": [10, 10], "03": [11, 12], "04": [10, 10] };
-/**
- * A cédula jurídica: 10 digits, or — Registro Nacional's alphanumeric form announced with the 2026
- * revision (e.g. 3-101-A00001, written without dashes) — 4 digits then 6 digits or capital letters.
- * The 2026 XSD leaves Identificacion/Numero a free string of up to 20 characters. decision 133.
- */
-export const CEDULA_JURIDICA = /^\d{4}[0-9A-Z]{6}$/;
 const REFERENCE_REQUIRED = new Set(["nc", "nd", "fec", "rep"]);
 const ACTIVITY_REQUIRED = new Set(["fe", "te", "fee"]);
 /** The documents that modify another: the only ones where note-only codes are allowed (A44 p.71, p.74). */

@@ -18,7 +18,7 @@ test("an admin creates a company (activity looked up at Hacienda) and edits it",
   await expect(page.locator("[data-activity-message]")).toHaveText("Actividad principal seleccionada automáticamente");
   // What was typed before the lookup is still there (without JavaScript the page was re-rendered).
   await expect(page.getByLabel("Nombre", { exact: true })).toHaveValue(name);
-  await expect(page.getByLabel("Actividad económica")).toHaveValue("620100");
+  await expect(page.getByLabel("Actividad económica")).toHaveValue("6201.0");
   await page.getByLabel("Otras señas").fill("Del parque central 200 metros al norte");
   await page.getByRole("button", { name: "Guardar" }).click();
   await expectToast(page, "Compañia guardada");

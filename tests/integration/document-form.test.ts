@@ -391,7 +391,7 @@ describe("quick-add client", () => {
     canton: "1",
     district: "1",
     barrio: "",
-    economic_activity_code: "620100",
+    economic_activity_code: "6201.0",
     contact_count: "1",
     contact_name_0: "Rápido",
     contact_email_0: "rapido@example.cr",

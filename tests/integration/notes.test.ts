@@ -315,7 +315,7 @@ describe("purchase invoices (FEC)", () => {
     expect(xml).toContain("<FacturaElectronicaCompra");
     expect(xml).toMatch(/<Emisor><Nombre>José Pérez Mora<\/Nombre><Identificacion><Tipo>01<\/Tipo><Numero>114480790<\/Numero>/);
     expect(xml).toMatch(new RegExp(`<Receptor><Nombre>${a.company.name}</Nombre>`));
-    expect(xml).toContain("<CodigoActividadReceptor>620100</CodigoActividadReceptor>");
+    expect(xml).toContain("<CodigoActividadReceptor>6201.0</CodigoActividadReceptor>");
     expect(xml).toContain("<InformacionReferencia><TipoDocIR>14</TipoDocIR><Numero>REG-ESP-77</Numero><FechaEmisionIR>2026-01-15T12:00:00-06:00</FechaEmisionIR><Codigo>04</Codigo><Razon>Compra a productor</Razon></InformacionReferencia>");
     expect(verifyXml(xml).valid).toBe(true);
   });
