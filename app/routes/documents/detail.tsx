@@ -291,7 +291,10 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
                   <p className="mt-1 whitespace-pre-line text-slate-700">{d.haciendaDetail}</p>
                 </details>
               ) : null}
-              <p className="mt-2">Puede emitir un comprobante corregido que lo sustituya o anularlo con una nota de crédito.</p>
+              <p className="mt-2">
+                Puede emitir un comprobante corregido que lo sustituya (código de referencia 16, «Sustituye comprobante electrónico rechazado»: no necesita una nota de crédito) o anularlo con una nota de
+                crédito.
+              </p>
               {(d.actions.replace || d.actions.notes) && (
                 <div className="mt-2 flex flex-wrap gap-2" data-rejection-fix>
                   {d.actions.replace && (
