@@ -15,7 +15,7 @@ import { CEDULA_JURIDICA } from "../domain/identification.ts";
 import { IVA_RATES, kindWarnings, NOTES_ONLY_TARIFAS, TotalsError } from "../domain/totals.ts";
 import { comprobanteTotals } from "./build.ts";
 import { costaRicaParts, padIssuerId } from "./clave.ts";
-import { PAYMENT_METHODS, ROOTS, SALE_CONDITIONS } from "./codes.ts";
+import { NOTES_ONLY_EXONERATIONS, PAYMENT_METHODS, ROOTS, SALE_CONDITIONS } from "./codes.ts";
 import type { Comprobante, HaciendaDocument, Identification, MensajeReceptor } from "./model.ts";
 
 export interface RuleError {
@@ -39,8 +39,6 @@ const REFERENCE_REQUIRED = new Set(["nc", "nd", "fec", "rep"]);
 const ACTIVITY_REQUIRED = new Set(["fe", "te", "fee"]);
 /** The documents that modify another: the only ones where note-only codes are allowed (A44 p.71, p.74). */
 const NOTES = new Set(["nc", "nd"]);
-/** TipoDocumentoEX1 reserved for notas de crédito y débito (Nota 10.1 footnotes 38–41, A44 p.74). */
-export const NOTES_ONLY_EXONERATIONS: ReadonlySet<string> = new Set(["01", "05", "06", "07"]);
 /** CondicionVenta that may go without MedioPago: the credit ones (A44 p.54). */
 export const CREDIT_SALE_CONDITIONS: ReadonlySet<string> = new Set(["02", "08", "10"]);
 /** TipoDocumentoOC that allow a document without detail lines (A44 p.26, p.47). */
