@@ -7,7 +7,7 @@
  * días, art. 27 LIVA) with 11 (nota 5 footnotes 19 and 21, p.69). "En el caso del Recibo
  * Electrónico de Pago [la línea] representa el pago de un comprobante a crédito para … los códigos
  * 08 y 10" (p.26); its Detalle names "el pago al comprobante original, indicando al menos el número
- * de cuota" (p.29); MontoTotal is "el monto a pagar sobre el bien o servicio originalmente facturado
+ * de cuota" (p.28); MontoTotal is "el monto a pagar sobre el bien o servicio originalmente facturado
  * sin incluir impuestos" (p.35) and the Impuesto is required for 08 and 10 (p.37). The 2026 revision
  * adds reference code 17 "Pago a comprobante electrónico" (REP only, xsd/v4.4-2026).
  */

@@ -74,7 +74,7 @@ export async function issueRepForPayment(
   const draft = invoice.draft as DocumentDraft | null;
   if (!draft || !invoice.clave) return note(REP_MESSAGES.unsupported);
 
-  // "Pago N": the payment's number among the invoice's live payments (A44 p.29: "número de cuota").
+  // "Pago N": the payment's number among the invoice's live payments (A44 p.28: "número de cuota").
   const [{ n }] = await tx
     .select({ n: count() })
     .from(payments)
