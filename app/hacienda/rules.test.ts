@@ -335,6 +335,15 @@ describe("the clave agrees with the XML (A44 pp.64–68, nota 3 y 4.1)", () => {
     );
     expect(checkRules(doc)).toEqual([]);
   });
+
+  it("reads the clave's date in Costa Rica time around midnight (UTC−6), as buildClave writes it", () => {
+    for (const iso of ["2026-11-22T05:59:59Z", "2026-11-22T06:00:00Z", "2026-12-31T23:30:00Z", "2027-01-01T05:00:00Z"]) {
+      const doc = fe();
+      const issuedAt = new Date(iso);
+      const clave = buildClave({ issuedAt, issuerId: doc.issuer.id.number, consecutivo: doc.consecutivo, situacion: 1, securityCode: "20261121" });
+      expect(checkRules({ ...doc, issuedAt, clave })).toEqual([]);
+    }
+  });
 });
 
 describe("the 2026 revision: alphanumeric cédula jurídica and clave (xsd/v4.4-2026 ClaveType [a-zA-Z0-9]{50}; DOJO spec 2.3)", () => {

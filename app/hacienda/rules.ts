@@ -14,7 +14,7 @@ import { Decimal } from "../domain/decimal.ts";
 import { CEDULA_JURIDICA } from "../domain/identification.ts";
 import { IVA_RATES, kindWarnings, NOTES_ONLY_TARIFAS, TotalsError } from "../domain/totals.ts";
 import { comprobanteTotals } from "./build.ts";
-import { costaRicaParts, padIssuerId } from "./clave.ts";
+import { padIssuerId } from "./clave.ts";
 import { NOTES_ONLY_EXONERATIONS, PAYMENT_METHODS, ROOTS, SALE_CONDITIONS } from "./codes.ts";
 import type { Comprobante, HaciendaDocument, Identification, MensajeReceptor } from "./model.ts";
 
@@ -33,6 +33,8 @@ export type RuleMode = "issued" | "received";
 export type StatedAmounts = Record<string, string>;
 
 const NUMBER_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+/** A number written as zero ("0", "0.00000", "+.0"). */
+const ZERO_RE = /^[+-]?(?:0+(?:\.0*)?|\.0+)$/;
 const EMAIL_RE = /^\s*\w+([-+.']\w+)*@\w+([-.]\w+)*\.\w+([-.]\w+)*\s*$/;
 const ID_LENGTHS: Record<string, [number, number]> = { "01": [9, 9], "02": [10, 10], "03": [11, 12], "04": [10, 10] };
 const REFERENCE_REQUIRED = new Set(["nc", "nd", "fec", "rep"]);
@@ -100,11 +102,16 @@ function claveRules(e: RuleError[], doc: Comprobante) {
   const type = ROOTS[doc.kind].docType;
   if (/^\d{20}$/.test(doc.consecutivo) && doc.consecutivo.slice(8, 10) !== type)
     e.push({ path: "NumeroConsecutivo", message: `El NumeroConsecutivo ${doc.consecutivo} tiene el tipo de documento ${doc.consecutivo.slice(8, 10)}; para ${ROOTS[doc.kind].label} debe ser ${type}.` });
-  if (!Number.isNaN(doc.issuedAt.getTime())) {
-    const p = costaRicaParts(doc.issuedAt);
-    const want = `${p.day}${p.month}${p.year.slice(-2)}`;
-    if (c.slice(3, 9) !== want)
-      e.push({ path: "Clave", message: `La fecha de la clave (${c.slice(3, 5)}/${c.slice(5, 7)}/${c.slice(7, 9)}) no coincide con FechaEmision (${p.day}/${p.month}/${p.year.slice(-2)}, hora de Costa Rica).` });
+  const t = doc.issuedAt.getTime();
+  if (!Number.isNaN(t)) {
+    // Costa Rica is UTC−6 all year (no daylight saving since 1992): the calendar day without Intl.
+    const cr = new Date(t - 6 * 3_600_000);
+    const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+    const day = two(cr.getUTCDate());
+    const month = two(cr.getUTCMonth() + 1);
+    const year = two(cr.getUTCFullYear() % 100);
+    if (c.slice(3, 9) !== `${day}${month}${year}`)
+      e.push({ path: "Clave", message: `La fecha de la clave (${c.slice(3, 5)}/${c.slice(5, 7)}/${c.slice(7, 9)}) no coincide con FechaEmision (${day}/${month}/${year}, hora de Costa Rica).` });
   }
   // The identification in the clave is whoever issues and signs: for an FEC the buyer (receptor), decision 087.
   const owner = doc.kind === "fec" ? doc.receiver : doc.issuer;
@@ -191,7 +198,7 @@ function comprobanteRules(doc: Comprobante, math: boolean, mode: RuleMode): Rule
       e.push({ path: `${p}/Cantidad`, message: `La cantidad de ${label} debe ser un número mayor que cero.` });
     else if (decimals(l.quantity) > 3) e.push({ path: `${p}/Cantidad`, message: `La cantidad de ${label} admite como máximo 3 decimales.` });
     // PrecioUnitario "mayor a cero" (A44 p.35); REP lines state the amount paid instead.
-    if (!NUMBER_RE.test(l.unitPrice) || new Decimal(l.unitPrice).lt(0) || (k !== "rep" && new Decimal(l.unitPrice).eq(0)))
+    if (!NUMBER_RE.test(l.unitPrice) || new Decimal(l.unitPrice).lt(0) || (k !== "rep" && ZERO_RE.test(l.unitPrice)))
       e.push({ path: `${p}/PrecioUnitario`, message: `El precio unitario de ${label} debe ser un número mayor que cero.` });
     else if (decimals(l.unitPrice) > 5) e.push({ path: `${p}/PrecioUnitario`, message: `El precio unitario de ${label} admite como máximo 5 decimales.` });
     if ((l.description ?? "").trim().length < 3)
