@@ -26,7 +26,7 @@ import {
   type ContactValues,
 } from "../domain/client-schemas.ts";
 import type { Activity } from "../domain/company-schemas.ts";
-import { parseActivityOptions } from "../domain/activity-codes.ts";
+import { isLegacyActivityCode, parseActivityOptions } from "../domain/activity-codes.ts";
 import { formatDate, formatMoney } from "../domain/format.ts";
 import { formValues, parseForm, type FieldErrors } from "../domain/forms.ts";
 import { lookupActivities } from "./activity-lookup.server.ts";
@@ -73,7 +73,8 @@ export async function clientValues(db: DbOrTx, companyId: number, clientId: numb
     economic_activity_name: c.economicActivityName ?? "",
     ...contactFields(rows.length ? rows : [emptyContact()]),
   };
-  const activities: Activity[] = c.economicActivityCode ? [{ code: c.economicActivityCode, description: c.economicActivityName ?? "", type: "" }] : [];
+  // An old-catalogue code is shown in the typed field, not as the only choice: the user types or looks up the new one.
+  const activities: Activity[] = c.economicActivityCode && !isLegacyActivityCode(c.economicActivityCode) ? [{ code: c.economicActivityCode, description: c.economicActivityName ?? "", type: "" }] : [];
   return { client: c, values, activities };
 }
 

@@ -195,3 +195,27 @@ test("account statement: the dialog and 'Enviar al cliente' sends an e-mail", as
   await expectToast(page, "Estado de cuenta enviado al cliente correctamente.");
   expect(await waitForMail(email, since)).toContain("Estado de cuenta");
 });
+
+test("a client still on an old activity code is flagged on its screens until the new CIIU 4 code is typed (issue 11 point 1)", async ({ page }, info) => {
+  const p = projectOf(info);
+  const name = `Cliente Actividad Anterior ${p}`;
+  await signIn(page, account("staff", p));
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(`/clients?search=${encodeURIComponent(name)}`);
+  const row = page.locator("tr[data-client-id]").filter({ hasText: name });
+  await row.getByRole("link", { name: "Editar" }).click();
+  const dialog = page.locator("[data-client-form]");
+  const flag = dialog.locator("[data-activity-legacy]");
+  await expect(flag).toHaveText(/^La actividad económica 960104 de este cliente es del catálogo anterior a TRIBU-CR .*Hasta entonces no se le pueden emitir facturas\.$/);
+  // Another old code is refused; the CIIU 4 code is saved and the flag goes away.
+  await dialog.getByLabel("Actividad económica").fill("960105");
+  await dialog.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.locator("[data-client-form]").getByText("La actividad económica debe tener un código CIIU 4 de la forma 0000.0 (por ejemplo 6201.0)")).toBeVisible();
+  await page.locator("[data-client-form]").getByLabel("Actividad económica").fill("9609.0");
+  await page.locator("[data-client-form]").getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Cliente actualizado correctamente");
+  await page.goto(`/clients?search=${encodeURIComponent(name)}`);
+  await page.locator("tr[data-client-id]").filter({ hasText: name }).getByRole("link", { name: "Editar" }).click();
+  await expect(page.locator("[data-client-form]").getByLabel("Actividad económica")).toHaveValue("9609.0");
+  await expect(page.locator("[data-activity-legacy]")).toHaveCount(0);
+});

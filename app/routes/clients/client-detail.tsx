@@ -210,7 +210,7 @@ export default function ClientDetail({ loaderData, actionData }: Route.Component
               <AppForm action={here} className="space-y-3">
                 <ActivityFieldsLookup
                   key={JSON.stringify(activity)}
-                  panel={activity ?? { activities: client.activityCode ? [{ code: client.activityCode, description: client.activityName ?? "", type: "" }] : [], values: { economic_activity_code: client.activityCode ?? "", economic_activity_name: client.activityName ?? "" }, errors: {}, message: null }}
+                  panel={activity ?? { activities: client.activityCode && !isLegacyActivityCode(client.activityCode) ? [{ code: client.activityCode, description: client.activityName ?? "", type: "" }] : [], values: { economic_activity_code: client.activityCode ?? "", economic_activity_name: client.activityName ?? "" }, errors: {}, message: null }}
                 />
                 <div className="flex gap-2">
                   <Link to={here} className="btn btn-outline">

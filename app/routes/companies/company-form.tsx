@@ -63,7 +63,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       database: c.database ?? "",
       no_hacienda: c.noHacienda ? "on" : "",
     };
-    if (c.economicActivityCode) activities = [{ code: c.economicActivityCode, description: c.economicActivityName ?? "", type: "" }];
+    // An old-catalogue code is shown in the typed field, not as the only choice (decision 132).
+    if (c.economicActivityCode && !isLegacyActivityCode(c.economicActivityCode)) activities = [{ code: c.economicActivityCode, description: c.economicActivityName ?? "", type: "" }];
     hasLogo = !!c.logo;
     hasApiPassword = !!c.passwordApiHash;
   }
