@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { AppForm, Field, SubmitButton } from "./form.tsx";
 import { ContactsFields } from "./contacts-fields.tsx";
 import { activityLookupCheck, HOME_COUNTRY, maxContacts, type ClientFormMode, type ContactValues } from "../domain/client-schemas.ts";
+import { ACTIVITY_CODE_MESSAGES, isLegacyActivityCode } from "../domain/activity-codes.ts";
 import { ACTIVITY_MESSAGES, type Activity, type ActivityLookup } from "../domain/company-schemas.ts";
 
 interface Place {
@@ -81,7 +82,7 @@ export function ClientForm({ state, action, cancelTo, title }: { state: ClientFo
               ))}
             </select>
           </Field>
-          {text("identification", "Identificación", { required: true, inputMode: "numeric", pattern: "\\d{9,12}", maxLength: 12 })}
+          {text("identification", "Identificación", { required: true, pattern: "[0-9A-Z]{9,12}", maxLength: 12 })}
           {text("email", "Email", { type: "email", required: true, maxLength: 160 })}
           {text("phone", "Teléfono", { inputMode: "numeric", pattern: "\\d+", required: true, maxLength: 20 })}
         </div>
@@ -211,15 +212,22 @@ export function ActivityFields({
             id="economic_activity_code"
             name="economic_activity_code"
             className="input"
-            inputMode="numeric"
-            maxLength={8}
-            placeholder="Código de la actividad"
+            inputMode="decimal"
+            pattern="\d{4}\.\d"
+            maxLength={6}
+            placeholder="Código CIIU 4, p. ej. 6201.0"
             value={activity}
             onChange={(e) => setActivity(e.target.value)}
             aria-invalid={!!errors.economic_activity_code || undefined}
           />
         )}
       </Field>
+      {/* A stored code of the catalogue before TRIBU-CR that the migration could not convert (decision 132). */}
+      {isLegacyActivityCode(activity) && (
+        <p className="rounded-md bg-warning/10 p-3 text-sm" role="alert" data-activity-legacy>
+          {ACTIVITY_CODE_MESSAGES.legacyClient(activity)}
+        </p>
+      )}
       <input type="hidden" name="activity_options" value={JSON.stringify(activities)} />
       {foundName && <input type="hidden" name="found_company_name" value={foundName} />}
       {activities.length > 0 ? (

@@ -14,7 +14,9 @@ import { addItemLine, POS_MESSAGES, posExactItem, posSearch } from "../domain/po
 import { costaRicaDay } from "../domain/document-status.ts";
 import { INVOICE_REFERENCE_CODES, INVOICE_REFERENCE_DEFAULT, INVOICE_REFERENCE_DOC_TYPES, purchaseReference, readReferenceForm, type ReferenceFormValues, type ReferenceView, type SourceView } from "../domain/document-source.ts";
 import { editableReferenceView } from "./reference-view.server.ts";
-import { checkDraft, draftTotals, summaryOf, type DocumentDraft, type DraftReference, type FieldError } from "../domain/document-draft.ts";
+import { kindWarnings } from "../domain/totals.ts";
+import { exonerationDocTypesFor } from "../hacienda/codes.ts";
+import { checkDraft, draftLineInputs, draftTotals, summaryOf, type DocumentDraft, type DraftReference, type FieldError } from "../domain/document-draft.ts";
 import type { RecurrenceFormValues } from "../domain/recurring.ts";
 import { applyItemPicks, billedToRepresentative, blankLine, blankPayment, chosenStudent, contingencyReference, errorMap, FORM_CLIENT_MATCHES, FORM_KINDS, FORM_LIST_LIMIT, FORM_SAVED, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, offeredCreditTerms, PAYMENT_TERM_MESSAGES, readCreditTerm, readDocumentForm, toDraft, withoutBlankLines, type CreditTerm, type DocumentFormValues, type FormStudent, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
 import { loadSchemaSet } from "../hacienda/xsd/load.server.ts";
@@ -52,6 +54,8 @@ export interface DocumentFormLists {
   creditTerms: CreditTerm[];
   /** The currency a new document starts in (general configuration currency_emit_doc: 1 dollars; 0 ask and 2 colones start in colones). */
   defaultCurrency: "CRC" | "USD";
+  /** The exoneration document types this kind may use (Nota 10.1: 01, 05, 06 and 07 only on notes). */
+  exonerationTypes: Array<[string, string]>;
 }
 
 /** The point-of-sale search box: what was searched, the items found, or why none. */
@@ -135,6 +139,7 @@ export async function documentFormLists(db: Db, companyId: number, kind: FormKin
     itemSearch,
     taxTypes: taxRows,
     genericClientId: clientRows.find((c) => c.generic)?.id ?? null,
+    exonerationTypes: exonerationDocTypesFor(kind === "qt" ? "fe" : kind),
   };
 }
 
@@ -145,7 +150,11 @@ export interface DocumentFormState {
   errors: Record<string, string>;
   /** Errors whose field has no input of its own (shown above the form). */
   general: string[];
-  totals: { subtotal: string; discount: string; tax: string; exonerated: string; total: string } | null;
+  /**
+   * The totals of what is typed; `warnings`: what the user should know about them (a line without a
+   * CABYS code counted as goods or services by its unit, kindWarnings) — shown, never blocking.
+   */
+  totals: { subtotal: string; discount: string; tax: string; exonerated: string; total: string; warnings: string[] } | null;
   message: string | null;
   /** Prefilled screens (notes, clones, replacements, purchase invoices): header, locked client, references. */
   source?: SourceView | null;
@@ -224,7 +233,8 @@ function totalsOf(kind: FormKind, form: DocumentFormValues, lists: DocumentFormL
     // The payment amounts are checked on Guardar; here only "all by card" matters (IVA devuelto).
     const allCard = draft.payments.length > 0 && draft.payments.every((p) => p.code === "02");
     const s = summaryOf(draftTotals({ ...draft, payments: [{ code: allCard ? "02" : "01" }] }));
-    return { subtotal: s.subtotal, discount: s.discount, tax: s.tax, exonerated: s.exonerated, total: s.total };
+    const warnings = kindWarnings(draftLineInputs(draft)).map((w) => w.message);
+    return { subtotal: s.subtotal, discount: s.discount, tax: s.tax, exonerated: s.exonerated, total: s.total, warnings };
   } catch {
     return null;
   }

@@ -157,7 +157,8 @@ export async function applyHaciendaAnswer(db: Db, answer: HaciendaAnswer, now: D
       .returning({ id: documents.id, kind: documents.kind, total: documents.totalComprobante, companyId: documents.companyId });
     if (!row) return null;
     // Accepted: the e-mail to the client and the notify list goes out by a job (retried on failure).
-    if (answer.estado === "aceptado") await enqueueDocumentEmail(tx, { companyId: row.companyId, documentId: row.id }, now);
+    // (A Recibo Electrónico de Pago is shown on its payment and invoice, not e-mailed: decision 135.)
+    if (answer.estado === "aceptado" && row.kind !== "rep") await enqueueDocumentEmail(tx, { companyId: row.companyId, documentId: row.id }, now);
     if (row.kind === "nc" && answer.estado === "aceptado") {
       const refs = await tx.select({ id: documentReferences.referencedDocumentId }).from(documentReferences).where(eq(documentReferences.documentId, row.id));
       for (const r of refs)

@@ -1,7 +1,8 @@
 // Accounts the journeys use, created before the server starts. Each project (js, nojs) has its own
 // accounts so that journeys that change state (password reset, takeover) do not interfere.
 import type { Db } from "../../db/client.ts";
-import { companies, companyUsers, generalConfigurations, users } from "../../db/schema/index.ts";
+import { eq } from "drizzle-orm";
+import { clients, companies, companyUsers, generalConfigurations, users } from "../../db/schema/index.ts";
 import { hashPassword } from "../../app/server/password.server.ts";
 import { setupNewCompany } from "../../app/server/company-setup.server.ts";
 
@@ -37,5 +38,26 @@ export async function seedE2E(db: Db) {
     await user("takeover", `Tomás Doble ${p}`, [full.id]);
     await user("plan2", `Pedro Recepción ${p}`, [reception.id]);
     await user("inactive", `Iris Inactiva ${p}`, [inactive.id]);
+    // Issue 11 point 1: a company and a client still carrying a code of the activity catalogue before
+    // TRIBU-CR that the migration could not convert (their screens ask for the new CIIU 4 code).
+    const legacy = await company(`Actividad Anterior ${p} S.A.`, p === "js" ? "3101900501" : "3101900502", 1, true);
+    await db.update(companies).set({ economicActivityCode: "620100", economicActivityName: "Actividades de programación informática" }).where(eq(companies.id, legacy.id));
+    const [demo] = await db.select({ id: users.id }).from(users).where(eq(users.email, "demo@colibri.cr"));
+    if (demo) await db.insert(companyUsers).values({ companyId: legacy.id, userId: demo.id });
+    await db.insert(clients).values({
+      companyId: full.id,
+      name: `Cliente Actividad Anterior ${p}`,
+      identificationTypeId: 2,
+      identification: p === "js" ? "3102900501" : "3102900502",
+      email: "anterior@example.cr",
+      phone: "22224444",
+      address: "Costado norte del parque",
+      provinceNumber: 1,
+      cantonNumber: 1,
+      districtNumber: 1,
+      barrio: "Barrio Amón",
+      economicActivityCode: "960104",
+      economicActivityName: "Actividad sin equivalente",
+    });
   }
 }

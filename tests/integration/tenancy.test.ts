@@ -144,7 +144,7 @@ describe("non-admins cannot reach admin actions", () => {
       call(asUserA, companiesRoute.action, { path: "/companies", form: { intent: "toggle", company_id: String(A.id), confirm: "yes" } }),
       call(asUserA, companiesRoute.action, { path: "/companies", form: { intent: "delete", company_id: String(A.id), confirm: "yes" } }),
       call(asUserA, companyForm.action, { path: `/edit-company/${A.id}`, params: { id: String(A.id) }, form: companyFormOf(A) }),
-      call(asUserA, companyForm.action, { path: "/new-company", form: { ...companyFormOf({ identification: "3101999999" }), economic_activity_code: "620100" } }),
+      call(asUserA, companyForm.action, { path: "/new-company", form: { ...companyFormOf({ identification: "3101999999" }), economic_activity_code: "6201.0" } }),
       call(asUserA, usersRoute.action, { path: "/users", form: { intent: "delete", user_id: String(adminA.id), confirm: "yes" } }),
       call(asUserA, userForm.action, { path: `/edit-user/${userA.id}`, params: { user_id: String(userA.id) }, form: { name: "Yo admin", email: userA.email, admin: "on" } }),
       call(asUserA, assign.action, { path: "/assign-company", form: { user_id: String(userA.id), company_id: String(A.id) } }),

@@ -4,6 +4,7 @@ import type { Route } from "./+types/company-form";
 import { companyWithConfiguration } from "../../../db/queries/companies.ts";
 import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { LocationFields } from "../../components/location-fields.tsx";
+import { ACTIVITY_CODE_MESSAGES, isLegacyActivityCode, parseActivityOptions } from "../../domain/activity-codes.ts";
 import { ACTIVITY_MESSAGES, COMPANY_MESSAGES, CURRENCY_EMIT_DOC, INVOICE_FORMATS, PLANS, companySchema, lookupDigits, type Activity } from "../../domain/company-schemas.ts";
 import { formValues, parseForm } from "../../domain/forms.ts";
 import { lookupActivities } from "../../server/activity-lookup.server.ts";
@@ -27,20 +28,6 @@ const NEW_DEFAULTS: Record<string, string> = {
   invoice_format: "1",
   permission: "1",
 };
-
-/** Activities carried by the form between re-renders (hidden field), parsed defensively. */
-function activityOptions(raw: string | undefined): Activity[] {
-  try {
-    const list = JSON.parse(raw || "[]");
-    if (!Array.isArray(list)) return [];
-    return list
-      .slice(0, 50)
-      .filter((a) => a && /^\d{6}$/.test(String(a.code)))
-      .map((a) => ({ code: String(a.code), description: String(a.description ?? "").slice(0, 250), type: String(a.type ?? "").slice(0, 1) }));
-  } catch {
-    return [];
-  }
-}
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { user } = context.get(requestContext);
@@ -76,7 +63,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       database: c.database ?? "",
       no_hacienda: c.noHacienda ? "on" : "",
     };
-    if (c.economicActivityCode) activities = [{ code: c.economicActivityCode, description: c.economicActivityName ?? "", type: "" }];
+    // An old-catalogue code is shown in the typed field, not as the only choice (decision 132).
+    if (c.economicActivityCode && !isLegacyActivityCode(c.economicActivityCode)) activities = [{ code: c.economicActivityCode, description: c.economicActivityName ?? "", type: "" }];
     hasLogo = !!c.logo;
     hasApiPassword = !!c.passwordApiHash;
   }
@@ -97,7 +85,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData();
   const values = formValues(form);
   delete values.intent;
-  let activities = activityOptions(values.activity_options);
+  let activities = parseActivityOptions(values.activity_options);
   let message: string | null = null;
   const intent = form.get("intent");
 
@@ -118,7 +106,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   if (intent === "refresh-location" || intent === "lookup-activity") return view({});
 
-  const parsed = parseForm(companySchema({ creating: id === null, isAdmin: user!.isAdmin, isSuperAdmin: user!.isSuperAdmin, hasApiPassword: base.hasApiPassword }), values);
+  const parsed = parseForm(
+    companySchema({ creating: id === null, isAdmin: user!.isAdmin, isSuperAdmin: user!.isSuperAdmin, hasApiPassword: base.hasApiPassword, storedActivityCode: current?.economicActivityCode }),
+    values,
+  );
   const logo = await readLogo(form);
   const errors = { ...(parsed.ok ? {} : parsed.errors), ...(logo.ok ? {} : { logo: logo.message }) };
   if (!parsed.ok || !logo.ok) return view(errors, 400);
@@ -198,10 +189,9 @@ function CompanyFormView({ state }: { state: ViewState }) {
           </Field>
           {text("identification", "Identificación", {
             required: true,
-            inputMode: "numeric",
             minLength: 9,
             maxLength: 12,
-            pattern: "\\d{9,12}",
+            pattern: "[0-9A-Z]{9,12}",
             onBlur: (e) => {
               if (creating && !activity) void lookup(e.currentTarget.value);
             },
@@ -225,15 +215,21 @@ function CompanyFormView({ state }: { state: ViewState }) {
                 id="economic_activity_code"
                 name="economic_activity_code"
                 className="input"
-                inputMode="numeric"
-                pattern="\d{6}"
+                inputMode="decimal"
+                pattern="\d{4}\.\d"
                 maxLength={6}
-                placeholder="Código de 6 dígitos"
+                placeholder="Código CIIU 4, p. ej. 6201.0"
                 value={activity}
                 onChange={(e) => setActivity(e.target.value)}
               />
             )}
           </Field>
+          {/* A stored code of the catalogue before TRIBU-CR that the migration could not convert (decision 132). */}
+          {isLegacyActivityCode(activity) && (
+            <p className="rounded-md bg-warning/10 p-3 text-sm" role="alert" data-activity-legacy>
+              {ACTIVITY_CODE_MESSAGES.legacyCompany(activity)}
+            </p>
+          )}
           <input type="hidden" name="activity_options" value={JSON.stringify(activities)} />
           {activities.length > 0 ? (
             <input type="hidden" name="economic_activity_name" value={activityName} />

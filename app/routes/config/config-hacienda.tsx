@@ -140,10 +140,10 @@ function HaciendaForm({ s }: { s: Route.ComponentProps["loaderData"] }) {
           <Field label="Archivo de la llave (.p12)" name="file_key" error={errors.file_key}>
             <input id="file_key" name="file_key" type="file" accept=".p12,application/x-pkcs12" className="input" aria-invalid={errors.file_key ? true : undefined} />
           </Field>
+          {/* Keys issued in TRIBU-CR since August 2026 have 14-character complex PINs: not a number pad. */}
           {input("pin", "PIN de la llave", {
             type: "password",
             autoComplete: "new-password",
-            inputMode: "numeric",
             required: !s.hasPin,
             placeholder: s.hasPin ? "Dejar en blanco para conservar" : undefined,
           })}

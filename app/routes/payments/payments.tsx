@@ -17,6 +17,7 @@ import { formatMoney, truncate } from "../../domain/format.ts";
 import { parseForm } from "../../domain/forms.ts";
 import { lastPage } from "../../domain/pagination.ts";
 import { bankSchema, formatDay, PAYMENT_MESSAGES, paymentReturn, paymentSchema } from "../../domain/payments.ts";
+import { REP_MESSAGES } from "../../domain/rep.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
@@ -78,6 +79,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         bank: r.bankName ?? PAYMENT_MESSAGES.noBank,
         reference: r.reference ?? "",
         date: formatDay(r.paidOn),
+        // The Recibo Electrónico de Pago the payment issued (sale conditions 08 and 10), or why none.
+        receipt: r.repDocumentId ? { id: r.repDocumentId, consecutivo: r.repConsecutivo ?? "", status: r.repStatus ?? "" } : null,
+        receiptNote: r.repNote,
       };
     }),
     banks: await banksOf(database, { companyId: company.id }),
@@ -102,6 +106,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data<ActionState>({ intent: "pay", errors: parsed.errors, values: parsed.values }, { status: 400 });
     }
     const r = await recordPayment(database, { companyId: company.id, userId: user.id, payment: parsed.data });
+    if (r.ok && r.rep?.issued === true) return redirectWithToast(back, { type: "success", text: REP_MESSAGES.recorded(r.rep.consecutivo) });
+    if (r.ok && r.rep?.issued === false) return redirectWithToast(back, { type: "warning", text: `${PAYMENT_MESSAGES.recorded} ${r.rep.note}` });
     if (r.ok) return redirectWithToast(back, { type: "success", text: PAYMENT_MESSAGES.recorded });
     if (r.reason === "not-found") throw data(PAYMENT_MESSAGES.notFound, { status: 404 });
     const values = Object.fromEntries([...form.entries()].filter((e): e is [string, string] => typeof e[1] === "string" && e[0] !== "_csrf"));
@@ -113,6 +119,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (form.get("confirm") === "cancel") return redirectWithToast(back, { type: "info", text: PAYMENT_MESSAGES.cancelled });
     const done = await deletePayment(database, { companyId: company.id, userId: user.id, id: idParam(String(form.get("payment_id") ?? "")), now: new Date() });
     if (!done) throw data(PAYMENT_MESSAGES.notFound, { status: 404 });
+    if ("refused" in done) return redirectWithToast(back, { type: "error", text: done.refused });
     return redirectWithToast(back, { type: "success", text: PAYMENT_MESSAGES.deleted });
   }
 
@@ -182,6 +189,11 @@ function PaymentForm({ d, state }: { d: Extract<Route.ComponentProps["loaderData
           <input type="hidden" name="document_id" value={doc.id} />
           <input type="hidden" name="volver" value={d.volver} />
           {errors._form ? <FormAlert>{errors._form}</FormAlert> : null}
+          {d.repNotice && (
+            <p className="rounded-md bg-warning/10 p-3 text-sm" role="status" data-rep-notice>
+              {d.repNotice}
+            </p>
+          )}
           <div className="grid gap-3 sm:grid-cols-2">
             <Field label="Monto" name="amount" error={errors.amount}>
               <input id="amount" name="amount" className="input" inputMode="decimal" autoComplete="off" defaultValue={v.amount} aria-invalid={invalid(errors, "amount")} aria-describedby={describedBy(errors, "amount")} required />
@@ -287,7 +299,7 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
   if (loaderData.mode === "pay") return <PaymentForm d={loaderData} state={state} />;
   const d = loaderData;
   const here = `/payments${d.page > 1 ? `?page=${d.page}` : ""}`;
-  const columns = d.plan5 ? 8 : 9;
+  const columns = d.plan5 ? 9 : 10;
   return (
     <div className="space-y-4">
       <div className="card">
@@ -305,6 +317,7 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
                 <th>Banco</th>
                 <th>Referencia</th>
                 <th>Fecha</th>
+                <th>Recibo electrónico</th>
                 {!d.plan5 && <th>Acciones</th>}
               </tr>
             </thead>
@@ -328,6 +341,17 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
                   <td>{r.bank}</td>
                   <td>{r.reference}</td>
                   <td>{r.date}</td>
+                  <td data-receipt>
+                    {r.receipt ? (
+                      <>
+                        <a href={`/document-file/${r.receipt.id}/xml`}>{r.receipt.consecutivo}</a> <span className="chip">{r.receipt.status}</span>
+                      </>
+                    ) : r.receiptNote ? (
+                      <span className="text-sm text-slate-600" title={r.receiptNote}>
+                        Sin recibo
+                      </span>
+                    ) : null}
+                  </td>
                   {!d.plan5 && (
                     <td>
                       <ConfirmAction
