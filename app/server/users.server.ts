@@ -14,20 +14,22 @@ import { hashPassword } from "./password.server.ts";
 
 type Actor = Pick<CurrentUser, "id" | "isAdmin" | "isSuperAdmin">;
 
-const viewerOf = (actor: Actor): Viewer => ({ id: actor.id, isSuperAdmin: actor.isSuperAdmin });
+/** The acting admin as the ownership rule sees him (db/queries/users.ts visibleUsers). */
+export const viewerOf = (actor: Actor): Viewer => ({ id: actor.id, isSuperAdmin: actor.isSuperAdmin, superAdminEmail: env().superAdminEmail });
 
 export function requireUserAdmin(user: CurrentUser | undefined): CurrentUser {
   if (!user?.isAdmin) throw data(USER_MESSAGES.adminOnly, { status: 403 });
   return user;
 }
 
-/** The user if the admin may manage them, else 404. Only the super-admin manages the super-admin account. */
+/**
+ * The user if the admin administers them (docs/decisions/120-user-ownership.md), else 404: another
+ * account's users do not exist for him. Every route and action that takes a user id calls this.
+ */
 export async function requireManageableUser(db: Db, actor: Actor, userId: number) {
   requireUserAdmin(actor as CurrentUser);
   const row = await visibleUser(db, viewerOf(actor), userId);
   if (!row) throw data("No encontrado", { status: 404 });
-  const superEmail = env().superAdminEmail;
-  if (!actor.isSuperAdmin && superEmail && row.email.toLowerCase() === superEmail && row.id !== actor.id) throw data(USER_MESSAGES.adminOnly, { status: 403 });
   return row;
 }
 
