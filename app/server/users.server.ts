@@ -35,8 +35,18 @@ export async function requireManageableUser(db: Db, actor: Actor, userId: number
 
 type SaveResult = { ok: true; id: number } | { ok: false; errors: FieldErrors };
 
+/**
+ * The super-admin is the account that holds SUPER_ADMIN_EMAIL: nobody takes that address through
+ * the application (a new user, or an account whose address is another one today).
+ */
+function takesSuperAdminEmail(email: string, current: string | null): boolean {
+  const reserved = env().superAdminEmail;
+  return !!reserved && email.toLowerCase() === reserved && current?.toLowerCase() !== reserved;
+}
+
 export async function createUser(db: Db, actor: Actor, input: UserInput): Promise<SaveResult> {
   requireUserAdmin(actor as CurrentUser);
+  if (takesSuperAdminEmail(input.email, null)) return { ok: false, errors: { email: USER_MESSAGES.reservedEmail } };
   if (await userByEmail(db, input.email)) return { ok: false, errors: { email: USER_MESSAGES.duplicateEmail } };
   const [row] = await db
     .insert(users)
@@ -46,7 +56,8 @@ export async function createUser(db: Db, actor: Actor, input: UserInput): Promis
 }
 
 export async function updateUser(db: Db, actor: Actor, userId: number, input: UserInput): Promise<SaveResult> {
-  await requireManageableUser(db, actor, userId);
+  const target = await requireManageableUser(db, actor, userId);
+  if (takesSuperAdminEmail(input.email, target.email)) return { ok: false, errors: { email: USER_MESSAGES.reservedEmail } };
   const other = await userByEmail(db, input.email);
   if (other && other.id !== userId) return { ok: false, errors: { email: USER_MESSAGES.duplicateEmail } };
   // An admin cannot take away their own admin role (they would lock themselves out of this screen).
