@@ -20,7 +20,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     .where(and(eq(companyUsers.userId, user.id), isNull(companies.deletedAt)))
     .orderBy(asc(companies.name))
     .limit(200);
-  const nav = navigationFor({ signedIn: true, hasCompany: true, isAdmin: user.isAdmin, companyActive: company.active, permission: company.permission });
+  const nav = navigationFor({ signedIn: true, hasCompany: true, isAdmin: user.isAdmin, isSuperAdmin: user.isSuperAdmin, companyActive: company.active, permission: company.permission });
   return { user: { name: user.name, email: user.email, isAdmin: user.isAdmin }, company, companies: myCompanies, nav, title: title ?? "" };
 }
 

@@ -28,7 +28,7 @@ export function listShouldRevalidate({ formData, currentUrl, nextUrl, defaultSho
 
 /** The clients list (tabs) or the providers list, with the dialogs of spec part 1 §2.3. */
 export function ClientListView({ loaderData, actionData }: { loaderData: LoaderData; actionData?: { form?: ClientFormViewState } }) {
-  const { base, back, provider, inactive, readOnly, rows, page, perPage, search, form, statement, activities, isAdmin } = loaderData;
+  const { base, back, provider, inactive, readOnly, rows, page, perPage, search, form, statement, activities, canImportActivities } = loaderData;
   const { search: qs } = useLocation();
   const formState = (actionData?.form ?? form) as ClientFormViewState | null;
   const withParam = (k: string, v: string | number) => {
@@ -77,7 +77,7 @@ export function ClientListView({ loaderData, actionData }: { loaderData: LoaderD
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-lg font-semibold">{provider ? "Proveedores" : "Clientes"}</h1>
         <div className="flex gap-2">
-          {!provider && isAdmin && (
+          {!provider && canImportActivities && (
             <Link to={withParam("activities", 1)} className="btn btn-outline">
               Catálogo de actividades
             </Link>
