@@ -1,6 +1,6 @@
 // User use-cases (spec part 1 §2.3 Users, §5 User/Assign, §6). Admins manage the users they can see
 // (db/queries/users.ts visibleUsers); deleting is soft and ends the user's sessions.
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
 import { data } from "react-router";
 import type { Db } from "../../db/client.ts";
 import { manageableCompany } from "../../db/queries/companies.ts";
@@ -55,17 +55,28 @@ export async function createUser(db: Db, actor: Actor, input: UserInput): Promis
   return { ok: true, id: row.id };
 }
 
-export async function updateUser(db: Db, actor: Actor, userId: number, input: UserInput): Promise<SaveResult> {
+/**
+ * Saves the user form. A new password ends every open session of that user (his browsers must sign
+ * in with it), except `keepSessionId`: the session of an admin changing his own password.
+ */
+export async function updateUser(db: Db, actor: Actor, userId: number, input: UserInput, opts: { keepSessionId?: string; now?: Date } = {}): Promise<SaveResult> {
   const target = await requireManageableUser(db, actor, userId);
   if (takesSuperAdminEmail(input.email, target.email)) return { ok: false, errors: { email: USER_MESSAGES.reservedEmail } };
   const other = await userByEmail(db, input.email);
   if (other && other.id !== userId) return { ok: false, errors: { email: USER_MESSAGES.duplicateEmail } };
   // An admin cannot take away their own admin role (they would lock themselves out of this screen).
   const role = userId === actor.id ? "admin" : input.admin ? "admin" : "user";
-  await db
-    .update(users)
-    .set({ name: input.name, email: input.email, role, ...(input.password ? { passwordHash: await hashPassword(input.password) } : {}) })
-    .where(eq(users.id, userId));
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ name: input.name, email: input.email, role, ...(passwordHash ? { passwordHash } : {}) })
+      .where(eq(users.id, userId));
+    if (passwordHash) {
+      const open = and(eq(sessions.userId, userId), isNull(sessions.closedAt), opts.keepSessionId ? ne(sessions.id, opts.keepSessionId) : undefined);
+      await tx.update(sessions).set({ closedAt: opts.now ?? new Date(), closedReason: "password" }).where(open);
+    }
+  });
   return { ok: true, id: userId };
 }
 

@@ -81,6 +81,25 @@ describe("user form", () => {
     expect(await verifyPassword("nueva-clave", (await database.db.select().from(users).where(eq(users.id, u.id)))[0].passwordHash)).toBe(true);
   });
 
+  it("a password set by an admin ends that user's open sessions; a change without password does not; the admin's own browser stays signed in", async () => {
+    const { admin, home, b } = await adminWithCompany();
+    const u = await createUser(database.db, { createdById: admin.id });
+    await database.db.insert(companyUsers).values({ companyId: home.id, userId: u.id });
+    const theirs = await signedIn(database.db, u.id, home.id);
+    const path = `/edit-user/${u.id}`;
+    await call(b, userForm.action, { path, params: { user_id: String(u.id) }, form: { name: "Solo Nombre", email: u.email, password: "" } });
+    expect((await call(theirs, dashboard.loader, { path: "/dashboard" })).status).toBe(200);
+    await call(b, userForm.action, { path, params: { user_id: String(u.id) }, form: { name: "Solo Nombre", email: u.email, password: "clave-puesta-1" } });
+    const after = await call(theirs, dashboard.loader, { path: "/dashboard" });
+    expect(after.status).toBe(302);
+    expect(after.location).toBe("/login");
+
+    // His own password: the browser he changed it from stays signed in.
+    const own = await call(b, userForm.action, { path: `/edit-user/${admin.id}`, params: { user_id: String(admin.id) }, form: { name: admin.name, email: admin.email, password: "mi-clave-nueva", admin: "on" } });
+    expect(own.status).toBe(302);
+    expect((await call(b, dashboard.loader, { path: "/dashboard" })).status).toBe(200);
+  });
+
   it("non-admins get 403 and nothing changes", async () => {
     const plain = await createUser(database.db);
     const home = await createCompany(database.db, { userIds: [plain.id] });
