@@ -69,6 +69,11 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
             </button>
           </AppForm>
           {!company.active && <span className="chip chip-off">Compañía inactiva</span>}
+          {company.permission === 5 && (
+            <span className="chip chip-off" title="Los cambios de esta compañía se hacen por la API" data-read-only-plan>
+              Solo lectura (plan API)
+            </span>
+          )}
           <div className="ml-auto flex items-center gap-3 text-sm">
             <span className="hidden sm:inline" data-user-name>
               {user.name}

@@ -275,41 +275,44 @@ function ClientRow({
         <span className={`chip ${c.active ? "chip-on" : "chip-off"}`}>{c.active ? "Activo" : "Inactivo"}</span>
       </td>
       <td>
-        <div className="flex flex-wrap gap-1">
-          <Link className="btn btn-outline btn-sm" to={editHref}>
-            Editar
-          </Link>
-          {!c.generic &&
-            (c.active ? (
-              <ConfirmAction
-                label="Desactivar"
-                title={`Desactivar ${noun.toLowerCase()}`}
-                message={CLIENT_MESSAGES.confirmDeactivate}
-                intent="toggle"
-                fields={fields}
-                action={back}
-                fetcher={toggleFetcher}
-              />
-            ) : (
-              <AppForm action={back} className="inline" fetcher={toggleFetcher}>
-                <input type="hidden" name="intent" value="toggle" />
-                {Object.entries(fields).map(([k, v]) => (
-                  <input key={k} type="hidden" name={k} value={String(v)} />
-                ))}
-                <button type="submit" className="btn btn-outline btn-sm" disabled={fetcher.state !== "idle"}>
-                  Activar
-                </button>
-              </AppForm>
-            ))}
-          {!c.generic && !c.hasDocuments && (
-            <ConfirmAction label="Eliminar" title={`Eliminar ${noun}`} message={CLIENT_MESSAGES.confirmDelete} intent="delete" fields={{ client_id: c.id }} action={back} />
-          )}
-          {!provider && (
-            <Link className="btn btn-outline btn-sm" to={statementHref}>
-              Estado de cuenta
+        {/* Plan 5 (read-only interface): no row actions; the server refuses them too (decision 124). */}
+        {!readOnly && (
+          <div className="flex flex-wrap gap-1">
+            <Link className="btn btn-outline btn-sm" to={editHref}>
+              Editar
             </Link>
-          )}
-        </div>
+            {!c.generic &&
+              (c.active ? (
+                <ConfirmAction
+                  label="Desactivar"
+                  title={`Desactivar ${noun.toLowerCase()}`}
+                  message={CLIENT_MESSAGES.confirmDeactivate}
+                  intent="toggle"
+                  fields={fields}
+                  action={back}
+                  fetcher={toggleFetcher}
+                />
+              ) : (
+                <AppForm action={back} className="inline" fetcher={toggleFetcher}>
+                  <input type="hidden" name="intent" value="toggle" />
+                  {Object.entries(fields).map(([k, v]) => (
+                    <input key={k} type="hidden" name={k} value={String(v)} />
+                  ))}
+                  <button type="submit" className="btn btn-outline btn-sm" disabled={fetcher.state !== "idle"}>
+                    Activar
+                  </button>
+                </AppForm>
+              ))}
+            {!c.generic && !c.hasDocuments && (
+              <ConfirmAction label="Eliminar" title={`Eliminar ${noun}`} message={CLIENT_MESSAGES.confirmDelete} intent="delete" fields={{ client_id: c.id }} action={back} />
+            )}
+            {!provider && (
+              <Link className="btn btn-outline btn-sm" to={statementHref}>
+                Estado de cuenta
+              </Link>
+            )}
+          </div>
+        )}
       </td>
     </tr>
   );

@@ -124,7 +124,6 @@ export async function clientListAction({ request, context, provider }: { request
 
   // The client form (dialog): ?edit=ID or ?new=1.
   const editId = positiveId(url.searchParams.get("edit"));
-  if (!editId && company!.permission === 5) throw data(CLIENT_MESSAGES.readOnlyPlan, { status: 403 });
   const outcome = await handleClientForm(db(), { companyId, mode: "dialog", provider, clientId: editId, form });
   if (outcome.kind === "saved") return redirectWithToast(back, { type: "success", text: outcome.created ? CLIENT_MESSAGES.saved : CLIENT_MESSAGES.updated });
   return data({ form: outcome.state }, { status: outcome.status });
