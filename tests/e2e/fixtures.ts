@@ -41,6 +41,7 @@ export async function seedE2E(db: Db) {
     await user("staff", `Ana Pérez ${p}`, [full.id, second.id]);
     await user("reset", `Rosa Reset ${p}`, [full.id]);
     await user("takeover", `Tomás Doble ${p}`, [full.id]);
+    await user("throttled", `Teresa Tecleo ${p}`, [full.id]);
     await user("plan2", `Pedro Recepción ${p}`, [reception.id]);
     await user("inactive", `Iris Inactiva ${p}`, [inactive.id]);
   }
