@@ -16,6 +16,7 @@ import { handlers, schedules } from "../jobs/registry.ts";
 import { startRunner, type Runner } from "../jobs/runner.ts";
 import { lockDataDir, prepareEnvironment } from "./environment.ts";
 import { precompressedAssets } from "./precompressed-assets.ts";
+import { clientAddress } from "./client-ip.ts";
 import { anyCompanyUsesSandbox } from "../app/server/hacienda-config.server.ts";
 
 /** Largest request body accepted (uploads: CABYS spreadsheets up to 20 MB). */
@@ -101,7 +102,7 @@ if (cluster.isPrimary && workers > 1) {
       return;
     }
     // The app reads the client address from this header; whatever a client sent in it is replaced.
-    req.headers["x-colibri-client-ip"] = req.socket.remoteAddress ?? "unknown";
+    req.headers["x-colibri-client-ip"] = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "same-origin");
     res.setHeader("X-Frame-Options", "SAMEORIGIN");

@@ -19,7 +19,15 @@ export interface RouteRule {
   plan2?: boolean;
   /** Called by another server (no browser, no cookies): it authenticates its payload itself. */
   csrfExempt?: boolean;
+  /**
+   * Posts stay allowed when the company is on plan 5 (read-only interface: docs/decisions/124).
+   * Every other signed-in route is read-only at plan 5: a new route is read-only until marked here.
+   */
+  plan5Writes?: boolean;
 }
+
+/** Plan 5 (API): the interface is read-only (spec part 1 §1, §6; part 2 §6). */
+export const PLAN5_READ_ONLY = "Tu plan (API) es de solo lectura en la aplicación: los cambios se hacen por la API o con otro plan.";
 
 export const ROUTES = [
   // public
@@ -30,9 +38,9 @@ export const ROUTES = [
   { name: "error-404", pattern: "/pages/error-404", title: "Página no encontrada", public: true },
   { name: "hacienda-callback", pattern: "/hacienda/callback", title: "Notificación de Hacienda", public: true, csrfExempt: true },
   // signed-in utilities
-  { name: "logout", pattern: "/logout", title: "Cerrar sesión", utility: true },
-  { name: "select-company", pattern: "/select-company", title: "Seleccionar compañía", utility: true },
-  { name: "advertisement-seen", pattern: "/advertisement-seen", title: "Anuncio", utility: true },
+  { name: "logout", pattern: "/logout", title: "Cerrar sesión", utility: true, plan5Writes: true },
+  { name: "select-company", pattern: "/select-company", title: "Seleccionar compañía", utility: true, plan5Writes: true },
+  { name: "advertisement-seen", pattern: "/advertisement-seen", title: "Anuncio", utility: true, plan5Writes: true },
   { name: "company-logo", pattern: "/company-logo/:id", title: "Logo", utility: true },
   { name: "locations", pattern: "/locations", title: "Ubicaciones", utility: true },
   { name: "activity-lookup", pattern: "/activity-lookup", title: "Actividades económicas", utility: true },
@@ -42,7 +50,7 @@ export const ROUTES = [
   // authenticated screens (part 1 §2.1)
   { name: "dashboard", pattern: "/dashboard", title: "Inicio", inactiveOk: true, plan2: true },
   { name: "rdashboard", pattern: "/rdashboard", title: "Inicio" },
-  { name: "advertisement", pattern: "/advertisement", title: "Anuncio" },
+  { name: "advertisement", pattern: "/advertisement", title: "Anuncio", plan5Writes: true },
   { name: "clients", pattern: "/clients", title: "Clientes" },
   { name: "new-client", pattern: "/new-client", title: "Nuevo Cliente" },
   { name: "client-detail", pattern: "/client-detail/:id", title: "Detalle del cliente" },
@@ -50,9 +58,9 @@ export const ROUTES = [
   { name: "items", pattern: "/items", title: "Artículos" },
   { name: "new-item", pattern: "/new-item", title: "Nuevo Artículo" },
   { name: "edit-item", pattern: "/edit-item/:id", title: "Editar Artículo" },
-  { name: "companies", pattern: "/companies", title: "Compañías", inactiveOk: true },
-  { name: "new-company", pattern: "/new-company", title: "Nueva Compañia" },
-  { name: "edit-company", pattern: "/edit-company/:id", title: "Editar Compañia" },
+  { name: "companies", pattern: "/companies", title: "Compañías", inactiveOk: true, plan5Writes: true },
+  { name: "new-company", pattern: "/new-company", title: "Nueva Compañia", plan5Writes: true },
+  { name: "edit-company", pattern: "/edit-company/:id", title: "Editar Compañia", plan5Writes: true },
   { name: "quotations", pattern: "/quotations", title: "Cotizaciones" },
   { name: "recurrings", pattern: "/recurrings", title: "Facturas recurrentes" },
   { name: "new-quotation", pattern: "/new-quotation", title: "Nueva Cotización" },
@@ -86,12 +94,12 @@ export const ROUTES = [
   { name: "report-purchases", pattern: "/report-purchases", title: "Reporte de compras" },
   { name: "terms", pattern: "/terms/:company_id", title: "Términos y Condiciones" },
   { name: "taxes", pattern: "/taxes/:company_id", title: "Lista de IVA" },
-  { name: "add-user", pattern: "/add-user", title: "Nuevo Usuario" },
-  { name: "edit-user", pattern: "/edit-user/:user_id", title: "Editar Usuario" },
-  { name: "users", pattern: "/users", title: "Usuarios" },
-  { name: "assign-company", pattern: "/assign-company", title: "Asignar compañía" },
-  { name: "companies-user", pattern: "/companies-user/:user_id", title: "Compañías del usuario" },
-  { name: "all-companies", pattern: "/all-companies", title: "Todas las compañías" },
+  { name: "add-user", pattern: "/add-user", title: "Nuevo Usuario", plan5Writes: true },
+  { name: "edit-user", pattern: "/edit-user/:user_id", title: "Editar Usuario", plan5Writes: true },
+  { name: "users", pattern: "/users", title: "Usuarios", plan5Writes: true },
+  { name: "assign-company", pattern: "/assign-company", title: "Asignar compañía", plan5Writes: true },
+  { name: "companies-user", pattern: "/companies-user/:user_id", title: "Compañías del usuario", plan5Writes: true },
+  { name: "all-companies", pattern: "/all-companies", title: "Todas las compañías", plan5Writes: true },
   { name: "simples", pattern: "/simples", title: "Facturas de compra" },
   { name: "new-simple", pattern: "/new-simple", title: "Nueva factura de compra" },
   { name: "providers", pattern: "/providers", title: "Proveedores" },
@@ -111,6 +119,15 @@ export function matchRoute(pathname: string): RouteRule | undefined {
   return compiled.find((c) => c.re.test(pathname))?.rule;
 }
 
+/** The `:company_id` of a route that names the company it changes (configuration screens), if any. */
+export function targetCompanyId(rule: RouteRule, pathname: string): number | null {
+  const segments = rule.pattern.split("/");
+  const i = segments.indexOf(":company_id");
+  if (i < 0) return null;
+  const raw = pathname.split("/")[i] ?? "";
+  return /^\d{1,9}$/.test(raw) ? Number(raw) : null;
+}
+
 export interface AccessState {
   /** A valid session with a user. */
   signedIn: boolean;
@@ -119,11 +136,19 @@ export interface AccessState {
   isAdmin: boolean;
   companyActive: boolean;
   permission: number;
+  /** The request changes something (POST, PUT, PATCH, DELETE). */
+  writing?: boolean;
+  /**
+   * The plan of the company a write changes when the route names one (`:company_id`), else the
+   * session company's (`permission`).
+   */
+  targetPermission?: number;
 }
 
 export type AccessDecision =
   | { kind: "allow"; route: RouteRule }
-  | { kind: "redirect"; to: string };
+  | { kind: "redirect"; to: string }
+  | { kind: "refuse"; status: 403; message: string };
 
 export function decideAccess(pathname: string, s: AccessState): AccessDecision {
   if (pathname === "/" || pathname === "") return { kind: "redirect", to: "/dashboard" };
@@ -135,6 +160,8 @@ export function decideAccess(pathname: string, s: AccessState): AccessDecision {
     return { kind: "allow", route };
   }
   if (!ready) return { kind: "redirect", to: "/login" };
+  // Plan 5: the interface changes nothing of the company's data (docs/decisions/124).
+  if (s.writing && !route.plan5Writes && (s.targetPermission ?? s.permission) === 5) return { kind: "refuse", status: 403, message: PLAN5_READ_ONLY };
   if (route.utility) return { kind: "allow", route };
   if (!s.companyActive && !s.isAdmin && !route.inactiveOk) return { kind: "redirect", to: "/dashboard" };
   if (s.permission === 2 && !route.plan2) return { kind: "redirect", to: "/dashboard" };

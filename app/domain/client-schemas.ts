@@ -30,6 +30,7 @@ export const CLIENT_MESSAGES = {
   maxContacts4: "No puede agregar mas de 4 contactos",
   maxContacts3: "No puede agregar mas de 3 contactos",
   readOnlyPlan: "Tu plan no permite crear clientes desde la aplicación.",
+  activitiesSuperAdminOnly: "Solo el superadministrador puede importar el catálogo de actividades: lo usan todas las empresas.",
   invalid: "invalido",
 } as const;
 

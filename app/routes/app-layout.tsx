@@ -20,7 +20,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     .where(and(eq(companyUsers.userId, user.id), isNull(companies.deletedAt)))
     .orderBy(asc(companies.name))
     .limit(200);
-  const nav = navigationFor({ signedIn: true, hasCompany: true, isAdmin: user.isAdmin, companyActive: company.active, permission: company.permission });
+  const nav = navigationFor({ signedIn: true, hasCompany: true, isAdmin: user.isAdmin, isSuperAdmin: user.isSuperAdmin, companyActive: company.active, permission: company.permission });
   return { user: { name: user.name, email: user.email, isAdmin: user.isAdmin }, company, companies: myCompanies, nav, title: title ?? "" };
 }
 
@@ -69,6 +69,11 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
             </button>
           </AppForm>
           {!company.active && <span className="chip chip-off">Compañía inactiva</span>}
+          {company.permission === 5 && (
+            <span className="chip chip-off" title="Los cambios de esta compañía se hacen por la API" data-read-only-plan>
+              Solo lectura (plan API)
+            </span>
+          )}
           <div className="ml-auto flex items-center gap-3 text-sm">
             <span className="hidden sm:inline" data-user-name>
               {user.name}

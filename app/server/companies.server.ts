@@ -27,6 +27,16 @@ export function requireAdmin(user: CurrentUser | undefined): CurrentUser {
   return user;
 }
 
+/**
+ * Throws 403 with `message` unless the account is the super-admin (SUPER_ADMIN_EMAIL): content every
+ * tenant sees or uses (the advertisement, the CABYS and activity catalogues) is his alone
+ * (docs/decisions/121-shared-content.md).
+ */
+export function requireSuperAdmin(user: CurrentUser | undefined, message: string): CurrentUser {
+  if (!user?.isSuperAdmin) throw data(message, { status: 403 });
+  return user;
+}
+
 /** The company the admin may change, or a 404 (a company of another tenant does not exist for them). */
 export async function requireManageableCompany(db: Db, actor: Actor, companyId: number) {
   requireAdmin(actor as CurrentUser);

@@ -18,7 +18,7 @@ import { kindWarnings } from "../domain/totals.ts";
 import { exonerationDocTypesFor } from "../hacienda/codes.ts";
 import { checkDraft, draftLineInputs, draftTotals, summaryOf, type DocumentDraft, type DraftReference, type FieldError } from "../domain/document-draft.ts";
 import type { RecurrenceFormValues } from "../domain/recurring.ts";
-import { applyItemPicks, billedToRepresentative, blankLine, blankPayment, chosenStudent, contingencyReference, errorMap, FORM_CLIENT_MATCHES, FORM_KINDS, FORM_LIST_LIMIT, FORM_SAVED, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, offeredCreditTerms, PAYMENT_TERM_MESSAGES, readCreditTerm, readDocumentForm, toDraft, withoutBlankLines, type CreditTerm, type DocumentFormValues, type FormStudent, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
+import { applyItemPicks, billedToRepresentative, blankLine, blankPayment, chosenStudent, contingencyReference, errorMap, FORM_CLIENT_MATCHES, FORM_KINDS, FORM_LIST_LIMIT, FORM_SAVED, FORM_MESSAGES, MAX_LINES, READ_LINES, countLineRows, MAX_PAYMENTS, offeredCreditTerms, PAYMENT_TERM_MESSAGES, readCreditTerm, readDocumentForm, toDraft, withoutBlankLines, type CreditTerm, type DocumentFormValues, type FormStudent, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
 import { loadSchemaSet } from "../hacienda/xsd/load.server.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
 import { currentRate } from "./exchange-rate.server.ts";
@@ -404,7 +404,8 @@ export async function submitDocumentForm(
       const index = Number(intent.slice("remove-payment:".length));
       form = { ...form, payments: form.payments.filter((_, i) => i !== index) };
     }
-    if (intent === "add-line" && form.lines.length < MAX_LINES) form = { ...form, lines: [...form.lines, blankLine(defaultTax)] };
+    const atLimit = intent === "add-line" && form.lines.length >= MAX_LINES;
+    if (intent === "add-line" && !atLimit) form = { ...form, lines: [...form.lines, blankLine(defaultTax)] };
     if (intent.startsWith("remove-line:")) {
       const index = Number(intent.slice("remove-line:".length));
       form = { ...form, lines: form.lines.filter((_, i) => i !== index) };
@@ -412,7 +413,8 @@ export async function submitDocumentForm(
     // Item-pick errors refer to row positions: recompute them after adding/removing rows. The
     // re-rendered form (also the return from a quick-add, ?id=) keeps only a client it offers.
     const again = applyItemPicks(withOfferedClient(form, lists), lists.items);
-    return { ok: false, status: 200, state: state(kind, again.form, lists, again.errors, rated.message, view, ref?.typed ?? null) };
+    const limit = atLimit ? [{ field: "lines", message: FORM_MESSAGES.lineLimit }] : [];
+    return { ok: false, status: 200, state: state(kind, again.form, lists, [...again.errors, ...limit], rated.message, view, ref?.typed ?? null) };
   }
 
   // Blank rows are left out when another row is complete (withoutBlankLines, as toDraft does); the
@@ -420,6 +422,11 @@ export async function submitDocumentForm(
   const kept = applyItemPicks(withoutBlankLines(form), lists.items);
   form = kept.form;
   const errors: FieldError[] = [...kept.errors, ...(opts.source?.errors ?? [])];
+  // More lines than a document may have: refused, never cut (every line read comes back on the form).
+  // (Past READ_LINES only the first ones are read: the message counts every row sent.)
+  const rows = countLineRows(opts.values);
+  const lineCount = rows > READ_LINES ? rows : form.lines.length;
+  if (lineCount > MAX_LINES) errors.push({ field: "lines", message: FORM_MESSAGES.tooManyLines(lineCount) });
   // A student (school plan) is billed to its representative; the form keeps showing the student.
   const student = chosenStudent(form.clientId, lists.students);
   const billed = student ? billedToRepresentative(form, student) : form;

@@ -1,6 +1,7 @@
 // The root middleware: session, CSRF, toasts and the access rules of spec part 1 §2.2.
 import { data, redirect, type MiddlewareFunction } from "react-router";
-import { decideAccess } from "../domain/access.ts";
+import { companyPermission } from "../../db/queries/companies.ts";
+import { decideAccess, matchRoute, targetCompanyId } from "../domain/access.ts";
 import { requestContext, type RequestState } from "./context.ts";
 import { checkCsrf, csrfFor, CSRF_MESSAGE } from "./csrf.server.ts";
 import { db } from "./db.server.ts";
@@ -38,19 +39,27 @@ export const rootMiddleware: MiddlewareFunction<Response> = async ({ request, co
     return finish(redirect("/login"));
   }
 
-  const decision = decideAccess(pathname, {
+  const writing = UNSAFE.has(request.method);
+  const access = {
     signedIn: !!state.user,
     hasCompany: !!state.company,
     isAdmin: !!state.user?.isAdmin,
     companyActive: state.company?.active ?? false,
     permission: state.company?.permission ?? 0,
-  });
+    writing,
+  };
+  // A write to a route that names a company (its configuration) is judged by that company's plan.
+  const named = writing && state.company ? matchRoute(pathname) : undefined;
+  const targetId = named ? targetCompanyId(named, pathname) : null;
+  const targetPermission = targetId ? await companyPermission(db(), targetId) : undefined;
+  const decision = decideAccess(pathname, { ...access, targetPermission });
   if (decision.kind === "redirect") return finish(redirect(decision.to));
-  state.title = decision.route.title;
-
-  if (UNSAFE.has(request.method) && !decision.route.csrfExempt && !(await checkCsrf(request, csrf.token))) {
-    throw data(CSRF_MESSAGE, { status: 403, headers: setCookies.map((c) => ["Set-Cookie", c] as [string, string]) });
+  const headers = () => setCookies.map((c) => ["Set-Cookie", c] as [string, string]);
+  if (writing && !(decision.kind === "allow" && decision.route.csrfExempt) && !(await checkCsrf(request, csrf.token))) {
+    throw data(CSRF_MESSAGE, { status: 403, headers: headers() });
   }
+  if (decision.kind === "refuse") throw data(decision.message, { status: decision.status, headers: headers() });
+  state.title = decision.route.title;
 
   const response = await next();
   // Toasts shown: clear them once a page or its data has been served.

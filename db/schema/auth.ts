@@ -76,4 +76,6 @@ export const advertisements = pgTable("advertisements", {
   code: integer("code").notNull().default(1),
   active: boolean("active").notNull().default(false),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  /** Who saved it last: shown only when that is the super-admin (docs/decisions/121-shared-content.md). */
+  savedById: integer("saved_by_id").references(() => users.id, { onDelete: "set null" }),
 });

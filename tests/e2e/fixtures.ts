@@ -12,6 +12,9 @@ export const PROJECTS = ["js", "nojs"] as const;
 
 export const account = (kind: string, project: string) => `${kind}-${project}@e2e.colibri.cr`;
 
+/** The super-admin of the e2e server (SUPER_ADMIN_EMAIL): the shared catalogues and the advertisement are his (decision 121). */
+export const SUPER_ADMIN = "raiz@e2e.colibri.cr";
+
 export async function seedE2E(db: Db) {
   const hash = await hashPassword(PASSWORD);
   const company = async (name: string, identification: string, permission: number, active: boolean) => {
@@ -23,6 +26,9 @@ export async function seedE2E(db: Db) {
     await setupNewCompany(db, c.id);
     return c;
   };
+  const operator = await company("Operadora Colibrí S.A.", "3101000901", 1, true);
+  const [root] = await db.insert(users).values({ name: "Raíz Operadora", email: SUPER_ADMIN, passwordHash: hash, role: "admin", defaultCompanyId: operator.id }).returning();
+  await db.insert(companyUsers).values({ companyId: operator.id, userId: root.id });
   for (const p of PROJECTS) {
     const full = await company(`Comercial Pleno ${p} S.A.`, p === "js" ? "3101000101" : "3101000102", 1, true);
     const second = await company(`Segunda Empresa ${p} S.A.`, p === "js" ? "3101000201" : "3101000202", 1, true);
@@ -36,6 +42,7 @@ export async function seedE2E(db: Db) {
     await user("staff", `Ana Pérez ${p}`, [full.id, second.id]);
     await user("reset", `Rosa Reset ${p}`, [full.id]);
     await user("takeover", `Tomás Doble ${p}`, [full.id]);
+    await user("throttled", `Teresa Tecleo ${p}`, [full.id]);
     await user("plan2", `Pedro Recepción ${p}`, [reception.id]);
     await user("inactive", `Iris Inactiva ${p}`, [inactive.id]);
     // Issue 11 point 1: a company and a client still carrying a code of the activity catalogue before

@@ -8,7 +8,7 @@ import postgres from "postgres";
 import { SMTPServer } from "smtp-server";
 import { migrateDatabase, openDatabase } from "../../db/client.ts";
 import { seedDemo, seedReferenceData } from "../../db/seed/index.ts";
-import { DEMO_PASSWORD, seedE2E } from "./fixtures.ts";
+import { DEMO_PASSWORD, SUPER_ADMIN, seedE2E } from "./fixtures.ts";
 import { startFakeHaciendaAe } from "../fixtures/fake-hacienda-ae.ts";
 import { startRealSandbox } from "../../app/hacienda/sandbox/real.ts";
 
@@ -88,6 +88,7 @@ export default async function globalSetup() {
     APP_SECRET: "e2e-secret",
     NODE_ENV: "production",
     COOKIE_SECURE: "false",
+    SUPER_ADMIN_EMAIL: SUPER_ADMIN,
     HACIENDA_PUBLIC_API_URL: haciendaPublic.url,
     HACIENDA_SANDBOX_URL: haciendaSandbox.url,
     HACIENDA_CALLBACK_URL: `http://127.0.0.1:${port}/hacienda/callback`,

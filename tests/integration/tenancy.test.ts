@@ -128,10 +128,11 @@ describe("company B's users are invisible to company A's admin", () => {
     expect(linksA.map((l) => l.userId).sort()).toEqual([adminA.id, userA.id].sort());
   });
 
-  it("unlinking A's user from A does not reveal B (companies-user shows only A's companies)", async () => {
+  it("A's user once also linked to B is no longer A's to manage: companies-user answers 404, revealing nothing of B (docs/decisions/120)", async () => {
     await database.db.insert(companyUsers).values({ companyId: B.id, userId: userA.id });
     const res = await call(asAdminA, companiesUser.loader, { path: `/companies-user/${userA.id}`, params: { user_id: String(userA.id) } });
-    expect(res.data.rows.map((r: { id: number }) => r.id)).toEqual([A.id]);
+    expect(res.status).toBe(404);
+    expect(JSON.stringify(res.data)).not.toContain(B.name);
     await database.db.delete(companyUsers).where(eq(companyUsers.userId, userA.id)).execute();
     await database.db.insert(companyUsers).values({ companyId: A.id, userId: userA.id });
   });

@@ -99,7 +99,8 @@ export async function call(
 ): Promise<CallResult> {
   const headers = new Headers(opts.headers);
   headers.set("cookie", [...browser.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
-  headers.set("x-colibri-client-ip", "127.0.0.1");
+  // The client address the server sets (server/client-ip.ts); a test may pass its own.
+  if (!headers.has("x-colibri-client-ip")) headers.set("x-colibri-client-ip", "127.0.0.1");
   let body: FormData | undefined;
   if (opts.form) {
     body = new FormData();

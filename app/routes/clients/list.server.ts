@@ -17,6 +17,7 @@ import {
   toggleClient,
   type ClientFormState,
 } from "../../server/clients.server.ts";
+import { requireSuperAdmin } from "../../server/companies.server.ts";
 import { requestContext, type Toast } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
@@ -60,7 +61,8 @@ export async function clientListLoader({ request, context, provider }: { request
   else if (url.searchParams.get("new") && !readOnly) form = await clientFormState(db(), { companyId, mode: "dialog", provider });
   const statementId = positiveId(url.searchParams.get("statement"));
   const statement = statementId ? await accountStatement(db(), companyId, statementId) : null;
-  const activities = url.searchParams.get("activities") && user!.isAdmin ? { count: await countActivities(db()) } : null;
+  // The activity catalogue is shared by every company: only the super-admin imports it (decision 121).
+  const activities = url.searchParams.get("activities") && user!.isSuperAdmin ? { count: await countActivities(db()) } : null;
 
   return {
     base,
@@ -68,7 +70,7 @@ export async function clientListLoader({ request, context, provider }: { request
     provider,
     inactive,
     readOnly,
-    isAdmin: user!.isAdmin,
+    canImportActivities: user!.isSuperAdmin,
     currencySymbol: company!.currencySymbol,
     rows: rows.map((r) => ({ ...r, balance: balances.get(r.id) ?? "0" })),
     total,
@@ -113,7 +115,7 @@ export async function clientListAction({ request, context, provider }: { request
     return redirectWithToast(back, { type: r.ok ? "success" : "error", text: r.message });
   }
   if (intent === "import-activities") {
-    if (!user!.isAdmin) throw data("Solo un administrador puede hacer esta acción.", { status: 403 });
+    requireSuperAdmin(user, CLIENT_MESSAGES.activitiesSuperAdminOnly);
     const file = form.get("file");
     if (!file || typeof file === "string" || file.size === 0) return redirectWithToast(`${back}${back.includes("?") ? "&" : "?"}activities=1`, { type: "error", text: "Seleccione un archivo CSV" });
     const r = await importActivitiesCsv(db(), file);
@@ -122,7 +124,6 @@ export async function clientListAction({ request, context, provider }: { request
 
   // The client form (dialog): ?edit=ID or ?new=1.
   const editId = positiveId(url.searchParams.get("edit"));
-  if (!editId && company!.permission === 5) throw data(CLIENT_MESSAGES.readOnlyPlan, { status: 403 });
   const outcome = await handleClientForm(db(), { companyId, mode: "dialog", provider, clientId: editId, form });
   if (outcome.kind === "saved") return redirectWithToast(back, { type: "success", text: outcome.created ? CLIENT_MESSAGES.saved : CLIENT_MESSAGES.updated });
   return data({ form: outcome.state }, { status: outcome.status });

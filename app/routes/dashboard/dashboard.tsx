@@ -1,13 +1,13 @@
-import { eq } from "drizzle-orm";
 import type { Route } from "./+types/dashboard";
-import { advertisements } from "../../../db/schema/index.ts";
 import { dailySums, expensesOfMonth } from "../../../db/queries/dashboard.ts";
 import { Bars, Sparkline } from "../../components/charts.tsx";
 import { AppForm } from "../../components/form.tsx";
 import { dashboardFigures } from "../../domain/dashboard.ts";
 import { crCalendar, formatMoney } from "../../domain/format.ts";
 import { requestContext } from "../../server/context.ts";
+import { shownAdvertisement } from "../../server/advertisement.server.ts";
 import { db } from "../../server/db.server.ts";
+import { env } from "../../server/env.server.ts";
 import { keyExpiryWarning } from "../../server/hacienda-config.server.ts";
 import { KeyExpiryBanner } from "../../components/key-expiry-banner.tsx";
 import { PendingBanner } from "../../components/pending-banner.tsx";
@@ -20,10 +20,10 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { user, company } = context.get(requestContext);
   const today = crCalendar(new Date());
   const since = crMonthStart(today.year, today.month - 6);
-  const [sums, expenses, [ad], pending] = await Promise.all([
+  const [sums, expenses, ad, pending] = await Promise.all([
     dailySums(db(), { companyId: company!.id, since }),
     expensesOfMonth(db(), { companyId: company!.id, from: crMonthStart(today.year, today.month) }),
-    db().select().from(advertisements).where(eq(advertisements.active, true)).limit(1),
+    shownAdvertisement(db(), env().superAdminEmail),
     pendingBannerText(db(), company!.id),
   ]);
   const showAd = ad && ad.code !== user!.advertisementCode ? { title: ad.title, html: ad.contentHtml, code: ad.code } : null;

@@ -132,6 +132,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       note: r.repNote,
     })),
     emailForm,
+    // Plan 5: the interface sends nothing (the server refuses the post too: decision 124).
+    canEmail: !plan5,
     reminderForm,
     emailStatus: emailStatusText({
       sentAt: doc.emailSentAt,
@@ -425,13 +427,15 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
               </ul>
             </section>
           )}
-          <AppForm action={here} className="space-y-2" data-email-form>
-            <input type="hidden" name="intent" value="email" />
-            <h2 className="font-semibold">Enviar por correo</h2>
-            <EmailFields prefix="" values={emailFailure ? { ...d.emailForm, ...emailFailure.values } : d.emailForm} errors={emailFailure?.errors ?? {}} />
-            <FormAlert>{emailFailure?.errors._form}</FormAlert>
-            <SubmitButton className="btn btn-primary btn-sm">Enviar</SubmitButton>
-          </AppForm>
+          {d.canEmail && (
+            <AppForm action={here} className="space-y-2" data-email-form>
+              <input type="hidden" name="intent" value="email" />
+              <h2 className="font-semibold">Enviar por correo</h2>
+              <EmailFields prefix="" values={emailFailure ? { ...d.emailForm, ...emailFailure.values } : d.emailForm} errors={emailFailure?.errors ?? {}} />
+              <FormAlert>{emailFailure?.errors._form}</FormAlert>
+              <SubmitButton className="btn btn-primary btn-sm">Enviar</SubmitButton>
+            </AppForm>
+          )}
         </div>
         <DocumentPreview view={d.preview} logoSrc={d.logoSrc} ribbon={d.ribbon} />
       </section>

@@ -92,8 +92,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type ActionState = { intent: "pay" | "bank"; errors: Record<string, string>; values: Record<string, string> };
 
 export async function action({ request, context }: Route.ActionArgs) {
+  // Plan 5 posts are refused by the root middleware (app/domain/access.ts, docs/decisions/124).
   const { company, user } = requireSession(context);
-  if (company.permission === 5) throw data(PAYMENT_MESSAGES.readOnly, { status: 403 });
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   const database = db();
