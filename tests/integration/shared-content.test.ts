@@ -95,7 +95,7 @@ describe("the shared catalogues are imported by the super-admin only", () => {
     expect(page.data.canImportActivities).toBe(false);
     expect(page.data.activities).toBeNull();
     const before = await rows(economicActivities);
-    const csv = () => new Blob(["codigo;descripcion\n999901;ACTIVIDAD FALSA DE PRUEBA\n"], { type: "text/csv" });
+    const csv = () => new Blob(["codigo;descripcion\n9999.1;ACTIVIDAD FALSA DE PRUEBA\n"], { type: "text/csv" });
     const res = await call(admin, clientsRoute.action, { path: "/clients", form: { intent: "import-activities", file: csv() } });
     expect(res.status).toBe(403);
     expect(await rows(economicActivities)).toBe(before);
