@@ -29,14 +29,21 @@ const isWorker = cluster.isWorker;
 
 /** Migrations, reference data, the demo company and the local Hacienda simulator: once, before serving. */
 async function prepare(database: Database) {
-  await migrateDatabase(database);
-  await seedReferenceData(database.db);
-  if (process.env.SEED_DEMO !== "false") {
-    const demoFile = path.join(config.dataDir, "demo-user.txt");
-    const demo = await seedDemo(database.db, { password: process.env.DEMO_PASSWORD || undefined });
-    if (demo.created && demo.password) fs.writeFileSync(demoFile, `${demo.email} / ${demo.password}\n`, { mode: 0o600 });
-    if (fs.existsSync(demoFile)) console.log(`Usuario demo: ${fs.readFileSync(demoFile, "utf8").trim()}`);
-  }
+  // Migrations and seeding under one PostgreSQL advisory lock: web and jobs processes started
+  // together take turns (docs/decisions/112-start-up-and-health.md).
+  await migrateDatabase(database, {
+    andThen: async (db) => {
+      await seedReferenceData(db);
+      if (process.env.SEED_DEMO === "false") return;
+      const demoFile = path.join(config.dataDir, "demo-user.txt");
+      const demo = await seedDemo(db, { password: process.env.DEMO_PASSWORD || undefined });
+      if (demo.created && demo.password) fs.writeFileSync(demoFile, `${demo.email} / ${demo.password}\n`, { mode: 0o600 });
+      // The password is printed when the demo company was just created, and on every start in
+      // development only; a production log never repeats it (it stays in DATA_DIR/demo-user.txt).
+      if (demo.created && demo.password) console.log(`Usuario demo: ${demo.email} / ${demo.password}`);
+      else if (process.env.NODE_ENV === "development" && fs.existsSync(demoFile)) console.log(`Usuario demo: ${fs.readFileSync(demoFile, "utf8").trim()}`);
+    },
+  });
   // The local Hacienda simulator, when a company (the demo one) uses environment 'sandbox'
   // (docs/decisions/060-company-configuration.md). Its URL reaches 'probar acceso' through HACIENDA_SANDBOX_URL.
   if (process.env.HACIENDA_SANDBOX !== "false" && !process.env.HACIENDA_SANDBOX_URL && (await anyCompanyUsesSandbox(database.db))) {
