@@ -8,18 +8,18 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import compression from "compression";
 import express from "express";
-import { createRequestHandler } from "@react-router/express";
 import { RouterContextProvider } from "react-router";
-import { migrateDatabase, openDatabase, setDatabase, type Database } from "../db/client.ts";
+import { migrateDatabase, openDatabase, setDatabase, sql, type Database } from "../db/client.ts";
 import { seedDemo, seedReferenceData } from "../db/seed/index.ts";
 import { handlers, schedules } from "../jobs/registry.ts";
 import { startRunner, type Runner } from "../jobs/runner.ts";
 import { lockDataDir, prepareEnvironment } from "./environment.ts";
 import { precompressedAssets } from "./precompressed-assets.ts";
+import { createRequestHandler } from "./request-handler.ts";
 import { anyCompanyUsesSandbox } from "../app/server/hacienda-config.server.ts";
 
-/** Largest request body accepted (uploads: CABYS spreadsheets up to 20 MB). */
-const MAX_BODY_BYTES = 25 * 1024 * 1024;
+/** The built app (`react-router build`); BUILD_DIR lets tests serve a build of their own. */
+const buildDir = path.resolve(process.env.BUILD_DIR || "build");
 
 const started = Date.now();
 const config = prepareEnvironment();
@@ -95,25 +95,26 @@ if (cluster.isPrimary && workers > 1) {
   setDatabase(database);
   const sandbox = isWorker ? undefined : await prepare(database);
 
-  const build = await import(pathToFileURL(path.resolve("build/server/index.js")).href);
+  const build = await import(pathToFileURL(path.join(buildDir, "server/index.js")).href);
   const app = express();
   app.disable("x-powered-by");
-  app.use(compression());
-  app.use("/assets", precompressedAssets("build/client/assets"));
-  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
-  app.use(express.static("build/client", { maxAge: "1h" }));
   app.use((req, res, next) => {
-    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
-      res.status(413).type("text/plain; charset=utf-8").send("El archivo o formulario es demasiado grande (máximo 25 MB).");
-      return;
-    }
     // The app reads the client address from this header; whatever a client sent in it is replaced.
     req.headers["x-colibri-client-ip"] = req.socket.remoteAddress ?? "unknown";
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "same-origin");
-    res.setHeader("X-Frame-Options", "SAMEORIGIN");
     next();
   });
+  // For the container's health check and load balancers: the process serves and the database answers. No session.
+  app.get("/healthz", async (_req, res) => {
+    const ok = await Promise.race([database.db.execute(sql`select 1`).then(() => true, () => false), new Promise<boolean>((r) => setTimeout(() => r(false), 3000).unref())]);
+    res.status(ok ? 200 : 503).set("Cache-Control", "no-store").type("text/plain; charset=utf-8").send(ok ? "ok" : "sin base de datos");
+  });
+  app.use(compression());
+  app.use("/assets", precompressedAssets(path.join(buildDir, "client/assets")));
+  app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y" }));
+  app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h" }));
+  // Request bodies are limited per route on the bytes read (app/domain/request-limits.ts).
   app.all("/{*splat}", createRequestHandler({ build, getLoadContext: () => new RouterContextProvider() }));
 
   let runner: Runner | undefined;

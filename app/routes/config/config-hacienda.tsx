@@ -75,7 +75,7 @@ function HaciendaForm({ s }: { s: Route.ComponentProps["loaderData"] }) {
   return (
     <AppForm action={s.here} encType="multipart/form-data" className="space-y-4" noValidate>
       {/* Enter saves (the first submit button is the form's default). */}
-      <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" style={{ position: "absolute", left: "-9999px" }} />
+      <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" className="absolute -left-[9999px]" />
       <div className="flex items-center justify-between">
         <h1 className="text-lg font-semibold">Configuración Hacienda — {s.company.name}</h1>
         <Link to={`/main-configurations/${s.company.id}`} className="btn btn-outline">
