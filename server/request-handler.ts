@@ -19,7 +19,7 @@ const READ_AHEAD_BYTES = 64 * 1024;
 /**
  * The body of `req` as a web stream, read only as fast as it is consumed, that errors with
  * BodyTooLargeError as soon as more than `limit` bytes have arrived (and calls `onExceeded`).
- * From then on the socket is not read: the sender stalls until the 413 closes the connection.
+ * From then on nothing is kept: the 413 is sent and the connection closed (lingerAndClose).
  */
 export function limitedBody(req: IncomingMessage, limit: number, onExceeded: () => void): ReadableStream<Uint8Array> {
   let seen = 0;
@@ -88,16 +88,39 @@ function toRequest(req: ExpressRequest, res: ExpressResponse, body: ReadableStre
   return new Request(url.href, init);
 }
 
-function refuseTooLarge(res: ServerResponse, limit: number) {
-  const text = bodyTooLargeText(limit);
-  res.writeHead(413, {
-    "Content-Type": "text/plain; charset=utf-8",
-    "Content-Length": Buffer.byteLength(text),
-    "Cache-Control": "no-store",
-    // The rest of the body is never read: the connection ends with this answer.
-    Connection: "close",
+/** After an answer given before the body was read to the end: how long, and how much, is still read and dropped. */
+const LINGER_MS = 2000;
+const LINGER_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Ends a connection whose request body was not read to the end, without losing the answer: closing
+ * a socket with unread data makes the kernel reset it, and a client still sending may then never
+ * see the answer. So the server half-closes (no further request on this connection), reads and
+ * drops what is still arriving for a moment (nothing is kept), then closes.
+ */
+function lingerAndClose(req: IncomingMessage) {
+  const socket = req.socket;
+  if (socket.destroyed) return;
+  socket.end();
+  let dropped = 0;
+  const close = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  const timer = setTimeout(close, LINGER_MS);
+  timer.unref();
+  req.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_BYTES) close();
   });
-  res.end(text);
+  req.once("end", close);
+  req.resume();
+}
+
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number) {
+  const text = bodyTooLargeText(limit);
+  res.writeHead(413, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-store" });
+  res.end(text, () => lingerAndClose(req));
 }
 
 async function send(res: ExpressResponse, response: Response, pathname: string) {
@@ -126,20 +149,20 @@ export function createRequestHandler(opts: { build: ServerBuild; getLoadContext:
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
     const limit = bodyLimitFor(req.path);
-    if (hasBody && Number(req.headers["content-length"] ?? 0) > limit) return refuseTooLarge(res, limit);
+    if (hasBody && Number(req.headers["content-length"] ?? 0) > limit) return refuseTooLarge(req, res, limit);
     let exceeded = false;
     try {
       const request = toRequest(req, res, hasBody ? limitedBody(req, limit, () => (exceeded = true)) : undefined);
       const response = await handle(request, opts.getLoadContext());
       if (exceeded) {
         await response.body?.cancel().catch(() => {});
-        return refuseTooLarge(res, limit);
+        return refuseTooLarge(req, res, limit);
       }
-      // A body the route did not read to the end stays unread: this connection cannot carry another request.
-      if (hasBody && !req.complete) res.setHeader("Connection", "close");
       await send(res, response, req.path);
+      // A body the route did not read to the end (a redirect to sign in, say) is not read further.
+      if (hasBody && !req.complete) lingerAndClose(req);
     } catch (error) {
-      if (exceeded && !res.headersSent) return refuseTooLarge(res, limit);
+      if (exceeded && !res.headersSent) return refuseTooLarge(req, res, limit);
       next(error);
     }
   };
