@@ -346,7 +346,8 @@ describe.skipIf(!process.env.DATABASE_URL)("PostgreSQL: the web server and the j
       const procs: Proc[] = [];
       try {
         const port = await freePort();
-        const env = { ...process.env, BUILD_DIR: buildDir, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: path.join(work, "fresh"), DATABASE_URL: url, NODE_ENV: "production", HACIENDA_SANDBOX: "false", WEB_CONCURRENCY: "2", DEMO_PASSWORD: DEMO.password };
+        const heartbeat = path.join(work, "jobs-heartbeat");
+        const env = { ...process.env, BUILD_DIR: buildDir, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: path.join(work, "fresh"), DATABASE_URL: url, NODE_ENV: "production", HACIENDA_SANDBOX: "false", WEB_CONCURRENCY: "2", DEMO_PASSWORD: DEMO.password, JOBS_HEARTBEAT_FILE: heartbeat };
         // As compose.yaml starts them: at the same time.
         const web = startProcess("server/start.ts", env);
         const jobs = startProcess("jobs/main.ts", env);
@@ -357,6 +358,9 @@ describe.skipIf(!process.env.DATABASE_URL)("PostgreSQL: the web server and the j
         expect(web.child.exitCode).toBeNull();
         expect(jobs.child.exitCode).toBeNull();
         expect(web.output()).not.toMatch(/terminó|duplicate key/);
+        // The jobs container's health check reads this file's age (compose.yaml).
+        for (let i = 0; i < 600 && !fs.existsSync(heartbeat); i++) await new Promise((r) => setTimeout(r, 100));
+        expect(Date.parse(fs.readFileSync(heartbeat, "utf8"))).toBeGreaterThan(0);
 
         const journal = JSON.parse(fs.readFileSync(path.join(repo, "db/migrations/meta/_journal.json"), "utf8")) as { entries: unknown[] };
         const db = postgres(url, { max: 1, onnotice: () => {} });
