@@ -272,7 +272,7 @@ function ClientLocation({
   }
   async function loadBarrios(p: string, c: string, d: string) {
     if (!withBarrio) return;
-    const res = await fetch(`/clients?barrios=1&province=${encodeURIComponent(p)}&canton=${encodeURIComponent(c)}&district=${encodeURIComponent(d)}`, { headers: { accept: "application/json" } });
+    const res = await fetch(`/locations?province=${encodeURIComponent(p)}&canton=${encodeURIComponent(c)}&district=${encodeURIComponent(d)}`, { headers: { accept: "application/json" } });
     const list = res.ok ? ((await res.json()) as { barrios: { id: number; name: string }[] }).barrios : [];
     setBarrios(list);
     setBarrio(list[0]?.name ?? "");
