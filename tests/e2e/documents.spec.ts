@@ -96,18 +96,7 @@ test("a ticket to the generic client: errors keep what was typed, then 'Guardar 
   await page.getByRole("button", { name: "Guardar", exact: true }).click();
   await expectToast(page, "Tiquete guardado con exito");
   await expectAcceptedAndMailed(page, "factura@example.cr", since);
-  const clave = await claveOf(page);
   await expectDocumentFiles(page);
-
-  // 'Descargar XML y PDF' on /companies: every document of the company in one ZIP, a download (not a page).
-  await page.goto("/companies");
-  const row = page.locator("tr", { hasText: "Colibrí Demo S.A." });
-  const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("link", { name: "Descargar XML y PDF" }).click()]);
-  expect(download.suggestedFilename()).toBe("documentos-3101123456.zip");
-  const zip = await JSZip.loadAsync(fs.readFileSync((await download.path())!));
-  const names = Object.keys(zip.files);
-  for (const name of [`fe/${clave}.xml`, `fe/${clave}_respuesta.xml`, `fe/${clave}.pdf`]) expect(names).toContain(name);
-  expect(await zip.files[`fe/${clave}.xml`].async("string")).toContain(`<Clave>${clave}</Clave>`);
 });
 
 test("an invoice with an exonerated line and a reference to a dispatch note is accepted", async ({ page }, info) => {
