@@ -130,7 +130,11 @@ async function send(res: ExpressResponse, response: Response, pathname: string) 
   }
   res.statusMessage = response.statusText;
   res.status(response.status);
-  for (const [name, value] of response.headers.entries()) res.append(name, value);
+  // The answer's own headers replace the server's defaults (Referrer-Policy…); cookies add up.
+  for (const [name, value] of response.headers.entries()) {
+    if (name === "set-cookie") res.append(name, value);
+    else res.setHeader(name, value);
+  }
   if (!response.headers.has("Content-Security-Policy")) res.setHeader("Content-Security-Policy", contentSecurityPolicy({ pathname }));
   if (!response.body) {
     res.end();
