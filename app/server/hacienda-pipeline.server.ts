@@ -293,7 +293,8 @@ export const callbackHintJobKey = (documentId: number) => `poll:${documentId}:hi
 
 /**
  * Hacienda's POST to our callbackUrl, taken only as a hint (docs/decisions/110): when `clave` is
- * one of our documents waiting for Hacienda's answer ('procesando'), a poll job is queued at once;
+ * one of our documents waiting for Hacienda's answer ('procesando', or 'por enviar' while its
+ * submission completes), a poll job is queued at once;
  * that poll asks Hacienda's API with the company's own credentials and stores what the API
  * answers. Whatever the request says about the state or carries as XML is never used, so a forged
  * notification changes nothing. Hints for a document collapse into one queued job (unique key).
@@ -303,7 +304,9 @@ export async function handleHaciendaCallback(db: Db, clave: string, now: Date): 
   const [doc] = await db
     .select({ id: documents.id, companyId: documents.companyId })
     .from(documents)
-    .where(and(eq(documents.clave, clave), eq(documents.status, "procesando")))
+    // 'por enviar' too: Hacienda may call back before our submission's own transaction has marked it
+    // 'procesando' (the queued poll then finds it so; a poll of a document not yet sent does nothing).
+    .where(and(eq(documents.clave, clave), inArray(documents.status, ["por enviar", "procesando"])))
     .limit(1);
   if (!doc) return { queued: false };
   await enqueue(db, "poll-document", { companyId: doc.companyId, documentId: doc.id, attempt: 0, hint: true }, { runAt: now, uniqueKey: callbackHintJobKey(doc.id), maxAttempts: 1 });
