@@ -14,6 +14,7 @@ export default [
   route("select-company", "routes/companies/select-company.tsx"),
   route("advertisement-seen", "routes/dashboard/advertisement-seen.tsx"),
   route("company-logo/:id", "routes/companies/logo.tsx"),
+  route("download-all-files/:id", "routes/companies/download-all-files.tsx"),
   route("locations", "routes/reference/locations.tsx"),
   route("activity-lookup", "routes/companies/activity-lookup.tsx"),
   route("activities", "routes/clients/activities-search.tsx"),

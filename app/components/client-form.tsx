@@ -52,7 +52,7 @@ export function ClientForm({ state, action, cancelTo, title }: { state: ClientFo
   const form = (
     <AppForm action={action} className="space-y-4" noValidate data-client-form={mode}>
       {/* Enter in a field saves (the first submit button is the form's default). */}
-      <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" style={{ position: "absolute", left: "-9999px" }} />
+      <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" className="absolute -left-[9999px]" />
       <div className="flex items-center justify-between">
         <h1 className="text-lg font-semibold">{title}</h1>
         <Link to={cancelTo} className="btn btn-outline">
@@ -280,7 +280,7 @@ function ClientLocation({
   }
   async function loadBarrios(p: string, c: string, d: string) {
     if (!withBarrio) return;
-    const res = await fetch(`/clients?barrios=1&province=${encodeURIComponent(p)}&canton=${encodeURIComponent(c)}&district=${encodeURIComponent(d)}`, { headers: { accept: "application/json" } });
+    const res = await fetch(`/locations?province=${encodeURIComponent(p)}&canton=${encodeURIComponent(c)}&district=${encodeURIComponent(d)}`, { headers: { accept: "application/json" } });
     const list = res.ok ? ((await res.json()) as { barrios: { id: number; name: string }[] }).barrios : [];
     setBarrios(list);
     setBarrio(list[0]?.name ?? "");

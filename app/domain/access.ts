@@ -42,6 +42,7 @@ export const ROUTES = [
   { name: "select-company", pattern: "/select-company", title: "Seleccionar compañía", utility: true, plan5Writes: true },
   { name: "advertisement-seen", pattern: "/advertisement-seen", title: "Anuncio", utility: true, plan5Writes: true },
   { name: "company-logo", pattern: "/company-logo/:id", title: "Logo", utility: true },
+  { name: "download-all-files", pattern: "/download-all-files/:id", title: "Descargar XML y PDF", utility: true },
   { name: "locations", pattern: "/locations", title: "Ubicaciones", utility: true },
   { name: "activity-lookup", pattern: "/activity-lookup", title: "Actividades económicas", utility: true },
   { name: "activities", pattern: "/activities", title: "Actividades económicas", utility: true },

@@ -62,6 +62,9 @@ export const rootMiddleware: MiddlewareFunction<Response> = async ({ request, co
   state.title = decision.route.title;
 
   const response = await next();
+  // Signed-in pages and their data are never stored by the browser or a proxy (the back button
+  // after sign-out shows nothing); answers that chose their own caching (logos, lookups) keep it.
+  if (state.user && !response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
   // Toasts shown: clear them once a page or its data has been served.
   if (toasts && request.method === "GET" && !(response.status >= 300 && response.status < 400)) {
     response.headers.append("Set-Cookie", clearToastCookie());

@@ -28,6 +28,14 @@ test("clients: create with two contacts, validation keeps values, edit, deactiva
   await page.getByRole("link", { name: "Nuevo Cliente" }).click();
   await expect(page.locator("[data-client-dialog]")).toBeVisible();
 
+  // The location cascade lists the chosen district's barrios (with JavaScript from /locations at
+  // once, without it through 'Actualizar ubicación').
+  const location = page.locator("[data-client-form] [data-location]");
+  await location.getByLabel("Distrito", { exact: true }).selectOption({ label: "Merced" });
+  if (!info.project.use.javaScriptEnabled) await page.getByRole("button", { name: "Actualizar ubicación" }).click();
+  await expect(location.getByLabel("Barrio", { exact: true })).toHaveValue("Bajos de la Unión");
+  await expect(location.getByLabel("Barrio", { exact: true }).locator("option", { hasText: /^Claret$/ })).toHaveCount(1);
+
   // A wrong e-mail: the error shows and everything typed stays.
   await fillClient(page, { name, email: "no-es-correo" });
   await page.getByRole("button", { name: "Agregar contacto" }).click();

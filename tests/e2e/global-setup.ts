@@ -85,6 +85,8 @@ export default async function globalSetup() {
     APP_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    // The configuration journey saves this server as the demo company's: a test port the app must accept.
+    SMTP_EXTRA_PORTS: String(smtpPort),
     APP_SECRET: "e2e-secret",
     NODE_ENV: "production",
     COOKIE_SECURE: "false",

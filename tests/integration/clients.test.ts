@@ -6,6 +6,8 @@ import { clientContacts, clients, documents } from "../../db/schema/index.ts";
 import * as clientsRoute from "../../app/routes/clients/clients.tsx";
 import * as newClient from "../../app/routes/clients/new-client.tsx";
 import * as detail from "../../app/routes/clients/client-detail.tsx";
+import * as locationsRoute from "../../app/routes/reference/locations.tsx";
+import { barriosOf } from "../../db/queries/clients.ts";
 import { listShouldRevalidate } from "../../app/routes/clients/client-list-view.tsx";
 import { CLIENT_ACTIVITY_MESSAGES, CLIENT_MESSAGES } from "../../app/domain/client-schemas.ts";
 import { ACTIVITY_MESSAGES } from "../../app/domain/company-schemas.ts";
@@ -148,6 +150,21 @@ describe("client form rules (spec part 1 §5)", () => {
     expect(toastsOf(b)[0].text).toBe(CLIENT_MESSAGES.saved);
     const [stored] = await database.db.select().from(clients).where(eq(clients.id, Math.max(...(await database.db.select({ id: clients.id }).from(clients)).map((r) => r.id))));
     expect(stored.barrio).toBeNull();
+  });
+
+  it("the dialog's location cascade with JavaScript (/locations) lists the cantons, districts and barrios of what is chosen", async () => {
+    const { b } = await staff();
+    const res = await call(b, locationsRoute.loader, { path: "/locations?province=1&canton=1&district=2" });
+    expect(res.status).toBe(200);
+    const body = (await res.response.json()) as { cantons: { number: number }[]; districts: { number: number }[]; barrios: { id: number; name: string }[] };
+    expect(body.cantons.length).toBeGreaterThan(1);
+    expect(body.districts.map((d) => d.number)).toContain(2);
+    const expected = await barriosOf(database.db, { province: 1, canton: 1, district: 2 });
+    expect(expected.length).toBeGreaterThan(0);
+    expect(body.barrios).toEqual(expected);
+    // Nonsense numbers: empty lists, not an error.
+    const odd = await call(b, locationsRoute.loader, { path: "/locations?province=1&canton=1&district=1e308" });
+    expect(((await odd.response.json()) as { barrios: unknown[] }).barrios).toEqual([]);
   });
 
   it("pairs contact name and e-mail and checks the e-mail", async () => {

@@ -6,6 +6,7 @@ import * as companyForm from "../../app/routes/companies/company-form.tsx";
 import * as activityRoute from "../../app/routes/companies/activity-lookup.tsx";
 import * as selectCompany from "../../app/routes/companies/select-company.tsx";
 import * as logoRoute from "../../app/routes/companies/logo.tsx";
+import * as downloadRoute from "../../app/routes/companies/download-all-files.tsx";
 import { ACTIVITY_MESSAGES, COMPANY_MESSAGES, LOGO_MESSAGES } from "../../app/domain/company-schemas.ts";
 import { ACTIVITY_CACHE_FRESH_MS, ACTIVITY_CACHE_KEEP_MS, ActivityCache, lookupActivities } from "../../app/server/activity-lookup.server.ts";
 import { readToasts } from "../../app/server/flash.server.ts";
@@ -454,8 +455,9 @@ describe("company lists", () => {
 
   it("download answers 'No hay documentos' when the company has none", async () => {
     const { home, b } = await adminWithCompany();
-    const res = await call(b, companiesRoute.loader, { path: `/companies?download=${home.id}` });
+    const res = await call(b, downloadRoute.loader, { path: `/download-all-files/${home.id}`, params: { id: String(home.id) } });
     expect(res.status).toBe(302);
+    expect(res.location).toBe("/companies");
     expect(toastsOf(b)).toEqual([{ type: "info", text: "No hay documentos" }]);
   });
 });

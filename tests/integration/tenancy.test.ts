@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { companies, companyUsers, sessions, users } from "../../db/schema/index.ts";
 import * as companiesRoute from "../../app/routes/companies/companies.tsx";
+import * as downloadRoute from "../../app/routes/companies/download-all-files.tsx";
 import * as companyForm from "../../app/routes/companies/company-form.tsx";
 import * as selectCompany from "../../app/routes/companies/select-company.tsx";
 import * as logoRoute from "../../app/routes/companies/logo.tsx";
@@ -70,12 +71,12 @@ describe("company B is invisible to company A's admin", () => {
     expect(await snapshotB()).toEqual(before);
   });
 
-  it("B does not appear in A's lists, and ?download=B → 404", async () => {
+  it("B does not appear in A's lists, and downloading B's files → 404", async () => {
     for (const path of ["/companies", "/all-companies"]) {
       const res = await call(asAdminA, companiesRoute.loader, { path });
       expect(res.data.rows.map((r: { id: number }) => r.id)).not.toContain(B.id);
     }
-    expect((await call(asAdminA, companiesRoute.loader, { path: `/companies?download=${B.id}` })).status).toBe(404);
+    expect((await call(asAdminA, downloadRoute.loader, { path: `/download-all-files/${B.id}`, params: { id: String(B.id) } })).status).toBe(404);
   });
 
   it("posting B's id to select-company is refused and the session keeps company A", async () => {

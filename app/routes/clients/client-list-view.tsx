@@ -33,7 +33,7 @@ export function ClientListView({ loaderData, actionData }: { loaderData: LoaderD
   const formState = (actionData?.form ?? form) as ClientFormViewState | null;
   const withParam = (k: string, v: string | number) => {
     const p = new URLSearchParams(qs);
-    for (const drop of ["new", "edit", "statement", "activities", "barrios"]) p.delete(drop);
+    for (const drop of ["new", "edit", "statement", "activities"]) p.delete(drop);
     p.set(k, String(v));
     return `${base}?${p.toString()}`;
   };

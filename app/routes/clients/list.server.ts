@@ -4,7 +4,6 @@
 import { data, type RouterContextProvider } from "react-router";
 import { clientBalances, clientsPage } from "../../../db/queries/clients.ts";
 import { countActivities } from "../../../db/queries/activities.ts";
-import { barriosOf } from "../../../db/queries/clients.ts";
 import { CLIENT_MESSAGES } from "../../domain/client-schemas.ts";
 import { lastPage } from "../../domain/pagination.ts";
 import {
@@ -46,10 +45,6 @@ export async function clientListLoader({ request, context, provider }: { request
   const { company, user } = context.get(requestContext);
   const companyId = company!.id;
   const { url, base, inactive, back } = where(request, provider);
-  if (url.searchParams.get("barrios")) {
-    const n = (k: string) => Number(url.searchParams.get(k)) || 0;
-    return Response.json({ barrios: await barriosOf(db(), { province: n("province"), canton: n("canton"), district: n("district") }) });
-  }
   const readOnly = company!.permission === 5;
   const req = await listRequest(request, context, provider ? "/providers" : inactive ? "/clients?tab=inactive" : "/clients");
   const { rows, total } = await clientsPage(db(), { companyId, provider, active: provider ? undefined : !inactive, ...req });

@@ -162,7 +162,7 @@ function CompanyFormView({ state }: { state: ViewState }) {
   return (
     <AppForm encType="multipart/form-data" className="space-y-4" noValidate>
       {/* Enter in a field saves (the first submit button is the form's default). */}
-      <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" style={{ position: "absolute", left: "-9999px" }} />
+      <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" className="absolute -left-[9999px]" />
       <div className="flex items-center justify-between">
         <h1 className="text-lg font-semibold">{creating ? "Nueva Compañia" : "Editar Compañia"}</h1>
         <Link to="/all-companies" className="btn btn-outline">

@@ -43,7 +43,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       <KeyExpiryBanner warning={loaderData.keyWarning} companyId={loaderData.companyId} isAdmin={loaderData.isAdmin} />
       <PendingBanner text={loaderData.pending} />
       {ad && (
-        <div className="confirm-panel" data-advertisement style={{ position: "fixed", inset: 0, zIndex: 50, display: "flex", alignItems: "center", justifyContent: "center", background: "rgb(15 23 42 / 0.45)" }}>
+        <div className="confirm-panel" data-advertisement>
           <div className="card max-w-lg" role="dialog" aria-modal="true" aria-label={ad.title}>
             <h2 className="text-lg font-semibold">{ad.title}</h2>
             <div className="prose mt-2 text-sm" dangerouslySetInnerHTML={{ __html: ad.html }} />

@@ -180,8 +180,6 @@ export function meta({ data: d }: Route.MetaArgs) {
   return [{ title: d?.title ?? "Detalle del documento" }];
 }
 
-const PRINT_ONLY_CSS = "@media print{body *{visibility:hidden}[data-print],[data-print] *{visibility:visible}[data-print]{position:absolute;left:0;top:0;width:100%}}";
-
 function CopyLink({ url }: { url: string }) {
   const [hydrated, setHydrated] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
@@ -239,8 +237,7 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
   if (loaderData.print) {
     return (
       <div className="mx-auto max-w-4xl" data-print>
-        {/* The layout around this page is not ours: when printing, only the document is visible. */}
-        <style>{PRINT_ONLY_CSS}</style>
+        {/* The layout around this page is not ours: when printing, only the document is visible (app.css, [data-print]). */}
         <DocumentPreview view={loaderData.preview} logoSrc={loaderData.logoSrc} ribbon={loaderData.ribbon} />
       </div>
     );
