@@ -1,17 +1,15 @@
 import { createHash, sign as rsaSign } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
 import { DOMParser } from "@xmldom/xmldom";
 import { ExclusiveCanonicalization } from "xml-crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NS_DS, NS_XADES, signXml } from "./sign.ts";
 import { testSigner, TEST_NOW, unsignedDoc44, type TestSigner } from "./testing/fixtures/documents.ts";
+import { samplesDir } from "./testing/samples.ts";
 import { xmlsecVerify } from "./testing/xmlsec.ts";
 import { verifyXml } from "./verify.ts";
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-export const samplesDir = process.env.HACIENDA_SAMPLES_DIR ?? resolve(repoRoot, "../shared/hacienda/samples");
 const sample = (name: string) => readFileSync(resolve(samplesDir, name));
 
 let signer: TestSigner;
