@@ -118,8 +118,21 @@ function decode(s: string, line: number): string {
 
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 
-/** Names already checked against QNAME_Y (documents repeat a few dozen names thousands of times). */
-const KNOWN_NAMES = new Set<string>();
+/** Shared by every element without attributes or namespace declarations (never written to). */
+const NONE: never[] = Object.freeze([]) as never[];
+
+/**
+ * Names already checked against QNAME_Y, with their prefix and local part (documents repeat a few
+ * dozen names thousands of times). Keys are copied so that they do not keep a document alive.
+ */
+const KNOWN_NAMES = new Map<string, { name: string; prefix: string; local: string }>();
+
+function splitName(qname: string): { prefix: string; local: string } {
+  const known = KNOWN_NAMES.get(qname);
+  if (known) return known;
+  const colon = qname.indexOf(":");
+  return colon < 0 ? { prefix: "", local: qname } : { prefix: qname.slice(0, colon), local: qname.slice(colon + 1) };
+}
 
 /** The QName starting at `pos` (empty when there is none). */
 function nameAt(xml: string, pos: number): string {
@@ -131,11 +144,16 @@ function nameAt(xml: string, pos: number): string {
     end++;
   }
   const run = xml.slice(pos, end);
-  if (KNOWN_NAMES.has(run)) return run;
+  const known = KNOWN_NAMES.get(run);
+  if (known) return known.name;
   QNAME_Y.lastIndex = pos;
   const m = QNAME_Y.exec(xml);
   if (!m) return "";
-  if (m[0] === run && KNOWN_NAMES.size < 4096 && run.length <= 256) KNOWN_NAMES.add(run);
+  if (m[0] === run && KNOWN_NAMES.size < 4096 && run.length <= 256) {
+    const name = Buffer.from(run, "utf8").toString("utf8");
+    const colon = name.indexOf(":");
+    KNOWN_NAMES.set(name, colon < 0 ? { name, prefix: "", local: name } : { name, prefix: name.slice(0, colon), local: name.slice(colon + 1) });
+  }
   return m[0];
 }
 
@@ -252,7 +270,7 @@ export function parseXmlTree(input: string, { maxDepth = Infinity }: { maxDepth?
     const qname = nameAt(xml, i + 1);
     if (!qname) throw new XmlTreeError("hay un «<» que no inicia una etiqueta válida", startLine);
     let p = i + 1 + qname.length;
-    const raw: Array<[string, string]> = [];
+    let raw: Array<[string, string]> | null = null;
     let selfClose = false;
     for (;;) {
       const ws = p;
@@ -282,6 +300,7 @@ export function parseXmlTree(input: string, { maxDepth = Infinity }: { maxDepth?
       if (qe < 0) throw new XmlTreeError(`el atributo ${an} de <${qname}> no está cerrado`, startLine);
       const rawValue = xml.slice(p + 1, qe);
       if (rawValue.indexOf("<") >= 0) throw new XmlTreeError(`«<» no está permitido en el atributo ${an} de <${qname}>`, startLine);
+      raw ??= [];
       for (const [n] of raw) if (n === an) throw new XmlTreeError(`el atributo ${an} está repetido en <${qname}>`, startLine);
       // Attribute-value normalization (XML 1.0 §3.3.3): literal white space becomes a space, references are kept.
       raw.push([an, decode(/[\t\n]/.test(rawValue) ? rawValue.replace(/[\t\n]/g, " ") : rawValue, startLine)]);
@@ -292,21 +311,22 @@ export function parseXmlTree(input: string, { maxDepth = Infinity }: { maxDepth?
     if (!parent && root) throw new XmlTreeError("el documento tiene más de un elemento raíz", startLine);
     const parentScope = parent ? parent.scope : EMPTY_SCOPE;
     let scope = parentScope;
-    const nsDecls: Array<[string, string]> = [];
-    const attrs: XmlTreeAttr[] = [];
-    for (const [n, v] of raw) {
+    let nsDecls: Array<[string, string]> = NONE;
+    let attrs: XmlTreeAttr[] = NONE;
+    for (const [n, v] of raw ?? NONE) {
       if (n === "xmlns" || n.startsWith("xmlns:")) {
         const prefix = n === "xmlns" ? "" : n.slice(6);
         if (prefix === "xmlns" || (prefix === "xml" && v !== NS_XML) || (prefix !== "xml" && v === NS_XML) || v === NS_XMLNS)
           throw new XmlTreeError(`<${qname}> declara un espacio de nombres reservado (${n})`, startLine);
         if (prefix !== "" && v === "") throw new XmlTreeError(`<${qname}> anula el prefijo ${prefix}, algo que XML 1.0 no permite`, startLine);
+        if (nsDecls === NONE) nsDecls = [];
         nsDecls.push([prefix, v]);
         if (scope === parentScope) scope = new Map(parentScope);
         (scope as Map<string, string>).set(prefix, v);
       }
     }
-    const seen = raw.length > 1 ? new Set<string>() : null;
-    for (const [n, v] of raw) {
+    const seen = raw && raw.length > 1 ? new Set<string>() : null;
+    for (const [n, v] of raw ?? NONE) {
       if (n === "xmlns" || n.startsWith("xmlns:")) continue;
       const c = n.indexOf(":");
       const prefix = c < 0 ? "" : n.slice(0, c);
@@ -317,16 +337,16 @@ export function parseXmlTree(input: string, { maxDepth = Infinity }: { maxDepth?
         if (seen.has(key)) throw new XmlTreeError(`el atributo ${n} está repetido en <${qname}>`, startLine);
         seen.add(key);
       }
+      if (attrs === NONE) attrs = [];
       attrs.push({ qname: n, prefix, local, ns, value: v });
     }
-    const colon = qname.indexOf(":");
-    const prefix = colon < 0 ? "" : qname.slice(0, colon);
+    const { prefix, local } = splitName(qname);
     if (prefix === "xmlns") throw new XmlTreeError(`<${qname}> usa el prefijo reservado xmlns`, startLine);
     const el: XmlTreeElement = {
       type: 1,
       qname,
       prefix,
-      local: colon < 0 ? qname : qname.slice(colon + 1),
+      local,
       ns: prefix ? resolvePrefix(scope, prefix, `<${qname}>`, startLine) : (scope.get("") ?? ""),
       attrs,
       nsDecls,
