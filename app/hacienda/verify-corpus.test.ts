@@ -60,7 +60,7 @@ beforeAll(() => {
   add("sign.ts: indented fixture (fallback canonicalizer)", signXml(unsignedDoc44({ indent: true, lines: 3 }), signer.key, { now: TEST_NOW }), true);
   const mh = signXml(
     buildMensajeHacienda(
-      { root: "FacturaElectronica", namespace: "", clave: "5".repeat(50), emisor: { nombre: "Ferretería Ñandú S.A.", tipo: "02", numero: "3101123456" }, receptor: {}, total: "1130.00000", totalImpuesto: "130.00000" },
+      { root: "FacturaElectronica", namespace: "", clave: "5".repeat(50), emisor: { nombre: "Ferretería Ñandú S.A.", tipo: "02", numero: "3101123456" }, receptor: {}, total: "1130.00000", totalImpuesto: "130.00000", receivable: true },
       "5".repeat(50),
       { estado: "aceptado", errores: [] },
     ),
