@@ -105,8 +105,13 @@ export async function benchHacienda(): Promise<Record<string, number | string>> 
   const payloadSignature = rsaSign("sha256", payload, privateKey);
 
   const results: Record<string, number | string> = {};
+  // Peak RSS as it grows: the process before any document (Node, the tsx loader, the compiled
+  // XSD set, the key), after the issuing loops, after the verify/parse loops, at the end.
+  const peakRss = () => round(process.resourceUsage().maxRSS / 1024);
+  results.peak_rss_after_setup_mb = peakRss();
   results.issue_1_line_per_s = round(throughput(pipeline(one), seconds));
   results.issue_50_lines_per_s = round(throughput(pipeline(fifty), seconds));
+  results.peak_rss_after_issue_mb = peakRss();
   results.parse_1_line_per_s = round(throughput(() => parseReceived(signedOne), seconds));
   results.parse_50_lines_per_s = round(throughput(() => parseReceived(signedFifty), seconds));
   results.rsa2048_sha256_sign_per_s = round(throughput(() => rsaSign("sha256", payload, privateKey), seconds));
@@ -126,26 +131,37 @@ export async function benchHacienda(): Promise<Record<string, number | string>> 
   results.rsa2048_sha256_verify_per_cpu_s = round(bareVerifyCpu);
   results.verify_1_line_vs_bare_rsa_verify = Number((verifyOneWall / bareVerifyWall).toPrecision(3));
   results.verify_50_lines_vs_bare_rsa_verify = Number((verifyFiftyWall / bareVerifyWall).toPrecision(3));
+  results.verify_1_line_vs_bare_rsa_verify_per_cpu_s = Number((verifyOneCpu / bareVerifyCpu).toPrecision(3));
+  results.verify_50_lines_vs_bare_rsa_verify_per_cpu_s = Number((verifyFiftyCpu / bareVerifyCpu).toPrecision(3));
+  results.peak_rss_after_verify_parse_mb = peakRss();
   // Large documents: one timed call each after a warm-up call, median of BENCH_LARGE_RUNS (default 3).
   const largeRuns = Number(process.env.BENCH_LARGE_RUNS ?? 3);
-  const timeOnce = (fn: () => void) => {
+  /** [wall seconds, CPU seconds of this process] of one call. */
+  const timeOnce = (fn: () => void): [number, number] => {
     const t = performance.now();
+    const cpu = process.cpuUsage();
     fn();
-    return (performance.now() - t) / 1000;
+    const used = process.cpuUsage(cpu);
+    return [(performance.now() - t) / 1000, (used.user + used.system) / 1e6];
   };
   const medianOf = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
   for (const lines of [100, 500, 1000]) {
     const signed = signXml(buildXml(exampleInvoice(lines)), key, { now });
     if (!verifyXml(signed).valid) throw new Error(`benchmark ${lines}-line signature does not verify`);
-    const v: number[] = [];
-    const p: number[] = [];
+    const v: Array<[number, number]> = [];
+    const p: Array<[number, number]> = [];
     for (let r = 0; r < largeRuns; r++) {
       v.push(timeOnce(() => verifyXml(signed)));
       p.push(timeOnce(() => parseReceived(signed)));
     }
-    results[`verify_${lines}_lines_s`] = `${medianOf(v).toFixed(3)} (runs ${v.map((x) => x.toFixed(3)).join(", ")}; ${signed.length} bytes)`;
-    results[`parse_${lines}_lines_s`] = `${medianOf(p).toFixed(3)} (runs ${p.map((x) => x.toFixed(3)).join(", ")})`;
-    if (lines === 1000) results.verify_1000_lines_median_s = Math.round(medianOf(v) * 1000) / 1000;
+    const show = (xs: Array<[number, number]>) =>
+      `${medianOf(xs.map((x) => x[0])).toFixed(3)} wall, ${medianOf(xs.map((x) => x[1])).toFixed(3)} CPU (runs ${xs.map((x) => `${x[0].toFixed(3)}/${x[1].toFixed(3)}`).join(", ")})`;
+    results[`verify_${lines}_lines_s`] = `${show(v)}; ${signed.length} bytes`;
+    results[`parse_${lines}_lines_s`] = show(p);
+    if (lines === 1000) {
+      results.verify_1000_lines_median_s = Math.round(medianOf(v.map((x) => x[0])) * 1000) / 1000;
+      results.verify_1000_lines_median_cpu_s = Math.round(medianOf(v.map((x) => x[1])) * 1000) / 1000;
+    }
   }
   // Where the 50-line time goes (each step alone).
   const unsignedFifty = buildXml(fifty);
@@ -155,11 +171,13 @@ export async function benchHacienda(): Promise<Record<string, number | string>> 
   const baselineDir = process.env.BENCH_BASELINE;
   if (baselineDir) {
     const base = resolve(baselineDir);
-    const [b, bx, bl, bs] = await Promise.all([
+    const [b, bx, bl, bs, bv, bp] = await Promise.all([
       import(resolve(base, "app/hacienda/build.ts")),
       import(resolve(base, "app/hacienda/xsd/index.ts")),
       import(resolve(base, "app/hacienda/xsd/load.server.ts")),
       import(resolve(base, "app/hacienda/sign.ts")),
+      import(resolve(base, "app/hacienda/verify.ts")),
+      import(resolve(base, "app/hacienda/parse.ts")),
     ]);
     const bset = bl.loadSchemaSet(xsdDir);
     if (b.buildXml(fifty) !== buildXml(fifty) || b.buildXml(one) !== buildXml(one)) throw new Error("baseline and current build different XML");
@@ -189,12 +207,21 @@ export async function benchHacienda(): Promise<Record<string, number | string>> 
     ab("step_build_50_lines", () => b.buildXml(fifty), () => buildXml(fifty), seconds / 2);
     ab("step_validate_50_lines", () => bx.validateSchema(unsignedFifty, bset, { unsigned: true }), () => validateSchema(unsignedFifty, set, { unsigned: true }), seconds / 2);
     ab("bare_rsa", () => rsaSign("sha256", payload, privateKey), () => rsaSign("sha256", payload, privateKey), seconds / 2);
+    if (!bv.verifyXml(signedOne).valid || !bv.verifyXml(signedFifty).valid) throw new Error("baseline: benchmark signature does not verify");
+    ab("verify_1_line", () => bv.verifyXml(signedOne), () => verifyXml(signedOne), seconds / 2);
+    ab("verify_50_lines", () => bv.verifyXml(signedFifty), () => verifyXml(signedFifty), seconds / 2);
+    ab("parse_50_lines", () => bp.parseReceived(signedFifty), () => parseReceived(signedFifty), seconds / 2);
+    ab("bare_rsa_verify", () => rsaVerify("sha256", payload, publicKey, payloadSignature), () => rsaVerify("sha256", payload, publicKey, payloadSignature), seconds / 2);
   }
   results.budget_1_line = (results.issue_1_line_per_s as number) >= 500 ? "ok (≥ 500/s)" : "BELOW 500/s";
   results.budget_50_lines = (results.issue_50_lines_per_s as number) >= 300 ? "ok (≥ 300/s)" : "BELOW 300/s";
-  results.budget_verify_1_line = (results.verify_1_line_per_s as number) >= 1000 ? "ok (≥ 1000/s)" : "BELOW 1000/s";
-  results.budget_verify_50_lines = (results.verify_50_lines_per_s as number) >= 200 ? "ok (≥ 200/s)" : "BELOW 200/s";
-  results.budget_verify_1000_lines = (results.verify_1000_lines_median_s as number) <= 0.5 ? "ok (≤ 0.5 s)" : "ABOVE 0.5 s";
+  // Judged per wall second and per CPU-second (on a machine shared with other work the wall rate
+  // follows the load, the CPU rate does not; decision 038 and the Hacienda README).
+  const judge = (wall: number, cpu: number, ok: (x: number) => boolean, unit: string) =>
+    `${ok(wall) ? "ok" : "MISSED"} wall (${wall}${unit}), ${ok(cpu) ? "ok" : "MISSED"} per CPU (${cpu}${unit})`;
+  results.budget_verify_1_line = `≥ 1000/s: ${judge(results.verify_1_line_per_s as number, results.verify_1_line_per_cpu_s as number, (x) => x >= 1000, "/s")}`;
+  results.budget_verify_50_lines = `≥ 200/s: ${judge(results.verify_50_lines_per_s as number, results.verify_50_lines_per_cpu_s as number, (x) => x >= 200, "/s")}`;
+  results.budget_verify_1000_lines = `≤ 0.5 s: ${judge(results.verify_1000_lines_median_s as number, results.verify_1000_lines_median_cpu_s as number, (x) => x <= 0.5, " s")}`;
   results.peak_rss_mb = round(process.resourceUsage().maxRSS / 1024);
   results.budget_peak_rss = (results.peak_rss_mb as number) <= 150 ? "ok (≤ 150 MB)" : "ABOVE 150 MB";
   results.node = process.version;
