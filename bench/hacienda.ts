@@ -163,6 +163,7 @@ export async function benchHacienda(): Promise<Record<string, number | string>> 
       results.verify_1000_lines_median_cpu_s = Math.round(medianOf(v.map((x) => x[1])) * 1000) / 1000;
     }
   }
+  results.peak_rss_after_large_documents_mb = peakRss();
   // Where the 50-line time goes (each step alone).
   const unsignedFifty = buildXml(fifty);
   results.step_build_50_lines_per_s = round(throughput(() => buildXml(fifty), seconds / 2));
