@@ -120,6 +120,7 @@ export class SandboxState {
       documents: this.documents.size,
       accepted: this.acceptedKeys().length,
       rejected: this.rejectedKeys().length,
+      errors: this.errorKeys().length,
       doubleRegistrations: this.doubleRegistrations(),
       counters: { ...this.counters },
     };
