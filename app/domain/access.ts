@@ -70,6 +70,7 @@ export const ROUTES = [
   { name: "config-generals", pattern: "/config-generals/:company_id", title: "Configuraciones generales" },
   { name: "config-email", pattern: "/config-email/:company_id", title: "Servidor Email" },
   { name: "template-email", pattern: "/template-email/:company_id", title: "Plantillas Email" },
+  { name: "config-api", pattern: "/config-api/:company_id", title: "Configuración API" },
   { name: "notes", pattern: "/notes", title: "Notas" },
   { name: "new-note", pattern: "/new-note/:note_type/:document_type/:document_id", title: "Nueva Nota" },
   { name: "payments", pattern: "/payments", title: "Pagos" },
@@ -109,6 +110,14 @@ const compiled = ROUTES.map((r) => {
 
 export function matchRoute(pathname: string): RouteRule | undefined {
   return compiled.find((c) => c.re.test(pathname))?.rule;
+}
+
+/**
+ * The integrator API (/api/v1/*, its reference /api/docs): outside the cookie session, CSRF and the
+ * route table — every API call authenticates its own bearer token (app/server/api/router.server.ts).
+ */
+export function isApiPath(pathname: string): boolean {
+  return pathname === "/api" || pathname.startsWith("/api/");
 }
 
 export interface AccessState {

@@ -1,6 +1,6 @@
 // The root middleware: session, CSRF, toasts and the access rules of spec part 1 §2.2.
 import { data, redirect, type MiddlewareFunction } from "react-router";
-import { decideAccess } from "../domain/access.ts";
+import { decideAccess, isApiPath } from "../domain/access.ts";
 import { requestContext, type RequestState } from "./context.ts";
 import { checkCsrf, csrfFor, CSRF_MESSAGE } from "./csrf.server.ts";
 import { db } from "./db.server.ts";
@@ -12,6 +12,12 @@ const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export const rootMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const url = new URL(request.url);
   const pathname = url.pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/") || "/";
+  // The integrator API: no cookie session is read nor accepted there, so no CSRF either; its calls
+  // authenticate their bearer token themselves (app/server/api/router.server.ts, decision 180).
+  if (isApiPath(pathname)) {
+    context.set(requestContext, { ip: request.headers.get("x-colibri-client-ip") ?? "unknown", csrf: "", toasts: [] });
+    return next();
+  }
   const csrf = csrfFor(request);
   const setCookies: string[] = [];
   if (csrf.setCookie) setCookies.push(csrf.setCookie);

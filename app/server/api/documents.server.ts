@@ -217,7 +217,7 @@ async function issue(call: ApiCall, draft: DocumentDraft, extra: { controlNumber
 }
 
 /** A replayed issue: the same document (as it is now) with the first answer's status. */
-async function replayDocument(call: ApiCall, replay: Response): Promise<Response> {
+export async function replayDocument(call: ApiCall, replay: Response): Promise<Response> {
   const stored = (await replay.json()) as { documentId?: number };
   if (!stored?.documentId) return replay;
   return json(await documentBody(call.db, call.principal.companyId, stored.documentId), replay.status, { Location: selfOf(stored.documentId), "Idempotent-Replayed": "true" });
