@@ -42,7 +42,6 @@ export const API_MESSAGES = {
   consecutiveNotUsed: "La compañía no usa el consecutivo del integrador: no envíe `consecutive`.",
   kindNotIssued: "Este tipo de documento no se emite por esta ruta.",
   fileUnavailable: "Este archivo no esta disponible para su descarga",
-  noteSource: "Solo se pueden emitir notas de facturas, tiquetes o facturas de compra aceptadas o enviadas a Hacienda.",
   webhookUrl: "Indique una URL http(s) completa, sin usuario ni contraseña.",
   webhookPrivate: "La URL apunta a una dirección interna; use una dirección pública.",
   emailFailed: (why: string) => `No se pudo enviar el correo: ${why}`,

@@ -6,7 +6,7 @@ import { openApiDocument } from "../../server/api/openapi.server.ts";
 
 export const handle = { hydrate: false };
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 export function loader() {
   const doc = openApiDocument() as Json;

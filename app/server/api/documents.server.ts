@@ -37,7 +37,7 @@ import { documentFile, fileResponse, type DocumentFileKind } from "../document-f
 import { documentEmailDefaults, sendDocumentEmailNow } from "../document-email.server.ts";
 import { loadDocumentView } from "../document-view.server.ts";
 import { currentRate } from "../exchange-rate.server.ts";
-import { issueDocumentInTx, IssueValidationError, NOTE_SOURCES, resolveKey } from "../issue-document.server.ts";
+import { ISSUE_MESSAGES, issueDocumentInTx, IssueValidationError, NOTE_SOURCES, resolveKey } from "../issue-document.server.ts";
 import { SigningKeyError } from "../signing-key.server.ts";
 import { claimFirst, claimInTx, releaseKey, storeAnswer, type IdempotencyKey } from "./idempotency.server.ts";
 import { ApiError, cursorOf, invalid, json, notFound, pageLimit, readCursor } from "./http.server.ts";
@@ -279,11 +279,11 @@ export async function createDocument(call: ApiCall, input: z.output<typeof Docum
 
 /** POST /documents/{id}/credit-note and /debit-note: from an invoice, ticket or purchase invoice of the company. */
 export async function createNote(call: ApiCall, kind: "nc" | "nd", sourceId: number, input: z.output<typeof NoteCreate>): Promise<Response> {
-  const { db, principal, now } = call;
+  const { db, principal } = call;
   const companyId = principal.companyId;
   const src = await documentOf(db, { companyId, id: sourceId });
   if (!src || src.deletedAt || src.kind === "qt") throw notFound();
-  if (!NOTE_SOURCES.has(src.kind) || !src.clave) throw new ApiError(400, "validacion", API_MESSAGES.noteSource, [{ pointer: "", detail: API_MESSAGES.noteSource }]);
+  if (!NOTE_SOURCES.has(src.kind) || !src.clave) throw invalid([{ field: "form", message: ISSUE_MESSAGES.referenceKind }]);
   const errors: FieldError[] = [...checkConsecutive(principal, input.consecutive)];
   const taxes = await companyTaxTypes(db, companyId);
   const stored = (src.draft ?? null) as DocumentDraft | null;

@@ -60,7 +60,11 @@ export const OPERATIONS: Operation[] = [
     description: "Con el usuario y la contraseña API de la compañía (Configuración › API) o con el correo y la contraseña de un usuario (que entonces indica la compañía con x-Company). Los intentos fallidos se limitan como el inicio de sesión.",
     auth: false,
     body: S.TokenRequest,
-    responses: { 200: { description: "El token de acceso y el de renovación.", schema: S.TokenResponse } },
+    responses: {
+      200: { description: "El token de acceso y el de renovación.", schema: S.TokenResponse },
+      401: { description: "Usuario o contraseña incorrectos.", schema: S.Problem },
+      403: { description: "La compañía no es del plan 5 o está inactiva.", schema: S.Problem },
+    },
     handle: async (c) => {
       const b = c.body as z.output<typeof S.TokenRequest>;
       return json(await issueToken(c.db, { username: b.username, password: b.password, ip: c.ip, userAgent: c.request.headers.get("user-agent"), now: c.now }));
@@ -75,7 +79,7 @@ export const OPERATIONS: Operation[] = [
     description: "Entrega un token de acceso y uno de renovación nuevos; el de renovación usado deja de servir.",
     auth: false,
     body: S.RefreshRequest,
-    responses: { 200: { description: "Los tokens nuevos.", schema: S.TokenResponse } },
+    responses: { 200: { description: "Los tokens nuevos.", schema: S.TokenResponse }, 401: { description: "El token de renovación no es válido, venció o fue revocado.", schema: S.Problem } },
     handle: async (c) => json(await refreshToken(c.db, (c.body as z.output<typeof S.RefreshRequest>).refresh_token, c.now)),
   },
   {
