@@ -50,8 +50,10 @@ export function problem(error: ApiError): Response {
   });
 }
 
+/** A JSON answer; `null` answers with no body (204, 202). */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(status === 204 ? null : JSON.stringify(body), { status, headers: { ...(status === 204 ? {} : { "Content-Type": "application/json; charset=utf-8" }), ...NO_STORE, ...headers } });
+  const empty = body === null || body === undefined || status === 204;
+  return new Response(empty ? null : JSON.stringify(body), { status, headers: { ...(empty ? {} : { "Content-Type": "application/json; charset=utf-8" }), ...NO_STORE, ...headers } });
 }
 
 export const notFound = (detail: string = API_MESSAGES.notFound) => new ApiError(404, "no-encontrado", detail);
