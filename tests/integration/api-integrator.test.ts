@@ -61,7 +61,7 @@ beforeAll(async () => {
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
     headers.set("x-colibri-client-ip", req.socket.remoteAddress ?? "unknown");
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const request = new Request(url, { method: req.method, headers, body });
+    const request = new Request(url, { method: req.method, headers, body: body ? new Uint8Array(body) : undefined });
     const response = await handleApi(request, url.pathname.replace(/^\/api\/v1\//, ""), { db: database.db, now: () => clock.now });
     // Every answer against the served OpenAPI document; a mismatch fails the test (afterEach).
     await contract.check(req.method!, templateOf(req.method!, url.pathname), response).catch((e: unknown) => contractErrors.push(e));

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { apiIdempotencyKeys, companies, companyUsers, documents, sessions } from "../../db/schema/index.ts";
 import { createTestDatabase } from "../setup/db.ts";
-import { createCompany, createUser } from "../setup/app.ts";
+import { createUser } from "../setup/app.ts";
 import { apiCompany, apiRequest, contractChecker, tokenFor, API_PASSWORD } from "../fixtures/api.ts";
 import { submitDocumentForm } from "../../app/server/document-form.server.ts";
 import { DRAFT_MESSAGES } from "../../app/domain/document-draft.ts";
