@@ -79,7 +79,10 @@ export async function benchApi() {
     loadBefore: os.loadavg().map((n) => Math.round(n * 100) / 100),
   };
   Object.assign(process.env, { HACIENDA_SANDBOX: "false", SEED_DEMO: "true", API_RATE_LIMIT_PER_MINUTE: "100000000" });
-  const server = await startServer({ command: ["npx", "tsx", "server/start.ts"], port: PORT, dataDir: tmp, databaseUrl: u.toString() });
+  // BENCH_API_PROFILE=<dir>: the web processes (cluster workers inherit the flags) write V8 CPU profiles there.
+  const profile = process.env.BENCH_API_PROFILE;
+  const command = profile ? ["node", "--cpu-prof", `--cpu-prof-dir=${profile}`, "--import", "tsx", "server/start.ts"] : ["npx", "tsx", "server/start.ts"];
+  const server = await startServer({ command, port: PORT, dataDir: tmp, databaseUrl: u.toString() });
   const database = await openDatabase({ databaseUrl: u.toString(), maxConnections: CONCURRENCY });
   setDatabase(database);
   try {

@@ -1,5 +1,6 @@
 // Accounts the journeys use, created before the server starts. Each project (js, nojs) has its own
 // accounts so that journeys that change state (password reset, takeover) do not interfere.
+import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { companies, companyUsers, generalConfigurations, users } from "../../db/schema/index.ts";
 import { hashPassword } from "../../app/server/password.server.ts";
@@ -37,5 +38,9 @@ export async function seedE2E(db: Db) {
     await user("takeover", `Tomás Doble ${p}`, [full.id]);
     await user("plan2", `Pedro Recepción ${p}`, [reception.id]);
     await user("inactive", `Iris Inactiva ${p}`, [inactive.id]);
+    // Plan 5 (integrator API): numbered and validated without Hacienda (no key needed), an admin to configure it.
+    const api = await company(`Integrador ${p} S.A.`, p === "js" ? "3101000501" : "3101000502", 5, true);
+    await db.update(companies).set({ noHacienda: true, economicActivityCode: "620100" }).where(eq(companies.id, api.id));
+    await user("apiadmin", `Iván Integrador ${p}`, [api.id], "admin");
   }
 }
