@@ -82,19 +82,19 @@ export function verify(secret, header, body, now = Date.now() / 1000) {
   return expected.length === v1.length && timingSafeEqual(Buffer.from(expected), Buffer.from(v1));
 }`;
 
-const ERRORS: Array<[string, string]> = [
-  ["validacion", "400: datos inválidos; `errors` trae cada campo (JSON pointer) con el mismo mensaje que la pantalla."],
-  ["json / tipo-de-contenido", "400 / 415: el cuerpo no es JSON o falta Content-Type: application/json."],
-  ["no-autorizado / token-vencido / credenciales", "401: falta el token, no es válido o venció (renuévelo); usuario o contraseña incorrectos."],
-  ["plan / inactiva / compania", "403: la compañía no es del plan 5, está inactiva o no es una de las suyas (x-Company)."],
-  ["compania-requerida", "400: su usuario trabaja en varias compañías: indique x-Company."],
-  ["no-encontrado / archivo / ruta", "404: no existe en su compañía (o el archivo aún no está)."],
-  ["metodo", "405: método no permitido en la ruta (vea Allow)."],
-  ["idempotencia / idempotencia-en-curso", "409: la clave se usó con otra solicitud, o la primera sigue en curso (reintente)."],
-  ["demasiado-grande", "413: el cuerpo supera el límite de la ruta."],
-  ["demasiadas-solicitudes / demasiados-intentos", "429: espere los segundos de Retry-After."],
-  ["correo", "502: el servidor de correo no aceptó el envío."],
-  ["error-interno", "500: error inesperado; la solicitud no se completó."],
+const ERRORS: Array<[string[], string]> = [
+  [["validacion", "json", "idempotencia"], "400: datos inválidos; `errors` trae cada campo (JSON pointer) con el mismo mensaje que la pantalla. También un JSON mal formado o una Idempotency-Key inválida."],
+  [["compania-requerida"], "400: su usuario trabaja en varias compañías: indique x-Company."],
+  [["no-autorizado", "token-vencido", "credenciales", "renovacion"], "401: falta el token, no es válido o venció (renuévelo); usuario o contraseña incorrectos; token de renovación inválido."],
+  [["plan", "inactiva", "compania"], "403: la compañía no es del plan 5, está inactiva o no es una de las suyas (x-Company)."],
+  [["no-encontrado", "archivo", "ruta"], "404: no existe en su compañía (o el archivo aún no está); la ruta no existe."],
+  [["metodo"], "405: método no permitido en la ruta (vea Allow)."],
+  [["idempotencia-en-curso"], "409: la clave se usó con otra solicitud (idempotencia), o la primera sigue en curso: reintente."],
+  [["demasiado-grande"], "413: el cuerpo supera el límite de la ruta."],
+  [["tipo-de-contenido"], "415: falta Content-Type: application/json."],
+  [["demasiadas-solicitudes", "demasiados-intentos"], "429: espere los segundos de Retry-After."],
+  [["error-interno"], "500: error inesperado; la solicitud no se completó."],
+  [["correo"], "502: el servidor de correo no aceptó el envío."],
 ];
 
 export default function ApiDocs({ loaderData }: Route.ComponentProps) {
@@ -144,10 +144,14 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
         </p>
         <table className="table">
           <tbody>
-            {ERRORS.map(([code, text]) => (
-              <tr key={code} id={code.split(" ")[0]}>
+            {ERRORS.map(([codes, text]) => (
+              <tr key={codes[0]}>
                 <td>
-                  <code>{code}</code>
+                  {codes.map((code) => (
+                    <code key={code} id={code} className="mr-2 inline-block">
+                      {code}
+                    </code>
+                  ))}
                 </td>
                 <td>{text}</td>
               </tr>

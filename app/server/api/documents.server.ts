@@ -326,9 +326,50 @@ const API_KINDS = ["fe", "te", "nc", "nd", "fec"];
 const selfOf = (id: number) => `/api/v1/documents/${id}`;
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
-type DocRow = typeof documents.$inferSelect;
+/** The columns an answer shows (never the stored XML, draft or totals blobs). */
+const SUMMARY_COLUMNS = {
+  id: documents.id,
+  kind: documents.kind,
+  status: documents.status,
+  clave: documents.clave,
+  consecutivo: documents.consecutivo,
+  number: documents.number,
+  controlNumber: documents.controlNumber,
+  issuedAt: documents.issuedAt,
+  currencyId: documents.currencyId,
+  exchangeRate: documents.exchangeRate,
+  clientId: documents.clientId,
+  clientSnapshot: documents.clientSnapshot,
+  subtotal: documents.subtotal,
+  discount: documents.discount,
+  tax: documents.tax,
+  exonerated: documents.exonerated,
+  ivaDevuelto: documents.ivaDevuelto,
+  otherCharges: documents.otherCharges,
+  totalComprobante: documents.totalComprobante,
+  paymentAmount: documents.paymentAmount,
+  haciendaMessage: documents.haciendaMessage,
+  haciendaDetail: documents.haciendaDetail,
+  submittedAt: documents.submittedAt,
+  answeredAt: documents.answeredAt,
+  lastError: documents.lastError,
+  emailSentAt: documents.emailSentAt,
+  emailSentTo: documents.emailSentTo,
+  emailError: documents.emailError,
+};
 
-function summaryOf(d: Pick<DocRow, "id" | "kind" | "status" | "clave" | "consecutivo" | "number" | "controlNumber" | "issuedAt" | "currencyId" | "exchangeRate" | "clientId" | "clientSnapshot" | "subtotal" | "discount" | "tax" | "exonerated" | "ivaDevuelto" | "otherCharges" | "totalComprobante" | "paymentAmount" | "haciendaMessage" | "haciendaDetail" | "submittedAt" | "answeredAt" | "lastError" | "emailSentAt" | "emailSentTo" | "emailError">) {
+type SummaryRow = Pick<typeof documents.$inferSelect, keyof typeof SUMMARY_COLUMNS>;
+
+/** One API document of the company (not a quotation, not deleted), or null. */
+async function apiDocumentRow(db: DbOrTx, companyId: number, id: number): Promise<SummaryRow | null> {
+  const [d] = await db
+    .select(SUMMARY_COLUMNS)
+    .from(documents)
+    .where(and(eq(documents.companyId, companyId), eq(documents.id, id), isNull(documents.deletedAt), inArray(documents.kind, API_KINDS)));
+  return d ?? null;
+}
+
+function summaryJson(d: SummaryRow) {
   const c = d.clientSnapshot as { name?: string; idType?: string; idNumber?: string; email?: string | null; generic?: boolean } | null;
   const self = selfOf(d.id);
   return {
@@ -359,11 +400,11 @@ function summaryOf(d: Pick<DocRow, "id" | "kind" | "status" | "clave" | "consecu
 
 /** The whole document (GET /documents/{id}); null when it is not one of the company's API documents. */
 export async function documentBody(db: DbOrTx, companyId: number, id: number) {
-  const d = await documentOf(db, { companyId, id });
-  if (!d || d.deletedAt || !API_KINDS.includes(d.kind)) throw notFound();
+  const d = await apiDocumentRow(db, companyId, id);
+  if (!d) throw notFound();
   const [lines, refs] = await Promise.all([linesOf(db, { companyId, documentId: id }), referencesOf(db, { companyId, documentId: id })]);
   return {
-    ...summaryOf(d),
+    ...summaryJson(d),
     lines: lines.map((l) => ({
       position: l.position,
       itemId: l.itemId,
@@ -411,20 +452,19 @@ export async function listDocuments(call: ApiCall, q: z.output<typeof DocumentQu
     where.push(or(lt(documents.issuedAt, t), and(eq(documents.issuedAt, t), lt(documents.id, cursor.i)))!);
   }
   const rows = await call.db
-    .select()
+    .select(SUMMARY_COLUMNS)
     .from(documents)
     .where(and(...where))
     .orderBy(desc(documents.issuedAt), desc(documents.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return json({ data: page.map(summaryOf), nextCursor: rows.length > limit && last ? cursorOf({ t: last.issuedAt.toISOString(), i: last.id }) : null });
+  return json({ data: page.map(summaryJson), nextCursor: rows.length > limit && last ? cursorOf({ t: last.issuedAt.toISOString(), i: last.id }) : null });
 }
 
 /** GET /documents/{id}/xml | response | pdf. */
 export async function downloadDocument(call: ApiCall, id: number, file: DocumentFileKind): Promise<Response> {
-  const d = await documentOf(call.db, { companyId: call.principal.companyId, id });
-  if (!d || d.deletedAt || !API_KINDS.includes(d.kind)) throw notFound();
+  if (!(await apiDocumentRow(call.db, call.principal.companyId, id))) throw notFound();
   const found = await documentFile(call.db, { companyId: call.principal.companyId, documentId: id, file });
   if (!found) throw new ApiError(404, "archivo", API_MESSAGES.fileUnavailable);
   return fileResponse(found);
