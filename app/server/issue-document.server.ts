@@ -46,6 +46,12 @@ export interface IssueInput {
    * counter's next number — a smaller one was used already, a larger one would leave a gap.
    */
   sequence?: number | null;
+  /**
+   * The point of sale that numbers it (API: each cash register of a chain its own terminal, so each
+   * has its own gapless counter); default the company's branch and terminal (Configuración › Hacienda).
+   */
+  branch?: number | null;
+  terminal?: number | null;
 }
 
 /** Thrown inside the transaction to roll it back with the errors. */
@@ -344,7 +350,7 @@ async function takeSequence(tx: Tx, k: CounterKey, sequence: number): Promise<nu
  * number. Throws IssueValidationError. Also what a recurring template is checked with
  * (validateForIssue): the same rules as the invoice it will issue.
  */
-async function prepareIssue(tx: DbOrTx, input: Pick<IssueInput, "companyId" | "draft" | "now" | "schemaSet" | "randomBytes">) {
+async function prepareIssue(tx: DbOrTx, input: Pick<IssueInput, "companyId" | "draft" | "now" | "schemaSet" | "randomBytes" | "branch" | "terminal">) {
   const { companyId, draft, now } = input;
   const pre = checkDraft(draft);
   if (pre.length) throw new IssueValidationError(pre);
@@ -374,8 +380,8 @@ async function prepareIssue(tx: DbOrTx, input: Pick<IssueInput, "companyId" | "d
 
   const hacienda = draft.kind !== "qt" && !company.noHacienda;
   const hc = await companyHacienda(tx, companyId, now);
-  const branch = hc?.branch ?? 1;
-  const terminal = hc?.terminal ?? 1;
+  const branch = input.branch ?? hc?.branch ?? 1;
+  const terminal = input.terminal ?? hc?.terminal ?? 1;
   const docType = COUNTER_TYPE[draft.kind];
   const situacion = draft.situacion ?? 1;
   // The clave carries the identification of whoever issues and signs: for a purchase invoice (FEC)

@@ -356,6 +356,24 @@ describe("integrator-supplied consecutive (modo_consecutive_api)", () => {
   });
 });
 
+describe("points of sale", () => {
+  it("each terminal has its own gapless numbering (a cash register of a chain names its terminal)", async () => {
+    const a = await apiCompany(db(), { modoConsecutiveApi: true });
+    const token = await tokenFor(db(), a.username);
+    const t1 = await api("POST", "/documents", "/documents", { token, body: ticket({ consecutive: 1 }) });
+    const t7 = await api("POST", "/documents", "/documents", { token, body: ticket({ consecutive: 1, terminal: 7 }) });
+    const t7b = await api("POST", "/documents", "/documents", { token, body: ticket({ consecutive: 2, terminal: 7, branch: 1 }) });
+    expect([t1.res.status, t7.res.status, t7b.res.status]).toEqual([201, 201, 201]);
+    expect(t1.body.consecutive).toBe("00100001040000000001");
+    expect(t7.body.consecutive).toBe("00100007040000000001");
+    expect(t7b.body.consecutive).toBe("00100007040000000002");
+    const gap = await api("POST", "/documents", "/documents", { token, body: ticket({ consecutive: 5, terminal: 7 }) });
+    expect(pointers(gap.body)["/consecutive"]).toBe("El consecutivo 5 dejaría un hueco en la numeración: el siguiente es 3.");
+    const out = await api("POST", "/documents", "/documents", { token, body: ticket({ consecutive: 1, terminal: 100000 }) });
+    expect(Object.keys(pointers(out.body))).toEqual(["/terminal"]);
+  });
+});
+
 describe("clients and items", () => {
   it("create, find by identification, update; the client form's messages at the same fields", async () => {
     const a = await apiCompany(db());

@@ -153,7 +153,9 @@ const ReferenceInput = z.object({
 
 const commonDocumentFields = {
   controlNumber: z.string().trim().min(1).max(50).optional().describe("La referencia del integrador; se muestra en la columna 'N° de control'."),
-  consecutive: z.number().int().min(1).max(9_999_999_999).optional().describe("Solo con modo_consecutive_api: el número que sigue en la numeración de la compañía."),
+  consecutive: z.number().int().min(1).max(9_999_999_999).optional().describe("Solo con modo_consecutive_api: el número que sigue en la numeración de la compañía (de su sucursal y terminal)."),
+  branch: z.number().int().min(1).max(999).optional().describe("Sucursal que numera el documento (1–999); la de Configuración › Hacienda por omisión."),
+  terminal: z.number().int().min(1).max(99_999).optional().describe("Terminal o punto de venta que numera el documento (1–99999): cada caja con su propia numeración consecutiva; la de Configuración › Hacienda por omisión."),
   saleCondition: z.string().max(2).optional().describe("CondicionVenta (Nota 5); 01 contado por omisión."),
   saleConditionOther: z.string().max(100).optional(),
   creditDays: z.number().int().optional(),

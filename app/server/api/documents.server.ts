@@ -184,7 +184,7 @@ function checkConsecutive(principal: ApiPrincipal, consecutive: number | undefin
  * Issues a checked draft with the idempotency key claimed in the same transaction. The answer the
  * key keeps is the document's id (a replay answers the same document, current state, same 201).
  */
-async function issue(call: ApiCall, draft: DocumentDraft, extra: { controlNumber?: string; consecutive?: number }, rename?: (f: string) => string): Promise<Response> {
+async function issue(call: ApiCall, draft: DocumentDraft, extra: { controlNumber?: string; consecutive?: number; branch?: number; terminal?: number }, rename?: (f: string) => string): Promise<Response> {
   const { db, principal, now } = call;
   const companyId = principal.companyId;
   const pre = checkDraft(draft);
@@ -204,7 +204,7 @@ async function issue(call: ApiCall, draft: DocumentDraft, extra: { controlNumber
         const replay = await claimInTx(tx, call.idempotency, now);
         if (replay) return { replay };
       }
-      const result = await issueDocumentInTx(tx, { companyId, userId: principal.userId, draft, now, schemaSet, controlNumber: extra.controlNumber ?? null, sequence: extra.consecutive ?? null }, key);
+      const result = await issueDocumentInTx(tx, { companyId, userId: principal.userId, draft, now, schemaSet, controlNumber: extra.controlNumber ?? null, sequence: extra.consecutive ?? null, branch: extra.branch ?? null, terminal: extra.terminal ?? null }, key);
       if (call.idempotency) await storeAnswer(tx, call.idempotency, 201, { documentId: result.documentId }, { Location: selfOf(result.documentId) });
       return { documentId: result.documentId };
     });
@@ -274,7 +274,7 @@ export async function createDocument(call: ApiCall, input: z.output<typeof Docum
   const draft: DocumentDraft = { ...typed, ...(term ? { terms: term.body } : {}), ...(references.length ? { references } : {}), ...(situacion ? { situacion } : {}) };
   errors.push(...checkDraft(draft));
   if (errors.length) throw invalid(errors);
-  return issue(call, draft, { controlNumber: input.controlNumber, consecutive: input.consecutive });
+  return issue(call, draft, { controlNumber: input.controlNumber, consecutive: input.consecutive, branch: input.branch, terminal: input.terminal });
 }
 
 /** POST /documents/{id}/credit-note and /debit-note: from an invoice, ticket or purchase invoice of the company. */
@@ -317,7 +317,7 @@ export async function createNote(call: ApiCall, kind: "nc" | "nd", sourceId: num
   // The note's reference is rebuilt from the stored document: only its reason is the integrator's.
   const rename = (f: string) => (f.startsWith("references") ? "reason" : f);
   if (errors.length) throw invalid(errors, rename);
-  return issue(call, draft, { controlNumber: input.controlNumber, consecutive: input.consecutive }, rename);
+  return issue(call, draft, { controlNumber: input.controlNumber, consecutive: input.consecutive, branch: input.branch, terminal: input.terminal }, rename);
 }
 
 // ---- Reading -------------------------------------------------------------------------------------------

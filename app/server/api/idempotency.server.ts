@@ -90,6 +90,28 @@ export async function storeAnswer(db: DbOrTx, k: IdempotencyKey, status: number,
 }
 
 /**
+ * Runs `work` in one transaction with the key (if any) claimed first; its answer (status, body,
+ * Location) is stored with the key. A repeated key answers the first answer instead.
+ */
+export async function onceInTransaction(
+  db: Db,
+  k: IdempotencyKey | null,
+  now: Date,
+  work: (tx: Tx) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>,
+): Promise<Response> {
+  const outcome = await db.transaction(async (tx) => {
+    if (k) {
+      const replay = await claimInTx(tx, k, now);
+      if (replay) return replay;
+    }
+    const answer = await work(tx);
+    if (k) await storeAnswer(tx, k, answer.status, answer.body, answer.headers ?? {});
+    return answer;
+  });
+  return outcome instanceof Response ? outcome : json(outcome.body, outcome.status, outcome.headers);
+}
+
+/**
  * For a call that is not one transaction: claims the key in its own short transaction (committed,
  * so a concurrent request with the key gets 409 'en curso'). Null: claimed; a Response: replay.
  */

@@ -13,29 +13,14 @@ import { parseForm } from "../../domain/forms.ts";
 import { itemSchema } from "../../domain/item-schemas.ts";
 import { createClient, updateClient } from "../clients.server.ts";
 import { itemFormLists, saveItem, schemaOptions } from "../items.server.ts";
-import { claimInTx, storeAnswer } from "./idempotency.server.ts";
+import { onceInTransaction } from "./idempotency.server.ts";
 import { cursorOf, invalid, json, notFound, pageLimit, readCursor } from "./http.server.ts";
 import type { ApiCall } from "./documents.server.ts";
 
 const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 const fieldErrors = (errors: Record<string, string>) => Object.entries(errors).map(([field, message]) => ({ field, message }));
 
-/**
- * Runs `work` in one transaction with the call's idempotency key claimed first; the answer (status,
- * body, Location) is stored with the key. A replay returns the first answer.
- */
-async function once(call: ApiCall, work: (tx: Parameters<Parameters<ApiCall["db"]["transaction"]>[0]>[0]) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>): Promise<Response> {
-  const outcome = await call.db.transaction(async (tx) => {
-    if (call.idempotency) {
-      const replay = await claimInTx(tx, call.idempotency, call.now);
-      if (replay) return replay;
-    }
-    const answer = await work(tx);
-    if (call.idempotency) await storeAnswer(tx, call.idempotency, answer.status, answer.body, answer.headers ?? {});
-    return answer;
-  });
-  return outcome instanceof Response ? outcome : json(outcome.body, outcome.status, outcome.headers);
-}
+const once = (call: ApiCall, work: Parameters<typeof onceInTransaction>[3]) => onceInTransaction(call.db, call.idempotency, call.now, work);
 
 // ---- Clients ---------------------------------------------------------------------------------------
 

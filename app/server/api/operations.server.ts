@@ -6,7 +6,7 @@ import * as S from "../../domain/api/schemas.ts";
 import { BODY_LIMITS } from "./config.server.ts";
 import { createDocument, createNote, downloadDocument, emailDocument, getDocument, listDocuments, listTaxTypes, replayDocument, type ApiCall } from "./documents.server.ts";
 import { cursorOf, idParam, json, notFound, pageLimit, readCursor } from "./http.server.ts";
-import { claimInTx, storeAnswer } from "./idempotency.server.ts";
+import { onceInTransaction } from "./idempotency.server.ts";
 import { createClientCall, createItemCall, getClientCall, getItemCall, listClientsCall, listItemsCall, updateClientCall, updateItemCall } from "./master-data.server.ts";
 import { issueToken, refreshToken, revokeSession } from "./tokens.server.ts";
 import { createWebhook, deleteWebhook, deliveriesOf, resendDelivery, webhooksOf, webhookNotFound } from "./webhooks.server.ts";
@@ -313,15 +313,9 @@ export const OPERATIONS: Operation[] = [
     responses: { 201: { description: "El webhook registrado, con su clave.", schema: S.Webhook } },
     handle: async (c) => {
       const b = c.body as z.output<typeof S.WebhookInput>;
-      return c.db.transaction(async (tx) => {
-        if (c.idempotency) {
-          const replay = await claimInTx(tx, c.idempotency, c.now);
-          if (replay) return replay;
-        }
+      return onceInTransaction(c.db, c.idempotency, c.now, async (tx) => {
         const created = await createWebhook(tx, c.principal.companyId, b, c.now);
-        const headers = { Location: `/api/v1/webhooks/${created.id}` };
-        if (c.idempotency) await storeAnswer(tx, c.idempotency, 201, created, headers);
-        return json(created, 201, headers);
+        return { status: 201, body: created, headers: { Location: `/api/v1/webhooks/${created.id}` } };
       });
     },
   },
