@@ -21,6 +21,9 @@ export default [
   route("cabys-search", "routes/items/cabys-search.tsx"),
   route("document-file/:id/:file", "routes/documents/document-file.tsx"),
   route("query-public/:code64", "routes/public/query-public.tsx", { id: "query-public" }),
+  // The integrator API (plan 5) and its reference page: outside the signed-in layout.
+  route("api/v1/*", "routes/api/v1.ts"),
+  route("api/docs", "routes/api/docs.tsx"),
 
   layout("routes/app-layout.tsx", [
     route("dashboard", "routes/dashboard/dashboard.tsx", { id: "dashboard" }),
@@ -62,6 +65,7 @@ export default [
     route("config-generals/:company_id", "routes/config/config-generals.tsx"),
     route("config-email/:company_id", "routes/config/config-email.tsx"),
     route("template-email/:company_id", "routes/config/template-email.tsx"),
+    route("config-api/:company_id", "routes/config/config-api.tsx"),
     route("notes", "routes/documents/documents-list.tsx", { id: "notes" }),
     route("new-note/:note_type/:document_type/:document_id", "routes/documents/sourced-form.tsx", { id: "new-note" }),
     route("payments", "routes/payments/payments.tsx"),

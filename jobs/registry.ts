@@ -6,6 +6,7 @@ import { haciendaSweepTask, pollDocumentTask } from "./tasks/poll-document.ts";
 import { recurringTask } from "./tasks/recurring.ts";
 import { sendDocumentEmailTask } from "./tasks/send-document-email.ts";
 import { paymentRemindersTask } from "./tasks/payment-reminders.ts";
+import { apiPurgeTask, deliverWebhookTask } from "./tasks/webhooks.ts";
 
 export const handlers: Record<string, JobHandler> = {
   "purge-sessions": purgeSessionsTask,
@@ -16,6 +17,8 @@ export const handlers: Record<string, JobHandler> = {
   recurring: recurringTask,
   "send-document-email": sendDocumentEmailTask,
   "payment-reminders": paymentRemindersTask,
+  "deliver-webhook": deliverWebhookTask,
+  "api-purge": apiPurgeTask,
 };
 
 export const schedules: Schedule[] = [
@@ -30,4 +33,6 @@ export const schedules: Schedule[] = [
   { cron: "*/15 * * * *", type: "recurring" },
   // Payment reminders: every hour; each invoice's is sent once, the day after it is due (CR date).
   { cron: "35 * * * *", type: "payment-reminders" },
+  // Integrator API: expired idempotency keys and webhook deliveries older than 30 days.
+  { cron: "50 * * * *", type: "api-purge" },
 ];

@@ -75,10 +75,11 @@ export const ROUTES = [
   { name: "detail-transaction", pattern: "/detail/:type/:id/:print?", title: "Detalle del documento" },
   { name: "main-configurations", pattern: "/main-configurations/:company_id", title: "Configuraciones" },
   { name: "all-configurations", pattern: "/all-configurations/:company_id", title: "Configuraciones" },
-  { name: "config-hacienda", pattern: "/config-hacienda/:company_id", title: "Configuración Hacienda" },
+  { name: "config-hacienda", pattern: "/config-hacienda/:company_id", title: "Configuración Hacienda", plan5Writes: true },
   { name: "config-generals", pattern: "/config-generals/:company_id", title: "Configuraciones generales" },
-  { name: "config-email", pattern: "/config-email/:company_id", title: "Servidor Email" },
+  { name: "config-email", pattern: "/config-email/:company_id", title: "Servidor Email", plan5Writes: true },
   { name: "template-email", pattern: "/template-email/:company_id", title: "Plantillas Email" },
+  { name: "config-api", pattern: "/config-api/:company_id", title: "Configuración API", plan5Writes: true },
   { name: "notes", pattern: "/notes", title: "Notas" },
   { name: "new-note", pattern: "/new-note/:note_type/:document_type/:document_id", title: "Nueva Nota" },
   { name: "payments", pattern: "/payments", title: "Pagos" },
@@ -127,6 +128,14 @@ export function targetCompanyId(rule: RouteRule, pathname: string): number | nul
   if (i < 0) return null;
   const raw = pathname.split("/")[i] ?? "";
   return /^\d{1,9}$/.test(raw) ? Number(raw) : null;
+}
+
+/**
+ * The integrator API (/api/v1/*, its reference /api/docs): outside the cookie session, CSRF and the
+ * route table — every API call authenticates its own bearer token (app/server/api/router.server.ts).
+ */
+export function isApiPath(pathname: string): boolean {
+  return pathname === "/api" || pathname.startsWith("/api/");
 }
 
 export interface AccessState {

@@ -132,16 +132,25 @@ export function companySchema(opts: CompanySchemaOptions) {
       if (!/^\d+$/.test(v.identification) && !(v.identification_type === 2 && isCedulaJuridica(v.identification)))
         ctx.addIssue({ code: "custom", path: ["identification"], message: v.identification_type === 2 ? IDENTIFICATION_MESSAGES.juridica : "La identificación solo admite números" });
       if (v.permission === 5) {
-        if (!v.username_api) ctx.addIssue({ code: "custom", path: ["username_api"], message: "El usuario API es obligatorio para el plan 5" });
+        if (!v.username_api) ctx.addIssue({ code: "custom", path: ["username_api"], message: API_CREDENTIAL_MESSAGES.usernameRequired });
         if (!v.password_api && !opts.hasApiPassword)
-          ctx.addIssue({ code: "custom", path: ["password_api"], message: "La contraseña API es obligatoria para el plan 5" });
+          ctx.addIssue({ code: "custom", path: ["password_api"], message: API_CREDENTIAL_MESSAGES.passwordRequired });
       }
-      if (v.password_api && (v.password_api.length < 6 || v.password_api.length > 30))
-        ctx.addIssue({ code: "custom", path: ["password_api"], message: "La contraseña API debe tener entre 6 y 30 caracteres" });
+      if (v.password_api && !apiPasswordLengthOk(v.password_api))
+        ctx.addIssue({ code: "custom", path: ["password_api"], message: API_CREDENTIAL_MESSAGES.passwordLength });
     });
 }
 
 export type CompanyInput = z.output<ReturnType<typeof companySchema>>;
+
+/** The company's API credentials (plan 5): the company form and the API configuration screen. */
+export const API_CREDENTIAL_MESSAGES = {
+  usernameRequired: "El usuario API es obligatorio para el plan 5",
+  passwordRequired: "La contraseña API es obligatoria para el plan 5",
+  passwordLength: "La contraseña API debe tener entre 6 y 30 caracteres",
+} as const;
+
+export const apiPasswordLengthOk = (password: string) => password.length >= 6 && password.length <= 30;
 
 // ---- Logo -------------------------------------------------------------------------------------
 

@@ -166,13 +166,13 @@ export async function deleteCompany(
     const open = await tx
       .select({ id: sessions.id, userId: sessions.userId })
       .from(sessions)
-      .where(and(eq(sessions.companyId, companyId), isNull(sessions.closedAt)));
+      .where(and(eq(sessions.companyId, companyId), eq(sessions.kind, "web"), isNull(sessions.closedAt)));
     for (const s of open) {
       const [next] = await tx
         .select({ id: companies.id })
         .from(companyUsers)
         .innerJoin(companies, eq(companies.id, companyUsers.companyId))
-        .where(and(eq(companyUsers.userId, s.userId), isNull(companies.deletedAt), ne(companies.id, companyId)))
+        .where(and(eq(companyUsers.userId, s.userId ?? 0), isNull(companies.deletedAt), ne(companies.id, companyId)))
         .orderBy(asc(companies.id))
         .limit(1);
       await tx.update(sessions).set({ companyId: next?.id ?? null }).where(eq(sessions.id, s.id));

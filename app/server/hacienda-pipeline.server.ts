@@ -14,6 +14,7 @@ import { pendingText } from "../domain/document-status.ts";
 import { companyHacienda, type CompanyHacienda } from "./signing-key.server.ts";
 import { idTypeOf } from "./issue-document.server.ts";
 import { sandboxUrlFor } from "./hacienda-config.server.ts";
+import { queueDocumentEvent } from "./api/webhooks.server.ts";
 
 /** Poll delays after a submission: 5 s, 15 s, 1 min, 5 min, 15 min, then hourly. */
 export const POLL_BACKOFF_MS = [5_000, 15_000, 60_000, 300_000, 900_000, 3_600_000];
@@ -112,11 +113,16 @@ export async function submitDocument(db: Db, { companyId, documentId }: { compan
     return result.duplicate ? "duplicate" : "sent";
   } catch (error) {
     if (error instanceof HaciendaClientError && error.code === "ENVIO_RECHAZADO") {
-      // Refused at reception (not a network problem): final, with Hacienda's reason.
-      await db
-        .update(documents)
-        .set({ status: "rechazado", haciendaDetail: error.errorCause ?? error.message, answeredAt: now, lastError: error.message })
-        .where(and(eq(documents.id, documentId), eq(documents.status, "por enviar")));
+      // Refused at reception (not a network problem): final, with Hacienda's reason, and the
+      // integrator's webhook event in the same transaction.
+      await db.transaction(async (tx) => {
+        const changed = await tx
+          .update(documents)
+          .set({ status: "rechazado", haciendaDetail: error.errorCause ?? error.message, answeredAt: now, lastError: error.message })
+          .where(and(eq(documents.id, documentId), eq(documents.status, "por enviar")))
+          .returning({ id: documents.id });
+        if (changed.length) await queueDocumentEvent(tx, documentId, now);
+      });
       return "refused";
     }
     await recordError(db, documentId, (error as Error).message);
@@ -156,6 +162,8 @@ export async function applyHaciendaAnswer(db: Db, answer: HaciendaAnswer, now: D
       .where(and(eq(documents.clave, answer.clave), inArray(documents.status, ["por enviar", "procesando"])))
       .returning({ id: documents.id, kind: documents.kind, total: documents.totalComprobante, companyId: documents.companyId });
     if (!row) return null;
+    // The integrator's webhooks (API): the event is written with the change (docs/decisions/183).
+    await queueDocumentEvent(tx, row.id, now);
     // Accepted: the e-mail to the client and the notify list goes out by a job (retried on failure).
     // (A Recibo Electrónico de Pago is shown on its payment and invoice, not e-mailed: decision 135.)
     if (answer.estado === "aceptado" && row.kind !== "rep") await enqueueDocumentEmail(tx, { companyId: row.companyId, documentId: row.id }, now);

@@ -39,6 +39,19 @@ export interface IssueInput {
   replacesDocumentId?: number | null;
   /** An invoice converted from this quotation (documents.quotation_id is unique: once). */
   quotationId?: number | null;
+  /** The integrator's reference (API): shown as 'N° de control'. */
+  controlNumber?: string | null;
+  /**
+   * The consecutive the integrator supplies (API with modo_consecutive_api): it must be exactly the
+   * counter's next number — a smaller one was used already, a larger one would leave a gap.
+   */
+  sequence?: number | null;
+  /**
+   * The point of sale that numbers it (API: each cash register of a chain its own terminal, so each
+   * has its own gapless counter); default the company's branch and terminal (Configuración › Hacienda).
+   */
+  branch?: number | null;
+  terminal?: number | null;
 }
 
 /** Thrown inside the transaction to roll it back with the errors. */
@@ -58,6 +71,8 @@ export const ISSUE_MESSAGES = {
   referenceNotFound: "El documento de referencia no existe en esta empresa.",
   referenceKind: "Solo se pueden emitir notas de facturas, tiquetes o facturas de compra.",
   noActivity: "La empresa no tiene actividad económica: indíquela en los datos de la empresa.",
+  sequenceUsed: (n: number, next: number) => `El consecutivo ${n} ya fue usado: el siguiente es ${next}.`,
+  sequenceGap: (n: number, next: number) => `El consecutivo ${n} dejaría un hueco en la numeración: el siguiente es ${next}.`,
 } as const;
 
 export function idTypeOf(n: number | null | undefined): IdType {
@@ -219,15 +234,7 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
   const { references, client, effective, hacienda, branch, terminal, docType, header, mapped } = prepared;
   let totals = prepared.totals;
   if (hacienda && !key) throw new IssueValidationError([{ field: "form", message: "La empresa no tiene una llave criptográfica configurada: súbala en Configuración › Hacienda." }]);
-  const [counter] = await tx
-    .insert(documentCounters)
-    .values({ companyId, branch, terminal, docType, nextNumber: 2 })
-    .onConflictDoUpdate({
-      target: [documentCounters.companyId, documentCounters.branch, documentCounters.terminal, documentCounters.docType],
-      set: { nextNumber: sql`${documentCounters.nextNumber} + 1` },
-    })
-    .returning({ next: documentCounters.nextNumber });
-  const number = counter.next - 1;
+  const number = input.sequence ? await takeSequence(tx, { companyId, branch, terminal, docType }, input.sequence) : await nextSequence(tx, { companyId, branch, terminal, docType });
 
   let clave: string | null = null;
   let consecutivo: string | null = null;
@@ -270,6 +277,7 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
       signedXml: signed,
       replacesDocumentId: input.replacesDocumentId ?? null,
       quotationId: input.quotationId ?? null,
+      controlNumber: input.controlNumber ?? null,
       recurringId: input.recurring?.id ?? null,
       recurringPeriod: input.recurring?.period ?? null,
     })
@@ -296,13 +304,53 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
   return { ok: true, documentId: row.id, kind: draft.kind, number, clave, consecutivo, status: hacienda ? "por enviar" : "no aplica", total: summary.total };
 }
 
+type CounterKey = { companyId: number; branch: number; terminal: number; docType: string };
+const counterOf = (k: CounterKey) =>
+  and(eq(documentCounters.companyId, k.companyId), eq(documentCounters.branch, k.branch), eq(documentCounters.terminal, k.terminal), eq(documentCounters.docType, k.docType));
+
+/** The next number of the counter (inserted at 1 when missing), locked until commit: gapless. */
+async function nextSequence(tx: Tx, k: CounterKey): Promise<number> {
+  const [counter] = await tx
+    .insert(documentCounters)
+    .values({ ...k, nextNumber: 2 })
+    .onConflictDoUpdate({
+      target: [documentCounters.companyId, documentCounters.branch, documentCounters.terminal, documentCounters.docType],
+      set: { nextNumber: sql`${documentCounters.nextNumber} + 1` },
+    })
+    .returning({ next: documentCounters.nextNumber });
+  return counter.next - 1;
+}
+
+/**
+ * An integrator-supplied number (modo_consecutive_api): taken only when it is exactly the counter's
+ * next one (a conditional UPDATE, which a concurrent request with the same number re-checks after
+ * the first commits), else refused as used or as a gap. Throws IssueValidationError.
+ */
+async function takeSequence(tx: Tx, k: CounterKey, sequence: number): Promise<number> {
+  const [taken] = await tx
+    .update(documentCounters)
+    .set({ nextNumber: sql`${documentCounters.nextNumber} + 1` })
+    .where(and(counterOf(k), eq(documentCounters.nextNumber, sequence)))
+    .returning({ next: documentCounters.nextNumber });
+  if (taken) return sequence;
+  const [row] = await tx.select({ next: documentCounters.nextNumber }).from(documentCounters).where(counterOf(k));
+  if (!row && sequence === 1) {
+    // No counter yet: the first number creates it (a concurrent first waits here, then finds 1 used).
+    const [created] = await tx.insert(documentCounters).values({ ...k, nextNumber: 2 }).onConflictDoNothing().returning({ next: documentCounters.nextNumber });
+    if (created) return 1;
+    return takeSequence(tx, k, sequence);
+  }
+  const next = row?.next ?? 1;
+  throw new IssueValidationError([{ field: "consecutive", message: sequence < next ? ISSUE_MESSAGES.sequenceUsed(sequence, next) : ISSUE_MESSAGES.sequenceGap(sequence, next) }]);
+}
+
 /**
  * Everything an issue checks before the counter lock: the draft's rules, the client and references
  * of this company, the totals, and the XSD validation of the document built with a provisional
  * number. Throws IssueValidationError. Also what a recurring template is checked with
  * (validateForIssue): the same rules as the invoice it will issue.
  */
-async function prepareIssue(tx: DbOrTx, input: Pick<IssueInput, "companyId" | "draft" | "now" | "schemaSet" | "randomBytes">) {
+async function prepareIssue(tx: DbOrTx, input: Pick<IssueInput, "companyId" | "draft" | "now" | "schemaSet" | "randomBytes" | "branch" | "terminal">) {
   const { companyId, draft, now } = input;
   const pre = checkDraft(draft);
   if (pre.length) throw new IssueValidationError(pre);
@@ -332,8 +380,8 @@ async function prepareIssue(tx: DbOrTx, input: Pick<IssueInput, "companyId" | "d
 
   const hacienda = draft.kind !== "qt" && !company.noHacienda;
   const hc = await companyHacienda(tx, companyId, now);
-  const branch = hc?.branch ?? 1;
-  const terminal = hc?.terminal ?? 1;
+  const branch = input.branch ?? hc?.branch ?? 1;
+  const terminal = input.terminal ?? hc?.terminal ?? 1;
   const docType = COUNTER_TYPE[draft.kind];
   const situacion = draft.situacion ?? 1;
   // The clave carries the identification of whoever issues and signs: for a purchase invoice (FEC)

@@ -1,7 +1,7 @@
 // The root middleware: session, CSRF, toasts and the access rules of spec part 1 §2.2.
 import { data, redirect, type MiddlewareFunction } from "react-router";
 import { companyPermission } from "../../db/queries/companies.ts";
-import { decideAccess, matchRoute, targetCompanyId } from "../domain/access.ts";
+import { decideAccess, matchRoute, targetCompanyId, isApiPath } from "../domain/access.ts";
 import { requestContext, type RequestState } from "./context.ts";
 import { checkCsrf, csrfFor, CSRF_MESSAGE } from "./csrf.server.ts";
 import { db } from "./db.server.ts";
@@ -13,6 +13,12 @@ const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export const rootMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const url = new URL(request.url);
   const pathname = url.pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/") || "/";
+  // The integrator API: no cookie session is read nor accepted there, so no CSRF either; its calls
+  // authenticate their bearer token themselves (app/server/api/router.server.ts, decision 180).
+  if (isApiPath(pathname)) {
+    context.set(requestContext, { ip: request.headers.get("x-colibri-client-ip") ?? "unknown", csrf: "", toasts: [] });
+    return next();
+  }
   const csrf = csrfFor(request);
   const setCookies: string[] = [];
   if (csrf.setCookie) setCookies.push(csrf.setCookie);

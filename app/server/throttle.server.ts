@@ -62,8 +62,13 @@ export type Claim = { ok: true } | { ok: false; waitSeconds: number };
 
 const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const seconds = (n: SQL | number) => sql`(${n}) * interval '1 second'`;
-/** When the key may try again: the end of its wait (older rows: the start of their window). */
+/** The end of the key's last wait, or the start of its count when it never waited (for forgetting). */
 const readyAt = sql`coalesce(${authThrottle.blockedUntil}, ${authThrottle.windowStart})`;
+/**
+ * The key is not waiting. A key that does not wait has no blocked_until (null, not "now"): another
+ * process whose clock is a few milliseconds behind must not read "wait" where there is none.
+ */
+const waitOver = (now: Date) => sql`(${authThrottle.blockedUntil} is null or ${authThrottle.blockedUntil} <= ${ts(now)})`;
 
 /** The delay (seconds, SQL) after `f` counted attempts: the same numbers as accountDelaySeconds. */
 function delaySql(f: SQL, p: DelayPolicy): SQL {
@@ -77,16 +82,16 @@ function delaySql(f: SQL, p: DelayPolicy): SQL {
 export async function claimAttempt(db: DbOrTx, key: string, policy: Policy, now: Date): Promise<Claim> {
   const t = authThrottle;
   let set: Record<string, SQL>;
-  let firstBlockedUntil: Date;
+  let firstBlockedUntil: Date | null;
   if (policy.kind === "delay") {
     const forgotten = sql`${readyAt} + ${seconds(policy.forgetMs / 1000)} <= ${ts(now)}`;
     const failures = sql`(case when ${forgotten} then 1 else ${t.failures} + 1 end)`;
     set = {
       failures,
       windowStart: sql`case when ${forgotten} then ${ts(now)} else ${t.windowStart} end`,
-      blockedUntil: sql`${ts(now)} + ${seconds(delaySql(failures, policy))}`,
+      blockedUntil: sql`case when ${delaySql(failures, policy)} = 0 then null else ${ts(now)} + ${seconds(delaySql(failures, policy))} end`,
     };
-    firstBlockedUntil = new Date(now.getTime() + accountDelaySeconds(1, policy) * 1000);
+    firstBlockedUntil = accountDelaySeconds(1, policy) ? new Date(now.getTime() + accountDelaySeconds(1, policy) * 1000) : null;
   } else {
     const ended = sql`${t.windowStart} + ${seconds(policy.windowMs / 1000)} <= ${ts(now)}`;
     const failures = sql`(case when ${ended} then 1 else ${t.failures} + 1 end)`;
@@ -94,19 +99,19 @@ export async function claimAttempt(db: DbOrTx, key: string, policy: Policy, now:
     set = {
       failures,
       windowStart,
-      blockedUntil: sql`case when ${failures} >= ${policy.limit} then ${windowStart} + ${seconds(policy.windowMs / 1000)} else ${ts(now)} end`,
+      blockedUntil: sql`case when ${failures} >= ${policy.limit} then ${windowStart} + ${seconds(policy.windowMs / 1000)} else null end`,
     };
-    firstBlockedUntil = policy.limit <= 1 ? new Date(now.getTime() + policy.windowMs) : now;
+    firstBlockedUntil = policy.limit <= 1 ? new Date(now.getTime() + policy.windowMs) : null;
   }
   const claimed = await db
     .insert(t)
     .values({ key, failures: 1, windowStart: now, blockedUntil: firstBlockedUntil })
-    .onConflictDoUpdate({ target: t.key, set, setWhere: sql`${readyAt} <= ${ts(now)}` })
+    .onConflictDoUpdate({ target: t.key, set, setWhere: waitOver(now) })
     .returning({ failures: t.failures });
   if (claimed.length) return { ok: true };
   // Refused: read when the key may try again, for the message only.
-  const [row] = await db.select({ readyAt: sql<Date | string>`${readyAt}` }).from(t).where(eq(t.key, key));
-  const until = row ? new Date(row.readyAt).getTime() : now.getTime();
+  const [row] = await db.select({ blockedUntil: t.blockedUntil }).from(t).where(eq(t.key, key));
+  const until = row?.blockedUntil ? new Date(row.blockedUntil).getTime() : now.getTime();
   return { ok: false, waitSeconds: Math.max(1, Math.ceil((until - now.getTime()) / 1000)) };
 }
 
@@ -117,7 +122,7 @@ export async function releaseAttempt(db: DbOrTx, key: string, policy: WindowPoli
     .update(t)
     .set({
       failures: sql`greatest(${t.failures} - 1, 0)`,
-      blockedUntil: sql`case when ${t.failures} - 1 < ${policy.limit} then least(${readyAt}, ${ts(now)}) else ${t.blockedUntil} end`,
+      blockedUntil: sql`case when ${t.failures} - 1 < ${policy.limit} then null else ${t.blockedUntil} end`,
     })
     .where(eq(t.key, key));
 }

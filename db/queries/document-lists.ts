@@ -98,6 +98,7 @@ async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[], inOrde
         number: documents.number,
         consecutivo: documents.consecutivo,
         clave: documents.clave,
+        controlNumber: documents.controlNumber,
         status: documents.status,
         issuedAt: documents.issuedAt,
         expirationDate: documents.expirationDate,

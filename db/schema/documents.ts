@@ -110,6 +110,11 @@ export const documents = pgTable(
 
     /** An invoice converted from a quotation: that quotation (unique: a quotation converts once). */
     quotationId: integer("quotation_id"),
+    /**
+     * The integrator's own reference (API, plan 5): shown in the lists' 'N° de control' column and
+     * filterable through the API. Not unique: an integrator may refer to one order from several documents.
+     */
+    controlNumber: text("control_number"),
     /** Soft delete (quotations): hidden from lists, the detail viewer and the forms. */
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
     /**
@@ -132,6 +137,9 @@ export const documents = pgTable(
     // List search (docs/decisions/092, 098): whole words and beginnings.
     index("documents_search_words_idx").using("gin", t.searchWords).with({ fastupdate: false }),
     index("documents_client_idx").on(t.companyId, t.clientId),
+    // The API's document list without a kind (newest first, cursor on issued_at and id).
+    index("documents_company_issued_idx").on(t.companyId, t.issuedAt, t.id),
+    index("documents_control_number_idx").on(t.companyId, t.controlNumber).where(sql`control_number is not null`),
     uniqueIndex("documents_clave_uq").on(t.clave),
     uniqueIndex("documents_number_uq").on(t.companyId, t.kind, t.branch, t.terminal, t.number),
     uniqueIndex("documents_recurring_period_uq").on(t.recurringId, t.recurringPeriod),

@@ -66,5 +66,9 @@ export async function seedE2E(db: Db) {
       economicActivityCode: "960104",
       economicActivityName: "Actividad sin equivalente",
     });
+    // Plan 5 (integrator API): numbered and validated without Hacienda (no key needed), an admin to configure it.
+    const api = await company(`Integrador ${p} S.A.`, p === "js" ? "3101000501" : "3101000502", 5, true);
+    await db.update(companies).set({ noHacienda: true, economicActivityCode: "6201.0" }).where(eq(companies.id, api.id));
+    await user("apiadmin", `Iván Integrador ${p}`, [api.id], "admin");
   }
 }

@@ -55,6 +55,19 @@ describe("the numbers", () => {
   });
 });
 
+describe("several web processes", () => {
+  it("a process whose clock is a little behind is not told to wait where there is no wait", async () => {
+    const t = new Date("2026-11-25T15:00:00.100Z");
+    const key = throttleKeys.account(`reloj-${++seq}@example.cr`);
+    const address = throttleKeys.ip(ip());
+    expect(await claimAttempt(database.db, key, LIMITS.account, t)).toEqual({ ok: true });
+    expect(await claimAttempt(database.db, address, LIMITS.ip, t)).toEqual({ ok: true });
+    const behind = new Date(t.getTime() - 50);
+    expect(await claimAttempt(database.db, key, LIMITS.account, behind)).toEqual({ ok: true });
+    expect(await claimAttempt(database.db, address, LIMITS.ip, behind)).toEqual({ ok: true });
+  });
+});
+
 describe("a burst of concurrent wrong passwords", () => {
   it("50 at once get at most the 5 free guesses; the right password is refused while the delay runs, and signs in after it", async () => {
     const user = await account();

@@ -39,9 +39,7 @@ import * as clientsRoute from "../../app/routes/clients/clients.tsx";
 import * as newClient from "../../app/routes/clients/new-client.tsx";
 import * as providers from "../../app/routes/clients/providers.tsx";
 import * as selectCompany from "../../app/routes/companies/select-company.tsx";
-import * as configEmail from "../../app/routes/config/config-email.tsx";
 import * as configGenerals from "../../app/routes/config/config-generals.tsx";
-import * as configHacienda from "../../app/routes/config/config-hacienda.tsx";
 import * as configurations from "../../app/routes/config/configurations.tsx";
 import * as templateEmail from "../../app/routes/config/template-email.tsx";
 import * as termsRoute from "../../app/routes/config/terms.tsx";
@@ -160,8 +158,6 @@ const REFUSED: Post[] = [
   { name: "/config-generals/:company_id", run: () => call(b, configGenerals.action, { path: `/config-generals/${c}`, params: { company_id: id(c) }, form: { custom_quotation_name: "Proforma", currency: "1", mode_pos: "1", currency_emit_doc: "2" } }) },
   { name: "/main-configurations/:company_id (generals)", run: () => call(b, configurations.action, { path: `/main-configurations/${c}`, params: { company_id: id(c) }, form: { section: "generals", custom_quotation_name: "Proforma", currency: "1", mode_pos: "1", currency_emit_doc: "2" } }) },
   { name: "/all-configurations/:company_id (test e-mail)", run: () => call(b, configurations.action, { path: `/all-configurations/${c}`, params: { company_id: id(c) }, form: { section: "email-test", test_to: "prueba@empresa.example" } }) },
-  { name: "/config-email/:company_id", run: () => call(b, configEmail.action, { path: `/config-email/${c}`, params: { company_id: id(c) }, form: { section: "email-test", test_to: "prueba@empresa.example" } }) },
-  { name: "/config-hacienda/:company_id", run: () => call(b, configHacienda.action, { path: `/config-hacienda/${c}`, params: { company_id: id(c) }, form: { intent: "save", environment: "sandbox", username: "otro", password: "", pin: "", cfe: "5" } }) },
   { name: "/new-invoice", run: () => call(b, documentForm.action, { path: "/new-invoice", form: documentForm_() }) },
   { name: "/new-ticket", run: () => call(b, documentForm.action, { path: "/new-ticket", form: documentForm_() }) },
   { name: "/new-quotation", run: () => call(b, documentForm.action, { path: "/new-quotation", form: documentForm_() }) },
@@ -228,6 +224,10 @@ describe("the route table", () => {
         "edit-user",
         "assign-company",
         "companies-user",
+        // the integration's own set-up: the API issues with this key and mail server, through these credentials
+        "config-hacienda",
+        "config-email",
+        "config-api",
       ].sort(),
     );
   });
