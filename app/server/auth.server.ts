@@ -39,7 +39,7 @@ export async function signIn(db: Db, input: { email: string; password: string; i
   const byAccount = await claimAttempt(db, accountKey, LIMITS.account, input.now);
   if (!byAccount.ok) {
     // No password was tried: this attempt does not count against the address.
-    await releaseAttempt(db, ipKey, LIMITS.ip, input.now);
+    await releaseAttempt(db, ipKey, LIMITS.ip);
     return { ok: false, message: tooManyAttempts(byAccount.waitSeconds), throttled: true };
   }
 
@@ -50,7 +50,7 @@ export async function signIn(db: Db, input: { email: string; password: string; i
   const valid = await verifyPassword(input.password, user?.passwordHash ?? (await dummyHash()));
   if (!user || !valid) return { ok: false, message: LOGIN_FAILED };
   await clearAttempts(db, accountKey);
-  await releaseAttempt(db, ipKey, LIMITS.ip, input.now);
+  await releaseAttempt(db, ipKey, LIMITS.ip);
   const company = await firstCompanyFor(db, user.id, user.defaultCompanyId);
   if (!company) return { ok: false, message: NO_COMPANY };
   const { cookie } = await createSession(db, user.id, company.id, input);

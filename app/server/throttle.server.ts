@@ -116,7 +116,7 @@ export async function claimAttempt(db: DbOrTx, key: string, policy: Policy, now:
 }
 
 /** Gives back one claimed attempt (it turned out not to be a failure: a correct sign-in). */
-export async function releaseAttempt(db: DbOrTx, key: string, policy: WindowPolicy, now: Date) {
+export async function releaseAttempt(db: DbOrTx, key: string, policy: WindowPolicy) {
   const t = authThrottle;
   await db
     .update(t)

@@ -15,13 +15,13 @@ export async function apiSignInClaim(db: DbOrTx, username: string, ip: string, n
   const byAccount = await claimAttempt(db, k.account, LIMITS.account, now);
   if (byAccount.ok) return 0;
   // No password was tried: this attempt does not count against the address.
-  await releaseAttempt(db, k.ip, LIMITS.ip, now);
+  await releaseAttempt(db, k.ip, LIMITS.ip);
   return byAccount.waitSeconds;
 }
 
 /** The credentials were right: the username's count is forgotten and the address's attempt given back. */
-export async function apiSignInSucceeded(db: DbOrTx, username: string, ip: string, now: Date): Promise<void> {
+export async function apiSignInSucceeded(db: DbOrTx, username: string, ip: string): Promise<void> {
   const k = keysOf(username, ip);
   await clearAttempts(db, k.account);
-  await releaseAttempt(db, k.ip, LIMITS.ip, now);
+  await releaseAttempt(db, k.ip, LIMITS.ip);
 }

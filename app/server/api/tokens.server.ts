@@ -89,7 +89,7 @@ export async function issueToken(db: Db, input: { username: string; password: st
     const c = matched[0];
     const refusal = companyRefusal(c);
     if (refusal) throw refusal;
-    await apiSignInSucceeded(db, username, ip, now);
+    await apiSignInSucceeded(db, username, ip);
     const pair = newPair(now);
     await db.insert(sessions).values({ ...pair.row, kind: "api", userId: null, apiCompanyId: c.id, label: API_USER_LABEL, ip, userAgent: input.userAgent?.slice(0, 300) ?? null, createdAt: now });
     return pair.answer({ id: c.id, name: c.name });
@@ -104,7 +104,7 @@ export async function issueToken(db: Db, input: { username: string; password: st
         .where(and(sql`lower(${users.email}) = lower(${username})`, isNull(users.deletedAt)));
   const valid = await verifyPassword(password, user?.hash ?? (await dummyHash()));
   if (!user || !valid) throw new ApiError(401, "credenciales", API_MESSAGES.badCredentials);
-  await apiSignInSucceeded(db, username, ip, now);
+  await apiSignInSucceeded(db, username, ip);
   const pair = newPair(now);
   await db.insert(sessions).values({ ...pair.row, kind: "api", userId: user.id, apiCompanyId: null, label: user.email, ip, userAgent: input.userAgent?.slice(0, 300) ?? null, createdAt: now });
   return pair.answer(null);
