@@ -6,6 +6,7 @@ import { haciendaSweepTask, pollDocumentTask } from "./tasks/poll-document.ts";
 import { recurringTask } from "./tasks/recurring.ts";
 import { sendDocumentEmailTask } from "./tasks/send-document-email.ts";
 import { paymentRemindersTask } from "./tasks/payment-reminders.ts";
+import { checkReceptionIssuerTask, pollReceptionTask, receptionSweepTask, submitReceptionTask } from "./tasks/receptions.ts";
 
 export const handlers: Record<string, JobHandler> = {
   "purge-sessions": purgeSessionsTask,
@@ -16,6 +17,10 @@ export const handlers: Record<string, JobHandler> = {
   recurring: recurringTask,
   "send-document-email": sendDocumentEmailTask,
   "payment-reminders": paymentRemindersTask,
+  "check-reception-issuer": checkReceptionIssuerTask,
+  "submit-reception": submitReceptionTask,
+  "poll-reception": pollReceptionTask,
+  "reception-sweep": receptionSweepTask,
 };
 
 export const schedules: Schedule[] = [
@@ -30,4 +35,6 @@ export const schedules: Schedule[] = [
   { cron: "*/15 * * * *", type: "recurring" },
   // Payment reminders: every hour; each invoice's is sent once, the day after it is due (CR date).
   { cron: "35 * * * *", type: "payment-reminders" },
+  // Received documents: safety net of their MensajeReceptor (docs/decisions/173).
+  { cron: "*/5 * * * *", type: "reception-sweep" },
 ];

@@ -52,7 +52,7 @@ export function clientFor(hc: CompanyHacienda): HaciendaClient {
   return c;
 }
 
-function credentialsOf(companyId: number, hc: CompanyHacienda): Credentials {
+export function credentialsOf(companyId: number, hc: CompanyHacienda): Credentials {
   if (!hc.username || !hc.password) throw new HaciendaClientError("CREDENCIALES_INVALIDAS", PIPELINE_MESSAGES.noCredentials);
   return { username: hc.username, password: hc.password, companyKey: `company-${companyId}` };
 }
@@ -271,7 +271,13 @@ export async function handleHaciendaCallback(db: Db, body: string, now: Date): P
     return { status: 400, message: (error as Error).message };
   }
   const [doc] = await db.select({ id: documents.id }).from(documents).where(eq(documents.clave, payload.clave));
-  if (!doc) return { status: 400, message: "La clave no corresponde a un comprobante de Colibrí." };
+  if (!doc) {
+    // The answer to one of our MensajeReceptor (key `clave-consecutivoReceptor`, issue 12).
+    const { handleReceptionCallback } = await import("./receptions/pipeline.server.ts");
+    const reception = await handleReceptionCallback(db, payload, now);
+    if (reception) return reception;
+    return { status: 400, message: "La clave no corresponde a un comprobante de Colibrí." };
+  }
   if (payload.estado !== "aceptado" && payload.estado !== "rechazado") return { status: 200, message: "Estado recibido." };
   if (!payload.respuestaXml) return { status: 400, message: "La notificación no trae el MensajeHacienda." };
   let valid = false;

@@ -5,9 +5,9 @@
 // and enqueues the submission. Any validation failure rolls everything back (the counter included)
 // and returns the Spanish errors keyed by form field. docs/decisions/070-issuing-transaction.md.
 import { randomBytes as nodeRandomBytes } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db, DbOrTx, Tx } from "../../db/client.ts";
-import { clients, companies, documentCounters, documentLines, documentReferences, documents } from "../../db/schema/index.ts";
+import { clients, companies, documentLines, documentReferences, documents } from "../../db/schema/index.ts";
 import { enqueue } from "../../jobs/runner.ts";
 import { buildClave, buildConsecutivo, DOC_TYPE_CODES, randomSecurityCode, type IdType } from "../hacienda/clave.ts";
 import { buildXml, documentTotals } from "../hacienda/build.ts";
@@ -19,6 +19,7 @@ import { TotalsError } from "../domain/totals.ts";
 import { buyerOf, checkDraft, draftToComprobante, draftTotals, fieldOfPath, lineRate, summaryOf, type DocumentDraft, type FieldError, type PartySnapshot } from "../domain/document-draft.ts";
 import { addDays, costaRicaDay } from "../domain/document-status.ts";
 import { companyHacienda, signingKeyFor, SigningKeyError } from "./signing-key.server.ts";
+import { takeNextNumber } from "./counters.server.ts";
 
 export type IssueResult =
   | { ok: true; documentId: number; kind: string; number: number; clave: string | null; consecutivo: string | null; status: string; total: string }
@@ -219,15 +220,7 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
   const { references, client, effective, hacienda, branch, terminal, docType, header, mapped } = prepared;
   let totals = prepared.totals;
   if (hacienda && !key) throw new IssueValidationError([{ field: "form", message: "La empresa no tiene una llave criptográfica configurada: súbala en Configuración › Hacienda." }]);
-  const [counter] = await tx
-    .insert(documentCounters)
-    .values({ companyId, branch, terminal, docType, nextNumber: 2 })
-    .onConflictDoUpdate({
-      target: [documentCounters.companyId, documentCounters.branch, documentCounters.terminal, documentCounters.docType],
-      set: { nextNumber: sql`${documentCounters.nextNumber} + 1` },
-    })
-    .returning({ next: documentCounters.nextNumber });
-  const number = counter.next - 1;
+  const number = await takeNextNumber(tx, { companyId, branch, terminal, docType });
 
   let clave: string | null = null;
   let consecutivo: string | null = null;
