@@ -10,9 +10,9 @@ export interface PageRequest {
   search: string;
 }
 
-export function parsePageRequest(params: URLSearchParams, remembered?: { page?: number; perPage?: number }): PageRequest {
-  const perPageRaw = Number(params.get("perPage") ?? remembered?.perPage ?? DEFAULT_PAGE_SIZE);
-  const perPage = (PAGE_SIZES as readonly number[]).includes(perPageRaw) ? perPageRaw : DEFAULT_PAGE_SIZE;
+export function parsePageRequest(params: URLSearchParams, remembered?: { page?: number; perPage?: number }, defaultPerPage: number = DEFAULT_PAGE_SIZE): PageRequest {
+  const perPageRaw = Number(params.get("perPage") ?? remembered?.perPage ?? defaultPerPage);
+  const perPage = (PAGE_SIZES as readonly number[]).includes(perPageRaw) ? perPageRaw : defaultPerPage;
   const pageRaw = Number(params.get("page") ?? remembered?.page ?? 1);
   const page = Number.isInteger(pageRaw) && pageRaw >= 1 ? pageRaw : 1;
   const search = (params.get("search") ?? "").trim().slice(0, 100);

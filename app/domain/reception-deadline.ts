@@ -88,3 +88,20 @@ export function deadlineText(deadline: string, today: string): { text: string; u
   if (days === 0) return { text: `Hoy es el último día para rechazar (${shown})`, urgent: true, passed: false };
   return { text: `${days} ${days === 1 ? "día" : "días"} para rechazar (hasta el ${shown})`, urgent: days <= DEADLINE_WARNING_DAYS, passed: false };
 }
+
+/**
+ * The line over the list and on the dashboard about pending documents (null when none are pending):
+ * how many, how many must be answered within DEADLINE_WARNING_DAYS and the nearest deadline.
+ */
+export function deadlineBanner(d: { pending: number; urgent: number; passed: number; nearest: string | null }, today: string): { text: string; urgent: boolean } | null {
+  if (d.pending === 0) return null;
+  const parts = [d.pending === 1 ? "1 documento recibido está pendiente de aceptar o rechazar." : `${d.pending} documentos recibidos están pendientes de aceptar o rechazar.`];
+  if (d.nearest) {
+    const days = daysUntil(d.nearest, today);
+    const shown = `${d.nearest.slice(8, 10)}/${d.nearest.slice(5, 7)}/${d.nearest.slice(0, 4)}`;
+    parts.push(days === 0 ? `Hoy (${shown}) vence el plazo para rechazar alguno.` : `El plazo más cercano para rechazar vence el ${shown} (${days} ${days === 1 ? "día" : "días"}).`);
+  }
+  if (d.urgent > 1) parts.push(`${d.urgent} vencen en ${DEADLINE_WARNING_DAYS} días o menos.`);
+  if (d.passed) parts.push(d.passed === 1 ? "1 ya pasó su plazo y se tiene por aceptado (aceptación tácita)." : `${d.passed} ya pasaron su plazo y se tienen por aceptados (aceptación tácita).`);
+  return { text: parts.join(" "), urgent: d.urgent > 0 };
+}

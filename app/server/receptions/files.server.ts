@@ -28,7 +28,6 @@ export type ExpandedFile = { name: string; bytes: Uint8Array; from?: string } | 
 /** A name fit to show: the last path segment, printable characters, at most 120 of them. */
 export function displayName(raw: string): string {
   const last = raw.split(/[\\/]/).filter(Boolean).pop() ?? "";
-  // eslint-disable-next-line no-control-regex
   const clean = last.replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim();
   return (clean || "archivo").slice(0, 120);
 }

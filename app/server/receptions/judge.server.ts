@@ -110,3 +110,11 @@ export async function judgeReceivedXml(bytes: Uint8Array): Promise<Judgement> {
   if (problem) return refuse(problem);
   return { ok: true, role: "comprobante", summary, facts: factsOf(bytes) };
 }
+
+/**
+ * A stored received document read back for display (its PDF): the engine's summary of the bytes as
+ * stored. Throws HaciendaError for unreadable bytes (never the case for what the intake stored).
+ */
+export function readStoredReceived(bytes: Uint8Array): ReceivedSummary {
+  return parseReceived(bytes);
+}
