@@ -3,7 +3,9 @@
 // 'update acceptance' dialog. Plain forms: everything works without JavaScript. The amounts show
 // only when the document is not rejected and the tax condition is not proportionality — by CSS
 // (app.css, [data-reception-form]), so also without JavaScript.
+import { useState } from "react";
 import { Link } from "react-router";
+import { MAX_UPLOAD_REQUEST_BYTES, RECEPTION_MESSAGES } from "../domain/receptions.ts";
 import { AppForm, Field, FormAlert, SubmitButton } from "./form.tsx";
 
 export interface DecisionLists {
@@ -133,9 +135,19 @@ export interface UploadFormProps {
 
 /** 'Subir Nuevo XML': the XML (several, or a .zip, in one go) and the decision to take. */
 export function UploadForm(p: UploadFormProps) {
-  const { errors } = p;
+  // With JavaScript a file over the limit is refused before it is sent; without, the server refuses it.
+  const [tooLarge, setTooLarge] = useState<string | null>(null);
+  const errors = tooLarge ? { ...p.errors, xml_file: tooLarge } : p.errors;
+  const checkSize = (e: React.FormEvent<HTMLFormElement>) => {
+    const input = e.currentTarget.elements.namedItem("xml_file") as HTMLInputElement | null;
+    const size = [...(input?.files ?? [])].reduce((sum, f) => sum + f.size, 0);
+    if (size > MAX_UPLOAD_REQUEST_BYTES) {
+      e.preventDefault();
+      setTooLarge(RECEPTION_MESSAGES.requestTooLarge(Math.round(MAX_UPLOAD_REQUEST_BYTES / 1024 / 1024)));
+    } else setTooLarge(null);
+  };
   return (
-    <AppForm encType="multipart/form-data" className="space-y-3" key={JSON.stringify([p.values, p.kept?.token, p.lists.categories.length])} noValidate data-reception-form data-upload-form>
+    <AppForm encType="multipart/form-data" className="space-y-3" key={JSON.stringify([p.values, p.kept?.token, p.lists.categories.length])} noValidate data-reception-form data-upload-form onSubmit={checkSize}>
       {/* Enter in a field submits the upload, not the 'Nueva' category button that comes first. */}
       <button type="submit" className="hidden" tabIndex={-1} aria-hidden="true" />
       {p.notice ? (

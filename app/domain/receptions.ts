@@ -7,6 +7,9 @@
 import { z } from "zod";
 import { dec, money } from "./decimal.ts";
 
+/** Largest upload request read: a 10 MB .zip plus the form's fields and multipart framing (decision 171). */
+export const MAX_UPLOAD_REQUEST_BYTES = 11 * 1024 * 1024;
+
 export const RECEPTION_MESSAGES = {
   empty: "No se han subido documentos.",
   uploaded: "Documento subido correctamente",

@@ -8,13 +8,11 @@ import type { Db } from "../../../db/client.ts";
 import { expenseCategories, receptionUploadStash } from "../../../db/schema/index.ts";
 import { categoriesOf, receptionSettingsOf } from "../../../db/queries/receptions.ts";
 import { parseForm, type FieldErrors } from "../../domain/forms.ts";
-import { amountsShown, categorySchema, decisionOf, RECEPTION_MESSAGES, TAX_CONDITIONS, UPLOAD_ACCEPTANCE_OPTIONS, uploadSchema } from "../../domain/receptions.ts";
-import { displayName, MAX_UPLOAD_FILES, MAX_ZIP_BYTES, type IncomingFile } from "./files.server.ts";
+import { amountsShown, categorySchema, decisionOf, MAX_UPLOAD_REQUEST_BYTES, RECEPTION_MESSAGES, TAX_CONDITIONS, UPLOAD_ACCEPTANCE_OPTIONS, uploadSchema } from "../../domain/receptions.ts";
+import { displayName, MAX_UPLOAD_FILES, type IncomingFile } from "./files.server.ts";
 import { ingestReceivedFiles, type FileOutcome } from "./intake.server.ts";
 import { processReceptions, type ProcessOutcome } from "./process.server.ts";
 
-/** Largest upload body read: a 10 MB .zip plus the form's fields and multipart framing. */
-export const MAX_UPLOAD_REQUEST_BYTES = MAX_ZIP_BYTES + 1024 * 1024;
 const STASH_TTL_MS = 60 * 60_000;
 
 export type LimitedForm = { ok: true; form: FormData } | { ok: false; message: string };
