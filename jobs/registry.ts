@@ -6,7 +6,7 @@ import { haciendaSweepTask, pollDocumentTask } from "./tasks/poll-document.ts";
 import { recurringTask } from "./tasks/recurring.ts";
 import { sendDocumentEmailTask } from "./tasks/send-document-email.ts";
 import { paymentRemindersTask } from "./tasks/payment-reminders.ts";
-import { checkReceptionIssuerTask, pollReceptionTask, receptionSweepTask, submitReceptionTask } from "./tasks/receptions.ts";
+import { checkReceptionIssuerTask, pollReceptionTask, receptionMailboxesTask, receptionMailboxTask, receptionSweepTask, submitReceptionTask } from "./tasks/receptions.ts";
 
 export const handlers: Record<string, JobHandler> = {
   "purge-sessions": purgeSessionsTask,
@@ -21,6 +21,8 @@ export const handlers: Record<string, JobHandler> = {
   "submit-reception": submitReceptionTask,
   "poll-reception": pollReceptionTask,
   "reception-sweep": receptionSweepTask,
+  "reception-mailbox": receptionMailboxTask,
+  "reception-mailboxes": receptionMailboxesTask,
 };
 
 export const schedules: Schedule[] = [
@@ -37,4 +39,6 @@ export const schedules: Schedule[] = [
   { cron: "35 * * * *", type: "payment-reminders" },
   // Received documents: safety net of their MensajeReceptor (docs/decisions/173).
   { cron: "*/5 * * * *", type: "reception-sweep" },
+  // Reception mailboxes: every 5 minutes, one job per company (docs/decisions/175).
+  { cron: "2-59/5 * * * *", type: "reception-mailboxes" },
 ];

@@ -3,6 +3,7 @@
 // Each task is idempotent and calls the same use-cases as the web.
 import type { JobHandler } from "../runner.ts";
 import { checkIssuerStatus, pollReceptionMessage, submitReceptionMessage, sweepReceptions } from "../../app/server/receptions/pipeline.server.ts";
+import { enqueueMailboxReads, readMailbox } from "../../app/server/receptions/mailbox.server.ts";
 
 const ids = (payload: Record<string, unknown>) => ({ companyId: Number(payload.companyId), id: Number(payload.id), attempt: Number(payload.attempt ?? 0) });
 
@@ -20,4 +21,12 @@ export const pollReceptionTask: JobHandler = async (payload, { db, now }) => {
 
 export const receptionSweepTask: JobHandler = async (_payload, { db, now }) => {
   await sweepReceptions(db, now());
+};
+
+export const receptionMailboxTask: JobHandler = async (payload, { db, now }) => {
+  await readMailbox(db, { companyId: Number(payload.companyId), now: now() });
+};
+
+export const receptionMailboxesTask: JobHandler = async (_payload, { db, now }) => {
+  await enqueueMailboxReads(db, now());
 };
