@@ -6,7 +6,7 @@ import { haciendaSweepTask, pollDocumentTask } from "./tasks/poll-document.ts";
 import { recurringTask } from "./tasks/recurring.ts";
 import { sendDocumentEmailTask } from "./tasks/send-document-email.ts";
 import { paymentRemindersTask } from "./tasks/payment-reminders.ts";
-import { checkReceptionIssuerTask, pollReceptionTask, receptionMailboxesTask, receptionMailboxTask, receptionSweepTask, submitReceptionTask } from "./tasks/receptions.ts";
+import { checkReceptionIssuerTask, pollReceptionTask, receptionDeadlinesTask, receptionMailboxesTask, receptionMailboxTask, receptionSweepTask, submitReceptionTask } from "./tasks/receptions.ts";
 
 export const handlers: Record<string, JobHandler> = {
   "purge-sessions": purgeSessionsTask,
@@ -23,6 +23,7 @@ export const handlers: Record<string, JobHandler> = {
   "reception-sweep": receptionSweepTask,
   "reception-mailbox": receptionMailboxTask,
   "reception-mailboxes": receptionMailboxesTask,
+  "reception-deadlines": receptionDeadlinesTask,
 };
 
 export const schedules: Schedule[] = [
@@ -41,4 +42,7 @@ export const schedules: Schedule[] = [
   { cron: "*/5 * * * *", type: "reception-sweep" },
   // Reception mailboxes: every 5 minutes, one job per company (docs/decisions/175).
   { cron: "2-59/5 * * * *", type: "reception-mailboxes" },
+  // Pending received documents whose deadline to reject is near: e-mailed once (docs/decisions/172).
+  // Hourly: the task works with Costa Rica dates whatever the server's time zone.
+  { cron: "20 * * * *", type: "reception-deadlines" },
 ];

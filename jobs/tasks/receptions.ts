@@ -4,6 +4,7 @@
 import type { JobHandler } from "../runner.ts";
 import { checkIssuerStatus, pollReceptionMessage, submitReceptionMessage, sweepReceptions } from "../../app/server/receptions/pipeline.server.ts";
 import { enqueueMailboxReads, readMailbox } from "../../app/server/receptions/mailbox.server.ts";
+import { warnDeadlines } from "../../app/server/receptions/deadlines.server.ts";
 
 const ids = (payload: Record<string, unknown>) => ({ companyId: Number(payload.companyId), id: Number(payload.id), attempt: Number(payload.attempt ?? 0) });
 
@@ -29,4 +30,8 @@ export const receptionMailboxTask: JobHandler = async (payload, { db, now }) => 
 
 export const receptionMailboxesTask: JobHandler = async (_payload, { db, now }) => {
   await enqueueMailboxReads(db, now());
+};
+
+export const receptionDeadlinesTask: JobHandler = async (_payload, { db, now }) => {
+  await warnDeadlines(db, now());
 };
