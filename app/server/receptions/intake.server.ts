@@ -15,7 +15,8 @@ import { messageAmounts, RECEPTION_MESSAGES, type ReceptionDecision } from "../.
 import { dec, money } from "../../domain/decimal.ts";
 import type { ReceivedSummary } from "../../hacienda/parse.ts";
 import { expandFiles, type IncomingFile } from "./files.server.ts";
-import { judgeReceivedXml, type ComprobanteFacts } from "./judge.server.ts";
+import type { ComprobanteFacts } from "./judge.server.ts";
+import { judgeOffThread } from "./judge-pool.server.ts";
 
 export interface FileOutcome {
   /** The file's name as shown (inside a .zip: the entry's name, with `from` the archive's). */
@@ -138,12 +139,14 @@ export async function ingestReceivedFiles(db: Db, input: IntakeInput): Promise<I
   const comprobantes: Array<Judged & { facts: ComprobanteFacts }> = [];
   const answers = new Map<string, Judged & { accepted: boolean; detail: string | null }>();
 
-  for (const f of files) {
+  // Judged on worker threads, several at once (judge-pool.server.ts); outcomes keep the files' order.
+  const judged = await Promise.all(files.map((f) => ("bytes" in f ? judgeOffThread(f.bytes) : null)));
+  for (const [i, f] of files.entries()) {
     if (!("bytes" in f)) {
       outcomes.push({ name: f.name, from: f.from, ok: false, message: f.problem });
       continue;
     }
-    const j = await judgeReceivedXml(f.bytes);
+    const j = judged[i]!;
     if (!j.ok) outcomes.push({ name: f.name, from: f.from, ok: false, message: j.message });
     else if (j.role === "respuesta") answers.set(j.summary.clave!, { name: f.name, from: f.from, bytes: f.bytes, summary: j.summary, accepted: j.accepted, detail: j.detail });
     else comprobantes.push({ name: f.name, from: f.from, bytes: f.bytes, summary: j.summary, facts: j.facts });
