@@ -65,6 +65,7 @@ test("a supplier's invoice is uploaded and accepted ('Nueva' category keeps the 
   await expect(page.locator("[data-kept-files]")).toContainText("factura-proveedor.xml");
   await page.getByLabel("Gasto aplicable").fill("1150000");
   await page.getByRole("button", { name: "Subir" }).click();
+  await expect(page).toHaveURL(/\/message-receptors$/, { timeout: 30_000 });
   await expectToast(page, "Documento subido correctamente");
   await expect(page).toHaveURL(/\/message-receptors$/);
   await expect(row(page, inv.clave)).toContainText(inv.clave.slice(30, 40));
@@ -103,6 +104,7 @@ test("partial acceptance and rejection, each with its detail: pending rows show 
   await page.getByLabel("Condición de aceptación").selectOption({ label: "Pendiente (procesar después)" });
   await newCategory(page, `Suministros ${p}`);
   await page.getByRole("button", { name: "Subir" }).click();
+  await expect(page).toHaveURL(/\/message-receptors$/, { timeout: 30_000 });
   await expectToast(page, "2 documentos subidos correctamente");
   for (const d of [a, b]) {
     await expect(row(page, d.clave).locator("[data-acceptance]")).toContainText("Pendiente");
@@ -159,6 +161,7 @@ test("'Procesar múltiples' accepts three ticked rows received in one .zip", asy
   await page.getByLabel("Condición de aceptación").selectOption({ label: "Pendiente (procesar después)" });
   await newCategory(page, `Mantenimiento ${p}`);
   await page.getByRole("button", { name: "Subir" }).click();
+  await expect(page).toHaveURL(/\/message-receptors$/, { timeout: 30_000 });
   await expectToast(page, "3 documentos subidos correctamente");
   // 'Procesar múltiples' shows once rows are ticked.
   await expect(page.getByRole("button", { name: "Procesar múltiples" })).toBeHidden();
@@ -200,6 +203,7 @@ test("hostile and foreign files are refused with their Spanish reason and nothin
   await newCategory(page, `Varios ${projectOf(test.info())}`);
   await page.getByRole("button", { name: "Subir" }).click();
   const outcomes = page.locator("[data-upload-outcomes]");
+  await expect(outcomes).toBeVisible({ timeout: 30_000 });
   await expect(outcomes).toContainText("ajena.xml: El comprobante está emitido a Otra Empresa S.A. (cédula 3101999999), no a Colibrí Demo S.A.");
   await expect(outcomes).toContainText("alterada.xml: La firma del comprobante no es válida");
   await expect(outcomes).toContainText("entidades.xml: El XML trae una declaración DOCTYPE o ENTITY");

@@ -88,6 +88,17 @@ export function judgeOffThread(bytes: Uint8Array): Promise<Judgement> {
   });
 }
 
+/**
+ * Starts the workers and has each load the engine (a tiny document), so the first upload does not
+ * wait for them: called when the upload form is shown.
+ */
+export function warmJudgePool(): void {
+  const pool = start();
+  if (!pool) return;
+  const warm = new TextEncoder().encode("<a/>");
+  for (let i = 0; i < pool.length; i++) void judgeOffThread(warm);
+}
+
 /** Stops the workers (tests, shutdown). */
 export async function stopJudgePool() {
   const current = slots;
