@@ -34,6 +34,7 @@ import * as standalone from "../../app/routes/receptions/new-message-receptor.ts
 import * as processRoute from "../../app/routes/receptions/process-dialog.tsx";
 import * as fileRoute from "../../app/routes/receptions/reception-file.tsx";
 import * as pdfRoute from "../../app/routes/receptions/reception-pdf.tsx";
+import * as dashboard from "../../app/routes/dashboard/dashboard.tsx";
 
 const repoRoot = resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "..");
 const samplesDir = process.env.HACIENDA_SAMPLES_DIR ?? resolve(repoRoot, "../shared/hacienda/samples");
@@ -373,5 +374,9 @@ describe("the MensajeReceptor's callback and the expenses", () => {
     await processReceptions(database.db, { companyId: r.company.id, userId: r.user.id, ids: [stored2!.id], decision: decision(r.category.id, { message: 3, detail: "No corresponde" }), now, schemaSet });
     const expenses = await receivedExpenses(database.db, { companyId: r.company.id, from: new Date(now.getTime() - 86_400_000), to: new Date(now.getTime() + 86_400_000) });
     expect(expenses).toEqual([expect.objectContaining({ receivedDocumentId: stored!.id, categoryId: r.category.id, category: r.category.name, amount: "1150000.00000", amountCrc: "1150000.0000000000" })]);
+    // The dashboard's 'Gastos mes actual' and 'Gastos' include it (and not the rejected one).
+    const browser = await signedIn(database.db, r.user.id, r.company.id);
+    const dash = await call(browser, dashboard.loader, { path: "/dashboard" });
+    expect(dash.data.expenses.map((e: { name: string; total: string }) => [e.name, Number(e.total)])).toEqual([[r.category.name, 1150000]]);
   });
 });
