@@ -20,6 +20,8 @@ export default [
   route("activities", "routes/clients/activities-search.tsx"),
   route("cabys-search", "routes/items/cabys-search.tsx"),
   route("document-file/:id/:file", "routes/documents/document-file.tsx"),
+  route("message-receptors/:id/file/:file", "routes/receptions/reception-file.tsx"),
+  route("message-receptors/:id/pdf", "routes/receptions/reception-pdf.tsx"),
   route("query-public/:code64", "routes/public/query-public.tsx", { id: "query-public" }),
   // The integrator API (plan 5) and its reference page: outside the signed-in layout.
   route("api/v1/*", "routes/api/v1.ts"),
@@ -70,8 +72,11 @@ export default [
     route("new-note/:note_type/:document_type/:document_id", "routes/documents/sourced-form.tsx", { id: "new-note" }),
     route("payments", "routes/payments/payments.tsx"),
     wip("expenses", "expenses"),
-    wip("message-receptors", "message-receptors"),
-    wip("new-message-receptor", "new-message-receptor"),
+    route("message-receptors", "routes/receptions/message-receptors.tsx", { id: "message-receptors" }, [
+      route("upload", "routes/receptions/upload-dialog.tsx", { id: "message-receptors-upload" }),
+      route("process", "routes/receptions/process-dialog.tsx", { id: "message-receptors-process" }),
+    ]),
+    route("new-message-receptor", "routes/receptions/new-message-receptor.tsx", { id: "new-message-receptor" }),
     route("new-clone/:document_type/:document_id", "routes/documents/sourced-form.tsx", { id: "new-clone" }),
     route("new-recurring/:document_type/:document_id", "routes/documents/recurring-form.tsx", { id: "new-recurring" }),
     wip("report-tickets", "report-tickets"),

@@ -11,7 +11,7 @@ const suites: [string, () => Promise<unknown>][] = [
   ["foundation", async () => (await import("./foundation.ts")).benchFoundation()],
 ];
 // Each further suite lives in bench/<name>.ts and exports bench<Name>().
-for (const name of ["hacienda", "clients", "items", "issuing", "pdf", "documents", "api"]) {
+for (const name of ["hacienda", "clients", "items", "issuing", "pdf", "documents", "api", "receptions"]) {
   const file = new URL(`./${name}.ts`, import.meta.url);
   if (!fs.existsSync(file)) continue;
   const fn = `bench${name[0].toUpperCase()}${name.slice(1)}`;

@@ -86,6 +86,11 @@ export const ROUTES = [
   { name: "expenses", pattern: "/expenses", title: "Gastos" },
   { name: "message-receptors", pattern: "/message-receptors", title: "Documentos recibidos", plan2: true },
   { name: "new-message-receptor", pattern: "/new-message-receptor", title: "Nuevo mensaje receptor", plan2: true },
+  // The list's dialogs (child routes) and the files of a received document (issue 12).
+  { name: "message-receptors-upload", pattern: "/message-receptors/upload", title: "Subir Nuevo XML", plan2: true },
+  { name: "message-receptors-process", pattern: "/message-receptors/process", title: "Procesar documentos recibidos", plan2: true },
+  { name: "reception-file", pattern: "/message-receptors/:id/file/:file", title: "Archivo del documento recibido", plan2: true },
+  { name: "reception-pdf", pattern: "/message-receptors/:id/pdf", title: "PDF del documento recibido", plan2: true },
   { name: "new-clone", pattern: "/new-clone/:document_type/:document_id", title: "Clonar documento" },
   { name: "new-recurring", pattern: "/new-recurring/:document_type/:document_id", title: "Hacer recurrente" },
   { name: "report-tickets", pattern: "/report-tickets", title: "Reporte de tiquetes" },

@@ -40,9 +40,9 @@ export function cleanSearch(raw: string | null | undefined, max = MAX_SEARCH): s
  * via app/server/page-memory.server.ts): a hostile page, page size or search can neither break the
  * query nor stay remembered.
  */
-export function parsePageRequest(params: URLSearchParams, remembered?: { page?: number; perPage?: number }): PageRequest {
-  const perPageRaw = Number(params.get("perPage") ?? remembered?.perPage ?? DEFAULT_PAGE_SIZE);
-  const perPage = (PAGE_SIZES as readonly number[]).includes(perPageRaw) ? perPageRaw : DEFAULT_PAGE_SIZE;
+export function parsePageRequest(params: URLSearchParams, remembered?: { page?: number; perPage?: number }, defaultPerPage: number = DEFAULT_PAGE_SIZE): PageRequest {
+  const perPageRaw = Number(params.get("perPage") ?? remembered?.perPage ?? defaultPerPage);
+  const perPage = (PAGE_SIZES as readonly number[]).includes(perPageRaw) ? perPageRaw : defaultPerPage;
   const page = params.has("page") ? cleanPage(params.get("page")) : cleanPage(remembered?.page);
   return { page, perPage, search: cleanSearch(params.get("search")) };
 }

@@ -6,7 +6,9 @@ import { and, eq } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import type { Db } from "../../db/client.ts";
 import { emailConfigOf } from "../../db/queries/config.ts";
-import { emailConfigs } from "../../db/schema/index.ts";
+import { emailConfigs, receptionSettings } from "../../db/schema/index.ts";
+import { categoriesOf, mailboxStateOf, receptionSettingsOf } from "../../db/queries/receptions.ts";
+import { formatDateTime } from "../domain/format.ts";
 import { CONFIG_MESSAGES, type OutgoingEmailInput, type ReceptionEmailInput } from "../domain/config-schemas.ts";
 import { sendMail, type MailMessage } from "./mail.server.ts";
 import { decryptSecret, encryptSecret } from "./secrets.server.ts";
@@ -35,7 +37,13 @@ export function smtpPortProblem(port: number): string | null {
 
 /** What the e-mail screen shows: values without the password, and whether one is stored. */
 export async function emailFormState(db: Db, companyId: number) {
-  const [out, rec] = await Promise.all([emailConfigOf(db, companyId, "outgoing"), emailConfigOf(db, companyId, "reception")]);
+  const [out, rec, settings, categories, mailbox] = await Promise.all([
+    emailConfigOf(db, companyId, "outgoing"),
+    emailConfigOf(db, companyId, "reception"),
+    receptionSettingsOf(db, companyId),
+    categoriesOf(db, companyId),
+    mailboxStateOf(db, companyId),
+  ]);
   return {
     outgoing: {
       values: {
@@ -50,8 +58,20 @@ export async function emailFormState(db: Db, companyId: number) {
       hasPassword: !!out?.passwordEnc,
     },
     reception: {
-      values: { host: rec?.host ?? "", port: rec ? String(rec.port) : "", username: rec?.username ?? "", encryption: rec?.encryption ?? "" } as Record<string, string>,
+      values: {
+        host: rec?.host ?? "",
+        port: rec ? String(rec.port) : "",
+        username: rec?.username ?? "",
+        encryption: rec?.encryption ?? "",
+        default_tax_condition: settings?.taxCondition ?? "01",
+        default_expense_category: settings?.expenseCategoryId ? String(settings.expenseCategoryId) : "",
+      } as Record<string, string>,
       hasPassword: !!rec?.passwordEnc,
+      categories,
+      /** How the jobs last read the mailbox (issue 12 item 5). */
+      mailbox: mailbox
+        ? { lastRunAt: mailbox.lastRunAt ? formatDateTime(mailbox.lastRunAt) : null, lastError: mailbox.lastError, read: mailbox.messagesRead, ingested: mailbox.documentsIngested, withoutDocument: mailbox.messagesWithoutDocument }
+        : null,
     },
   };
 }
@@ -85,6 +105,10 @@ export async function saveOutgoingEmail(db: Db, companyId: number, input: Outgoi
 
 export async function saveReceptionEmail(db: Db, companyId: number, input: ReceptionEmailInput) {
   await upsert(db, companyId, "reception", { protocol: "imap", encryption: input.encryption, host: input.host, port: input.port, username: input.username, active: true }, input.password);
+  // The defaults of documents received by e-mail: a category of this company only.
+  const category = input.default_expense_category && (await categoriesOf(db, companyId)).some((c) => c.id === input.default_expense_category) ? input.default_expense_category : null;
+  const settings = { taxCondition: input.default_tax_condition, expenseCategoryId: category, updatedAt: new Date() };
+  await db.insert(receptionSettings).values({ companyId, ...settings }).onConflictDoUpdate({ target: receptionSettings.companyId, set: settings });
 }
 
 function transportFor(cfg: NonNullable<Awaited<ReturnType<typeof emailConfigOf>>>) {

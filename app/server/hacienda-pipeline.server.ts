@@ -53,7 +53,7 @@ export function clientFor(hc: CompanyHacienda): HaciendaClient {
   return c;
 }
 
-function credentialsOf(companyId: number, hc: CompanyHacienda): Credentials {
+export function credentialsOf(companyId: number, hc: CompanyHacienda): Credentials {
   if (!hc.username || !hc.password) throw new HaciendaClientError("CREDENCIALES_INVALIDAS", PIPELINE_MESSAGES.noCredentials);
   return { username: hc.username, password: hc.password, companyKey: `company-${companyId}` };
 }
@@ -277,8 +277,11 @@ export async function sweepPending(db: Db, now: Date, staleMs = 10 * 60_000): Pr
 // ---------------------------------------------------------------------------------------------
 // Callback
 
-/** A Hacienda clave: 50 digits (NOTES §4). */
-const CLAVE_RE = /^\d{50}$/;
+/**
+ * A Hacienda clave: 50 characters, digits or (2026 revision) letters (NOTES §4); for one of our
+ * MensajeReceptor, the key Hacienda knows it by: the received clave, '-', our 20-digit consecutive.
+ */
+const CLAVE_RE = /^[A-Za-z0-9]{50}(-\d{20})?$/;
 
 /**
  * The clave a callback names, or null. The body is JSON with `clave` (any key case, `-`/`_`
@@ -310,6 +313,11 @@ export const callbackHintJobKey = (documentId: number) => `poll:${documentId}:hi
  * Returns whether a poll was queued; the endpoint answers the same either way.
  */
 export async function handleHaciendaCallback(db: Db, clave: string, now: Date): Promise<{ queued: boolean }> {
+  const message = /^([A-Za-z0-9]{50})-(\d{20})$/.exec(clave);
+  if (message) {
+    const { receptionCallbackHint } = await import("./receptions/pipeline.server.ts");
+    return receptionCallbackHint(db, message[1]!, message[2]!, now);
+  }
   const [doc] = await db
     .select({ id: documents.id, companyId: documents.companyId })
     .from(documents)

@@ -5,9 +5,9 @@
 // and enqueues the submission. Any validation failure rolls everything back (the counter included)
 // and returns the Spanish errors keyed by form field. docs/decisions/070-issuing-transaction.md.
 import { randomBytes as nodeRandomBytes } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db, DbOrTx, Tx } from "../../db/client.ts";
-import { clients, companies, documentCounters, documentLines, documentReferences, documents } from "../../db/schema/index.ts";
+import { clients, companies, documentLines, documentReferences, documents } from "../../db/schema/index.ts";
 import { enqueue } from "../../jobs/runner.ts";
 import { buildClave, buildConsecutivo, DOC_TYPE_CODES, randomSecurityCode, type IdType } from "../hacienda/clave.ts";
 import { buildXml, documentTotals } from "../hacienda/build.ts";
@@ -19,6 +19,7 @@ import { TotalsError } from "../domain/totals.ts";
 import { buyerOf, checkDraft, draftToComprobante, draftTotals, fieldOfPath, lineRate, summaryOf, type DocumentDraft, type FieldError, type PartySnapshot } from "../domain/document-draft.ts";
 import { addDays, costaRicaDay } from "../domain/document-status.ts";
 import { companyHacienda, signingKeyFor, SigningKeyError } from "./signing-key.server.ts";
+import { takeGivenNumber, takeNextNumber, type CounterKey } from "./counters.server.ts";
 
 export type IssueResult =
   | { ok: true; documentId: number; kind: string; number: number; clave: string | null; consecutivo: string | null; status: string; total: string }
@@ -234,7 +235,7 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
   const { references, client, effective, hacienda, branch, terminal, docType, header, mapped } = prepared;
   let totals = prepared.totals;
   if (hacienda && !key) throw new IssueValidationError([{ field: "form", message: "La empresa no tiene una llave criptográfica configurada: súbala en Configuración › Hacienda." }]);
-  const number = input.sequence ? await takeSequence(tx, { companyId, branch, terminal, docType }, input.sequence) : await nextSequence(tx, { companyId, branch, terminal, docType });
+  const number = input.sequence ? await takeSequence(tx, { companyId, branch, terminal, docType }, input.sequence) : await takeNextNumber(tx, { companyId, branch, terminal, docType });
 
   let clave: string | null = null;
   let consecutivo: string | null = null;
@@ -304,44 +305,11 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
   return { ok: true, documentId: row.id, kind: draft.kind, number, clave, consecutivo, status: hacienda ? "por enviar" : "no aplica", total: summary.total };
 }
 
-type CounterKey = { companyId: number; branch: number; terminal: number; docType: string };
-const counterOf = (k: CounterKey) =>
-  and(eq(documentCounters.companyId, k.companyId), eq(documentCounters.branch, k.branch), eq(documentCounters.terminal, k.terminal), eq(documentCounters.docType, k.docType));
-
-/** The next number of the counter (inserted at 1 when missing), locked until commit: gapless. */
-async function nextSequence(tx: Tx, k: CounterKey): Promise<number> {
-  const [counter] = await tx
-    .insert(documentCounters)
-    .values({ ...k, nextNumber: 2 })
-    .onConflictDoUpdate({
-      target: [documentCounters.companyId, documentCounters.branch, documentCounters.terminal, documentCounters.docType],
-      set: { nextNumber: sql`${documentCounters.nextNumber} + 1` },
-    })
-    .returning({ next: documentCounters.nextNumber });
-  return counter.next - 1;
-}
-
-/**
- * An integrator-supplied number (modo_consecutive_api): taken only when it is exactly the counter's
- * next one (a conditional UPDATE, which a concurrent request with the same number re-checks after
- * the first commits), else refused as used or as a gap. Throws IssueValidationError.
- */
+/** An integrator-supplied number (modo_consecutive_api), or the Spanish reason it cannot be taken. Throws IssueValidationError. */
 async function takeSequence(tx: Tx, k: CounterKey, sequence: number): Promise<number> {
-  const [taken] = await tx
-    .update(documentCounters)
-    .set({ nextNumber: sql`${documentCounters.nextNumber} + 1` })
-    .where(and(counterOf(k), eq(documentCounters.nextNumber, sequence)))
-    .returning({ next: documentCounters.nextNumber });
-  if (taken) return sequence;
-  const [row] = await tx.select({ next: documentCounters.nextNumber }).from(documentCounters).where(counterOf(k));
-  if (!row && sequence === 1) {
-    // No counter yet: the first number creates it (a concurrent first waits here, then finds 1 used).
-    const [created] = await tx.insert(documentCounters).values({ ...k, nextNumber: 2 }).onConflictDoNothing().returning({ next: documentCounters.nextNumber });
-    if (created) return 1;
-    return takeSequence(tx, k, sequence);
-  }
-  const next = row?.next ?? 1;
-  throw new IssueValidationError([{ field: "consecutive", message: sequence < next ? ISSUE_MESSAGES.sequenceUsed(sequence, next) : ISSUE_MESSAGES.sequenceGap(sequence, next) }]);
+  const taken = await takeGivenNumber(tx, k, sequence);
+  if (taken.ok) return sequence;
+  throw new IssueValidationError([{ field: "consecutive", message: sequence < taken.next ? ISSUE_MESSAGES.sequenceUsed(sequence, taken.next) : ISSUE_MESSAGES.sequenceGap(sequence, taken.next) }]);
 }
 
 /**

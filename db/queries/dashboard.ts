@@ -17,6 +17,10 @@ export async function dailySums(db: DbOrTx, { companyId, since }: { companyId: n
           union all
           select 'expense', to_char(spent_at at time zone 'America/Costa_Rica', 'YYYY-MM-DD'), total * exchange_rate
             from expenses where company_id = ${companyId} and spent_at >= ${since.toISOString()}::timestamptz
+          union all
+          -- Accepted received documents with an expense category are expenses too (docs/decisions/176).
+          select 'expense', to_char(spent_at at time zone 'America/Costa_Rica', 'YYYY-MM-DD'), amount_crc
+            from received_expenses where company_id = ${companyId} and spent_at >= ${since.toISOString()}::timestamptz
         ) s group by kind, day`,
   );
 }
@@ -24,8 +28,13 @@ export async function dailySums(db: DbOrTx, { companyId, since }: { companyId: n
 export async function expensesOfMonth(db: DbOrTx, { companyId, from }: { companyId: number; from: Date }) {
   return rows<{ name: string; total: string }>(
     db,
-    sql`select name, sum(total * exchange_rate)::text as total from expenses
-         where company_id = ${companyId} and spent_at >= ${from.toISOString()}::timestamptz
-         group by name order by sum(total * exchange_rate) desc limit 10`,
+    sql`select name, sum(total)::text as total from (
+          select name, total * exchange_rate as total from expenses
+           where company_id = ${companyId} and spent_at >= ${from.toISOString()}::timestamptz
+          union all
+          -- Accepted received documents with an expense category, by category (docs/decisions/176).
+          select category_name, amount_crc from received_expenses
+           where company_id = ${companyId} and spent_at >= ${from.toISOString()}::timestamptz
+        ) s group by name order by sum(total) desc limit 10`,
   );
 }

@@ -7,3 +7,4 @@ export * from "./master.ts";
 export * from "./config.ts";
 export * from "./payments.ts";
 export * from "./api.ts";
+export * from "./receptions.ts";

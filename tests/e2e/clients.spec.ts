@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { account } from "./fixtures.ts";
-import { expectToast, projectOf, signIn, waitForMail } from "./helpers.ts";
+import { expectToast, projectOf, signIn, useCompany, waitForMail } from "./helpers.ts";
 
 async function fillClient(page: Page, o: { name: string; identification?: string; email?: string }) {
   const dialog = page.locator("[data-client-form]");
@@ -211,6 +211,8 @@ test("a client still on an old activity code is flagged on its screens until the
   const identification = p === "js" ? "3102900501" : "3102900502";
   await signIn(page, account("staff", p));
   await expect(page).toHaveURL(/\/dashboard$/);
+  // The client belongs to the staff user's first company (another journey may have switched to the second).
+  await useCompany(page, `Comercial Pleno ${p} S.A.`);
   await page.goto(`/clients?search=${encodeURIComponent(name)}`);
   const row = page.locator("tr[data-client-id]").filter({ hasText: identification });
   await row.getByRole("link", { name: "Editar" }).click();

@@ -124,6 +124,8 @@ export default async function globalSetup() {
   process.env.E2E_MAIL_DIR = mailDir;
   process.env.E2E_SMTP_PORT = String(smtpPort);
   process.env.E2E_BASE_URL = `http://127.0.0.1:${port}`;
+  // The reception journeys send suppliers' invoices to the same simulator first (as the supplier would).
+  process.env.E2E_SANDBOX_URL = haciendaSandbox.url;
 
   return async () => {
     for (const child of [server, jobsProcess]) {

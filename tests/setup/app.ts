@@ -95,7 +95,7 @@ type RouteFn = (args: any) => unknown;
 export async function call(
   browser: Browser,
   fn: RouteFn,
-  opts: { path: string; params?: Record<string, string>; form?: Record<string, string | Blob>; csrf?: boolean; headers?: Record<string, string> },
+  opts: { path: string; params?: Record<string, string>; form?: Record<string, string | Blob | string[]>; csrf?: boolean; headers?: Record<string, string> },
 ): Promise<CallResult> {
   const headers = new Headers(opts.headers);
   headers.set("cookie", [...browser.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
@@ -105,7 +105,11 @@ export async function call(
   if (opts.form) {
     body = new FormData();
     if (opts.csrf !== false) body.set("_csrf", browser.csrf);
-    for (const [k, v] of Object.entries(opts.form)) body.set(k, v);
+    // An array is a repeated field (ticked checkboxes).
+    for (const [k, v] of Object.entries(opts.form)) {
+      if (Array.isArray(v)) for (const item of v) body.append(k, item);
+      else body.set(k, v);
+    }
   }
   const request = new Request(`http://localhost${opts.path}`, { method: body ? "POST" : "GET", headers, body });
   const context = new RouterContextProvider();
