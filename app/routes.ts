@@ -19,6 +19,7 @@ export default [
   route("activities", "routes/clients/activities-search.tsx"),
   route("cabys-search", "routes/items/cabys-search.tsx"),
   route("document-file/:id/:file", "routes/documents/document-file.tsx"),
+  route("expense-file/:id", "routes/expenses/expense-file.tsx"),
   route("query-public/:code64", "routes/public/query-public.tsx", { id: "query-public" }),
 
   layout("routes/app-layout.tsx", [
@@ -64,7 +65,12 @@ export default [
     route("notes", "routes/documents/documents-list.tsx", { id: "notes" }),
     route("new-note/:note_type/:document_type/:document_id", "routes/documents/sourced-form.tsx", { id: "new-note" }),
     route("payments", "routes/payments/payments.tsx"),
-    wip("expenses", "expenses"),
+    // 'Nuevo gasto' and the expense dialogs are child routes of the list (docs/decisions/150).
+    route("expenses", "routes/expenses/expenses.tsx", [
+      route("new", "routes/expenses/new-expense.tsx", [route("category", "routes/expenses/new-category.tsx")]),
+      route("categories", "routes/expenses/categories.tsx"),
+      route("payment-methods", "routes/expenses/payment-methods.tsx"),
+    ]),
     wip("message-receptors", "message-receptors"),
     wip("new-message-receptor", "new-message-receptor"),
     route("new-clone/:document_type/:document_id", "routes/documents/sourced-form.tsx", { id: "new-clone" }),

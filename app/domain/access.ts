@@ -74,6 +74,12 @@ export const ROUTES = [
   { name: "new-note", pattern: "/new-note/:note_type/:document_type/:document_id", title: "Nueva Nota" },
   { name: "payments", pattern: "/payments", title: "Pagos" },
   { name: "expenses", pattern: "/expenses", title: "Gastos" },
+  // The expense dialogs (child routes of /expenses) and the receipt (docs/decisions/150).
+  { name: "new-expense", pattern: "/expenses/new", title: "Nuevo gasto" },
+  { name: "new-expense-category", pattern: "/expenses/new/category", title: "Nueva categoría" },
+  { name: "expense-categories", pattern: "/expenses/categories", title: "Categorías de gastos" },
+  { name: "expense-payment-methods", pattern: "/expenses/payment-methods", title: "Métodos de pago" },
+  { name: "expense-file", pattern: "/expense-file/:id", title: "Adjunto del gasto" },
   { name: "message-receptors", pattern: "/message-receptors", title: "Documentos recibidos", plan2: true },
   { name: "new-message-receptor", pattern: "/new-message-receptor", title: "Nuevo mensaje receptor", plan2: true },
   { name: "new-clone", pattern: "/new-clone/:document_type/:document_id", title: "Clonar documento" },

@@ -6,3 +6,4 @@ export * from "./documents.ts";
 export * from "./master.ts";
 export * from "./config.ts";
 export * from "./payments.ts";
+export * from "./expenses.ts";
