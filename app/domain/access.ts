@@ -90,6 +90,15 @@ export const ROUTES = [
   { name: "report-expenses", pattern: "/report-expenses", title: "Reporte de gastos", plan2: true },
   { name: "report-items", pattern: "/report-items", title: "Reporte de artículos" },
   { name: "report-purchases", pattern: "/report-purchases", title: "Reporte de compras" },
+  // 'Exportar a Excel' of each report: the same rules as its screen (plan 2: expenses only).
+  { name: "report-tickets-excel", pattern: "/report-tickets/excel", title: "Reporte de tiquetes" },
+  { name: "report-invoices-excel", pattern: "/report-invoices/excel", title: "Reporte de facturas" },
+  { name: "report-notes-excel", pattern: "/report-notes/excel", title: "Reporte de notas" },
+  { name: "report-expenses-excel", pattern: "/report-expenses/excel", title: "Reporte de gastos", plan2: true },
+  { name: "report-items-excel", pattern: "/report-items/excel", title: "Reporte de artículos" },
+  // The IVA summary for the monthly return (issue 13 point 4), not part of the spec's route table.
+  { name: "report-iva", pattern: "/report-iva", title: "Resumen de IVA (D-150)" },
+  { name: "report-iva-excel", pattern: "/report-iva/excel", title: "Resumen de IVA (D-150)" },
   { name: "terms", pattern: "/terms/:company_id", title: "Términos y Condiciones" },
   { name: "taxes", pattern: "/taxes/:company_id", title: "Lista de IVA" },
   { name: "add-user", pattern: "/add-user", title: "Nuevo Usuario" },
