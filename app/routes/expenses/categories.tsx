@@ -4,7 +4,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/categories";
 import { categoriesOf } from "../../../db/queries/expenses.ts";
-import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
+import { AppForm, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { RouteDialog } from "../../components/route-dialog.tsx";
 import { categorySchema, EXPENSE_MESSAGES } from "../../domain/expenses.ts";
 import { parseForm } from "../../domain/forms.ts";

@@ -7,11 +7,9 @@ import { notesReport } from "./notes.server.ts";
 import type { ReportDefinition } from "./report.server.ts";
 import { invoicesReport, ticketsReport } from "./sales.server.ts";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each report has its own row type
 export const REPORTS: readonly ReportDefinition<any>[] = [invoicesReport, ticketsReport, notesReport, expensesReport, itemsReport, ivaReport];
 
 /** The report of a screen or export URL ("/report-invoices" or "/report-invoices/excel"), or null. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function reportOfPath(pathname: string): ReportDefinition<any> | null {
   const base = pathname.replace(/\/excel\/?$/, "").replace(/\/$/, "");
   return REPORTS.find((r) => r.path === base) ?? null;
