@@ -106,9 +106,12 @@ export const expenseAmountSchema = z
   .trim()
   .min(1, EXPENSE_MESSAGES.amountRequired)
   .transform((v) => v.replace(/\s/g, "").replace(",", "."))
-  .refine((v) => /^\d{1,13}(\.\d{1,2})?$/.test(v), { message: EXPENSE_MESSAGES.amountFormat, abort: true })
-  .refine((v) => dec(v).gt(0), EXPENSE_MESSAGES.amountPositive)
-  .transform((v) => money(v));
+  // One check giving one message (no aborting issue: the form's other checks still run).
+  .superRefine((v, ctx) => {
+    if (!/^\d{1,13}(\.\d{1,2})?$/.test(v)) ctx.addIssue({ code: "custom", message: EXPENSE_MESSAGES.amountFormat });
+    else if (!dec(v).gt(0)) ctx.addIssue({ code: "custom", message: EXPENSE_MESSAGES.amountPositive });
+  })
+  .transform((v) => (/^\d{1,13}(\.\d{1,2})?$/.test(v) ? money(v) : v));
 
 const idField = (message: string) =>
   z
@@ -146,11 +149,16 @@ export const expenseSchema = z
       .refine((v) => v === "" || /^\d{1,9}$/.test(v), EXPENSE_MESSAGES.fileGone)
       .transform((v) => (v === "" ? null : Number(v))),
   })
-  .superRefine((v, ctx) => {
-    if (v.currency_id !== 1) return;
-    const rate = v.exchange_rate.replace(",", ".");
-    if (!/^\d{1,7}(\.\d{1,5})?$/.test(rate) || !dec(rate).gt(0)) ctx.addIssue({ code: "custom", path: ["exchange_rate"], message: EXPENSE_MESSAGES.exchangeRate });
-  })
+  // Also when other fields are wrong, so every message shows at once (the values may then be partly
+  // unparsed: the currency is compared as text).
+  .superRefine(
+    (v, ctx) => {
+      if (String(v.currency_id) !== "1") return;
+      const rate = String(v.exchange_rate ?? "").trim().replace(",", ".");
+      if (!/^\d{1,7}(\.\d{1,5})?$/.test(rate) || !dec(rate).gt(0)) ctx.addIssue({ code: "custom", path: ["exchange_rate"], message: EXPENSE_MESSAGES.exchangeRate });
+    },
+    { when: () => true },
+  )
   .transform((v) => ({ ...v, exchange_rate: v.currency_id === 1 ? money(v.exchange_rate.replace(",", ".")) : money("1") }));
 export type ExpenseFormData = z.output<typeof expenseSchema>;
 

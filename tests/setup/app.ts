@@ -90,12 +90,12 @@ type RouteFn = (args: any) => unknown;
 
 /**
  * Runs `fn` (a loader or action) for a request to `path` through the root middleware.
- * Pass `form` for a POST (the CSRF token is added unless `csrf: false`).
+ * Pass `form` for a POST (the CSRF token is added unless `csrf: false`); an array sends the field several times.
  */
 export async function call(
   browser: Browser,
   fn: RouteFn,
-  opts: { path: string; params?: Record<string, string>; form?: Record<string, string | Blob>; csrf?: boolean; headers?: Record<string, string> },
+  opts: { path: string; params?: Record<string, string>; form?: Record<string, string | Blob | (string | Blob)[]>; csrf?: boolean; headers?: Record<string, string> },
 ): Promise<CallResult> {
   const headers = new Headers(opts.headers);
   headers.set("cookie", [...browser.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
@@ -104,7 +104,7 @@ export async function call(
   if (opts.form) {
     body = new FormData();
     if (opts.csrf !== false) body.set("_csrf", browser.csrf);
-    for (const [k, v] of Object.entries(opts.form)) body.set(k, v);
+    for (const [k, v] of Object.entries(opts.form)) for (const one of Array.isArray(v) ? v : [v]) body.append(k, one);
   }
   const request = new Request(`http://localhost${opts.path}`, { method: body ? "POST" : "GET", headers, body });
   const context = new RouterContextProvider();
