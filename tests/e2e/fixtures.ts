@@ -4,6 +4,8 @@ import type { Db } from "../../db/client.ts";
 import { companies, companyUsers, generalConfigurations, users } from "../../db/schema/index.ts";
 import { hashPassword } from "../../app/server/password.server.ts";
 import { setupNewCompany } from "../../app/server/company-setup.server.ts";
+import { issuingCompany } from "../fixtures/issuing.ts";
+import { seedReportData } from "../fixtures/reports.ts";
 
 export const PASSWORD = "clave-e2e-123";
 export const DEMO_PASSWORD = "demo-e2e-123";
@@ -37,5 +39,9 @@ export async function seedE2E(db: Db) {
     await user("takeover", `Tomás Doble ${p}`, [full.id]);
     await user("plan2", `Pedro Recepción ${p}`, [reception.id]);
     await user("inactive", `Iris Inactiva ${p}`, [inactive.id]);
+    // The report journeys' company: the known documents and expenses of tests/fixtures/reports.ts.
+    const reports = await issuingCompany(db, { name: `Reportes ${p} S.A.`, userEmail: account("reports", p), userPassword: PASSWORD });
+    await setupNewCompany(db, reports.company.id);
+    await seedReportData(db, { companyId: reports.company.id, userId: reports.user.id, clientId: reports.client.id, genericId: reports.generic.id, providerId: reports.provider.id });
   }
 }
