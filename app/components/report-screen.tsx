@@ -15,7 +15,7 @@ import { Pagination } from "./pagination.tsx";
 function Cell({ cell }: { cell: CellView }) {
   const content = cell.href ? <Link to={cell.href}>{cell.text}</Link> : cell.text;
   return (
-    <td className={cell.numeric ? "text-right whitespace-nowrap" : undefined} title={cell.title}>
+    <td className={cell.numeric || cell.title ? "whitespace-nowrap" + (cell.numeric ? " text-right" : "") : undefined} title={cell.title}>
       {content}
     </td>
   );

@@ -236,22 +236,25 @@ function itemLinesWhere(q: ReportQuery): SQL {
 }
 
 /**
- * Lines grouped by item: the catalogue item when the line has one, else the same code, CABYS and
- * description. Its code, CABYS and description are those of its newest line; `times` is the number
- * of documents it is on; the amounts are each line's, converted with its document's exchange rate.
+ * Lines grouped by item: the catalogue item when the line has one (shown with the item's current
+ * code, name and CABYS), else the same code, CABYS and description. `times` is the number of
+ * documents it is on; the amounts are each line's, converted with its document's exchange rate.
  */
 function itemGroupsSql(q: ReportQuery): SQL {
-  return sql`select case when l.item_id is not null then 'i' || l.item_id else 'l' || coalesce(l.code, '') || '|' || coalesce(l.cabys, '') || '|' || lower(l.description) end as k,
-      (array_agg(l.code order by d.issued_at desc, l.id desc))[1] as code,
-      (array_agg(l.cabys order by d.issued_at desc, l.id desc))[1] as cabys,
-      (array_agg(l.description order by d.issued_at desc, l.id desc))[1] as description,
-      count(distinct l.document_id)::int as times,
-      sum(${conv("l", "subtotal", "d")}) as subtotal, sum(${conv("l", "discount", "d")}) as discount,
-      sum(${conv("l", "tax", "d")}) as tax, sum(${conv("l", "total", "d")}) as total
-    from documents d
-    join document_lines l on l.document_id = d.id
-    where ${itemLinesWhere(q)}
-    group by 1`;
+  return sql`select x.k, coalesce(i.code, x.code) as code, coalesce(i.cabys_code, x.cabys) as cabys, coalesce(i.name, x.description) as description,
+      x.times, x.subtotal, x.discount, x.tax, x.total
+    from (
+      select case when l.item_id is not null then 'i' || l.item_id else 'l' || coalesce(l.code, '') || '|' || coalesce(l.cabys, '') || '|' || lower(l.description) end as k,
+        min(l.item_id) as item_id, min(l.code) as code, min(l.cabys) as cabys, min(l.description) as description,
+        count(distinct l.document_id)::int as times,
+        sum(${conv("l", "subtotal", "d")}) as subtotal, sum(${conv("l", "discount", "d")}) as discount,
+        sum(${conv("l", "tax", "d")}) as tax, sum(${conv("l", "total", "d")}) as total
+      from documents d
+      join document_lines l on l.document_id = d.id
+      where ${itemLinesWhere(q)}
+      group by 1
+    ) x
+    left join items i on i.id = x.item_id and i.company_id = ${q.companyId}`;
 }
 
 export interface ItemReportRow {
@@ -269,12 +272,28 @@ export interface ItemReportRow {
   k2: string;
 }
 
-/** Items invoiced in the range, by description, with their CABYS name and rate. */
-export function itemsRowsSql(q: ReportQuery, cut: RowsCut = {}): SQL {
+export interface ItemTotals {
+  items: number;
+  subtotal: string;
+  discount: string;
+  tax: string;
+  total: string;
+}
+
+/**
+ * Items invoiced in the range, by description, with their CABYS name and rate. With `totals`, each
+ * row also carries the whole report's totals (window aggregates over the same grouping), so the
+ * screen reads its page and its summary band in one aggregation.
+ */
+export function itemsRowsSql(q: ReportQuery, cut: RowsCut = {}, totals = false): SQL {
   const after = cut.after ? sql` where (lower(g.description), g.k) > (${cut.after.k1}, ${cut.after.k2})` : sql``;
+  const windows = totals
+    ? sql`, count(*) over ()::int as t_items, sum(g.subtotal) over ()::numeric(20,2)::text as t_subtotal, sum(g.discount) over ()::numeric(20,2)::text as t_discount,
+        sum(g.tax) over ()::numeric(20,2)::text as t_tax, sum(g.total) over ()::numeric(20,2)::text as t_total`
+    : sql``;
   return sql`select g.code, g.cabys, cc.description as cabys_name, cc.tax_rate::text as cabys_rate, g.description, g.times,
       g.subtotal::numeric(20,2)::text as subtotal, g.discount::numeric(20,2)::text as discount, g.tax::numeric(20,2)::text as tax, g.total::numeric(20,2)::text as total,
-      lower(g.description) as k1, g.k as k2
+      lower(g.description) as k1, g.k as k2${windows}
     from (${itemGroupsSql(q)}) g
     left join cabys_codes cc on cc.code = g.cabys${after}
     order by lower(g.description), g.k${limits(cut)}`;

@@ -6,8 +6,8 @@
 // search, the notes filter, pages, tenancy, the plan rules, and the keyset batches of the export.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ExcelJS from "exceljs";
-import { eq } from "drizzle-orm";
-import { companies } from "../../db/schema/index.ts";
+import { eq, sql } from "drizzle-orm";
+import { companies, documentLines, items } from "../../db/schema/index.ts";
 import { rows } from "../../db/client.ts";
 import { salesRowsSql, type SalesReportRow } from "../../db/queries/reports.ts";
 import { orderedBatches } from "../../app/server/reports/rows.server.ts";
@@ -270,6 +270,20 @@ describe("items report", () => {
     const sheet = readSheet(wb.worksheets[0], "Código");
     expect(sheet.data.map((x) => [x["Descripción"], x.Facturado, cents(x.Total)])).toEqual(OCTOBER.items.rows.map((x) => [x.description, x.times, x.total]));
     for (const [label, value] of Object.entries(OCTOBER.items.summary)) expect(cents(sheet.labels.get(label)), label).toBe(typeof value === "number" ? value.toFixed(2) : value);
+    // A page past the end shows the last one (one query gives the page and the summary).
+    const past = await view(itemsRoute, `/report-items?${OCT}&page=9`);
+    expect([past.page, past.lastPage, past.tables[0].rows.length]).toEqual([1, 1, 5]);
+    expectSummary(past, OCTOBER.items.summary);
+    // Lines of a catalogue item are one row with the item's current code and name.
+    const [item] = await database.db.insert(items).values({ companyId: a.company.id, code: "PORT-14", cabysCode: "4523000000100", name: "Portátil de catálogo", description: "Portátil", categoryId: 1, unitCode: "Unid", taxTypeId: 1, price: "450000" }).returning();
+    const laptopLines = sql`description = 'Computadora portátil 14 pulgadas' and company_id = ${a.company.id}`;
+    await database.db.update(documentLines).set({ itemId: item.id }).where(laptopLines);
+    try {
+      const catalogue = tableOf(await view(itemsRoute, `/report-items?${OCT}`));
+      expect(catalogue.find((r) => r["Descripción"] === "Portátil de catálogo")).toMatchObject({ Código: "PORT-14", Facturado: "2 veces", Total: "971800.00" });
+    } finally {
+      await database.db.update(documentLines).set({ itemId: null }).where(laptopLines);
+    }
     const noCabys = await view(itemsRoute, `/report-items?${OCT}&search=consulta`);
     expect(noCabys.tables[0].rows).toHaveLength(1);
     expect(noCabys.tables[0].rows[0][1].title).toBe("8620000000000 — Código no encontrado en el catálogo CABYS");

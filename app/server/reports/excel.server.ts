@@ -32,24 +32,30 @@ export function excelValue(kind: CellKind, value: Value): string | number | Date
   return String(value);
 }
 
-const formatOf = (kind: CellKind) => (kind === "money" ? MONEY_FORMAT : kind === "date" ? DATE_FORMAT : undefined);
+// One style object per kind of cell, shared by every cell: exceljs caches a style by its object,
+// so a shared object costs a lookup while a new one per cell is rendered and indexed each time
+// (about half the export's CPU time for 100,000 rows).
+const STYLES: Record<CellKind | "header" | "bold" | "title", Partial<ExcelJS.Style>> = {
+  text: {},
+  count: {},
+  money: { numFmt: MONEY_FORMAT },
+  date: { numFmt: DATE_FORMAT },
+  header: { font: { bold: true }, fill: { type: "pattern", pattern: "solid", fgColor: { argb: "FFE2E8F0" } }, alignment: { vertical: "middle", wrapText: true } },
+  bold: { font: { bold: true } },
+  title: { font: { bold: true, size: 14 } },
+};
+const BOLD_MONEY: Partial<ExcelJS.Style> = { numFmt: MONEY_FORMAT, font: { bold: true } };
 
 interface Sheet {
-  addRow(values: unknown[]): { getCell(i: number): { numFmt: string; font: unknown; fill: unknown; alignment: unknown }; commit(): void };
+  addRow(values: unknown[]): { getCell(i: number): { style: Partial<ExcelJS.Style> }; commit(): void };
 }
 
 function writeRow(ws: Sheet, kinds: CellKind[], values: Value[], style?: "header" | "bold" | "title") {
   const row = ws.addRow(values.map((v, i) => excelValue(kinds[i] ?? "text", v)));
-  values.forEach((_, i) => {
-    const cell = row.getCell(i + 1);
-    const f = formatOf(kinds[i] ?? "text");
-    if (f) cell.numFmt = f;
-    if (style) cell.font = { bold: true, ...(style === "title" ? { size: 14 } : {}) };
-    if (style === "header") {
-      cell.fill = { type: "pattern", pattern: "solid", fgColor: { argb: "FFE2E8F0" } };
-      cell.alignment = { vertical: "middle", wrapText: true };
-    }
-  });
+  for (let i = 0; i < values.length; i++) {
+    const kind = kinds[i] ?? "text";
+    row.getCell(i + 1).style = style === "bold" && kind === "money" ? BOLD_MONEY : style ? STYLES[style] : STYLES[kind];
+  }
   row.commit();
 }
 

@@ -82,6 +82,12 @@ export interface ReportDefinition<Row> {
   main?: TableDefinition<Row> & {
     page: (db: Db, q: ReportQuery, cut: { offset: number; limit: number }) => Promise<Row[]>;
     batches: (db: Db, q: ReportQuery) => AsyncIterable<Row[]>;
+    /**
+     * A page and the summary from one query (window aggregates), for a report whose rows are
+     * themselves aggregates (items): the screen then groups once instead of twice. Without rows
+     * (an empty report, or a page past the end) `summary.rows` still says how many there are.
+     */
+    pageWithSummary?: (db: Db, q: ReportQuery, cut: { offset: number; limit: number }) => Promise<{ rows: Row[]; summary: ReportSummary }>;
   };
   summary: (db: Db, q: ReportQuery) => Promise<ReportSummary>;
   /** Small fixed tables (the IVA summary's), computed in SQL. */
@@ -244,13 +250,25 @@ export async function loadReport<Row>(def: ReportDefinition<Row>, request: Reque
   const url = new URL(request.url);
   const p = parseReportRequest(def, url, company.id, crCalendar(new Date()));
   const database = db();
-  const [summary, fixed] = await Promise.all([def.summary(database, p.query), def.tables ? def.tables(database, p.query) : Promise.resolve([] as FixedTable[])]);
   const perPage = p.print ? PRINT_MAX_ROWS : p.perPage;
+  const cutOf = (page: number) => ({ offset: (page - 1) * perPage, limit: perPage });
+  const fixed = def.tables ? await def.tables(database, p.query) : [];
+  let summary: ReportSummary;
+  let rows: Row[] = [];
+  let page = p.print ? 1 : p.page;
+  const combined = def.main?.pageWithSummary;
+  if (combined) {
+    ({ rows, summary } = await combined(database, p.query, cutOf(page)));
+    // A page past the end (the period or search changed): the last one.
+    if (!rows.length && summary.rows > 0) ({ rows, summary } = await combined(database, p.query, cutOf((page = lastPage(summary.rows, perPage)))));
+  } else {
+    summary = await def.summary(database, p.query);
+    page = Math.min(page, lastPage(summary.rows, perPage));
+    if (def.main && summary.rows > 0) rows = await def.main.page(database, p.query, cutOf(page));
+  }
   const last = lastPage(summary.rows, perPage);
-  const page = p.print ? 1 : Math.min(p.page, last);
   const tables: TableView[] = [];
   if (def.main) {
-    const rows = summary.rows > 0 ? await def.main.page(database, p.query, { offset: (page - 1) * perPage, limit: perPage }) : [];
     tables.push({
       key: def.main.key,
       title: def.main.title,
