@@ -7,6 +7,7 @@
 // about 100,000 rows through the real resource route: time to the first bytes, to the whole file,
 // and the peak memory added (RSS and heap sampled every 10 ms) — each run checked to be a valid
 // .xlsx with the expected rows. PGlite at 200,000 documents (BENCH_PGLITE_DOCUMENTS) alike.
+// BENCH_KEEP_DATABASE=1 keeps the PostgreSQL database; BENCH_REPORTS_DATABASE=<name> measures it again.
 // Budgets printed, never asserted.
 import os from "node:os";
 import { randomBytes } from "node:crypto";
@@ -22,7 +23,7 @@ import * as items from "../app/routes/reports/report-items.tsx";
 import * as expensesReport from "../app/routes/reports/report-expenses.tsx";
 import * as iva from "../app/routes/reports/report-iva.tsx";
 import * as excel from "../app/routes/reports/report-excel.tsx";
-import { call, type Browser } from "../tests/setup/app.ts";
+import { call, signedIn, type Browser } from "../tests/setup/app.ts";
 import { exec, fill, one, percentile } from "./documents.ts";
 
 const RUNS = Number(process.env.BENCH_REPORT_RUNS || 30);
@@ -194,11 +195,21 @@ async function measureExcel(database: Database, browser: Browser, companyId: num
   return { range: `${day} … ${last}`, runs, spread: { firstBytesMs: spread("firstBytesMs"), totalMs: spread("totalMs"), rssAddedMb: spread("rssAddedMb"), heapAddedMb: spread("heapAddedMb") } };
 }
 
-async function run(database: Database, documents: number) {
+/** A database seeded by an earlier run (BENCH_KEEP_DATABASE): its busiest company, signed in again. */
+async function reuse(database: Database) {
+  const owner = await one<{ companyId: number; userId: number }>(
+    database,
+    `select c.id as "companyId", cu.user_id as "userId" from companies c join company_users cu on cu.company_id = c.id where c.name = 'Bench 0 S.A.' order by c.id limit 1`,
+  );
+  const sample = await one<{ name: string }>(database, `select client_snapshot->>'name' as name from documents where company_id = ${owner.companyId} and kind = 'fe' order by id limit 1 offset 300000`);
+  return { owner: { companyId: owner.companyId, browser: await signedIn(database.db, owner.userId, owner.companyId) }, sample, seeded: { reused: true } };
+}
+
+async function run(database: Database, documents: number, reused = false) {
   await migrateDatabase(database);
   setDatabase(database);
-  const { owner, sample, seeded } = await fill(database, documents);
-  const extra = await addReportData(database);
+  const { owner, sample, seeded } = reused ? await reuse(database) : await fill(database, documents);
+  const extra = reused ? {} : await addReportData(database);
   const surname = sample.name.split(" ").slice(1).join(" ");
   const screens = await measureScreens(owner.browser, surname);
   const excelRuns = await measureExcel(database, owner.browser, owner.companyId);
@@ -206,18 +217,20 @@ async function run(database: Database, documents: number) {
 }
 
 async function onPostgres(url: string, documents: number) {
-  const name = `colibri_bench_reports_${randomBytes(4).toString("hex")}`;
+  // BENCH_REPORTS_DATABASE: measure again on a database kept by an earlier run (no seeding).
+  const kept = process.env.BENCH_REPORTS_DATABASE;
+  const name = kept || `colibri_bench_reports_${randomBytes(4).toString("hex")}`;
   const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  if (!kept) await admin.unsafe(`create database ${name}`);
   const u = new URL(url);
   u.pathname = `/${name}`;
   const database = await openDatabase({ databaseUrl: u.toString(), maxConnections: 4 });
   try {
-    return await run(database, documents);
+    return await run(database, documents, !!kept);
   } finally {
     setDatabase(undefined);
     await database.close();
-    if (process.env.BENCH_KEEP_DATABASE) console.error(`kept database ${name}`);
+    if (process.env.BENCH_KEEP_DATABASE || kept) console.error(`kept database ${name}`);
     else await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
