@@ -115,7 +115,11 @@ async function measureScreens(browser: Browser, surname: string) {
     ["IVA summary, month", iva, "/report-iva?mes=2026-10"],
   ];
   const rounds: Record<string, { p50: number; p95: number; max: number; rows?: number; shown?: number }[]> = {};
-  for (let r = 0; r < ROUNDS; r++) for (const [name, route, path] of cases) (rounds[name] ??= []).push(await timeLoader(browser, route, path));
+  const loads: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    loads.push(Math.round(os.loadavg()[0] * 10) / 10);
+    for (const [name, route, path] of cases) (rounds[name] ??= []).push(await timeLoader(browser, route, path));
+  }
   const out: Record<string, unknown> = {};
   const baseline = rounds[cases[0][0]].map((x) => x.p95);
   for (const [name] of cases) {
@@ -131,7 +135,7 @@ async function measureScreens(browser: Browser, surname: string) {
       p95VsBaseline: round1(p95s.reduce((a, b, i) => a + b / baseline[i], 0) / p95s.length),
     };
   }
-  return { runsPerCase: RUNS, rounds: ROUNDS, cases: out };
+  return { runsPerCase: RUNS, rounds: ROUNDS, loadAtRoundStart: loads, cases: out };
 }
 
 /** One export: time to the first chunk and to the end, bytes, and peak memory added while it ran. */
@@ -144,6 +148,7 @@ async function timeExport(browser: Browser, path: string) {
     if (m.rss > peakRss) peakRss = m.rss;
     if (m.heapUsed > peakHeap) peakHeap = m.heapUsed;
   }, 10);
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const r = await call(browser, excel.loader as never, { path });
   if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
@@ -159,8 +164,9 @@ async function timeExport(browser: Browser, path: string) {
     chunks.push(value);
   }
   const total = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   clearInterval(sampler);
-  return { firstBytesMs: round1(first), totalMs: round1(total), bytes, rssAddedMb: round1((peakRss - before.rss) / 2 ** 20), heapAddedMb: round1((peakHeap - before.heapUsed) / 2 ** 20), file: Buffer.concat(chunks) };
+  return { firstBytesMs: round1(first), totalMs: round1(total), nodeCpuMs: Math.round((cpu.user + cpu.system) / 1000), load1: Math.round(os.loadavg()[0] * 10) / 10, bytes, rssAddedMb: round1((peakRss - before.rss) / 2 ** 20), heapAddedMb: round1((peakHeap - before.heapUsed) / 2 ** 20), file: Buffer.concat(chunks) };
 }
 
 /** Rows of the report's table in an .xlsx, read with exceljs' streaming reader (the file is also checked to open). */
@@ -185,14 +191,14 @@ async function measureExcel(database: Database, browser: Browser, companyId: num
       order by issued_at desc, id desc offset ${EXCEL_ROWS - 1} limit 1`,
   );
   const path = `/report-invoices/excel?desde=${day}&hasta=${last}`;
-  const runs: { firstBytesMs: number; totalMs: number; bytes: number; rssAddedMb: number; heapAddedMb: number; rows: number }[] = [];
+  const runs: { firstBytesMs: number; totalMs: number; nodeCpuMs: number; load1: number; bytes: number; rssAddedMb: number; heapAddedMb: number; rows: number }[] = [];
   for (let i = 0; i < EXCEL_RUNS; i++) {
     const m = await timeExport(browser, path);
     const rows = await dataRows(m.file, "Consecutivo");
-    runs.push({ firstBytesMs: m.firstBytesMs, totalMs: m.totalMs, bytes: m.bytes, rssAddedMb: m.rssAddedMb, heapAddedMb: m.heapAddedMb, rows });
+    runs.push({ firstBytesMs: m.firstBytesMs, totalMs: m.totalMs, nodeCpuMs: m.nodeCpuMs, load1: m.load1, bytes: m.bytes, rssAddedMb: m.rssAddedMb, heapAddedMb: m.heapAddedMb, rows });
   }
-  const spread = (k: "firstBytesMs" | "totalMs" | "rssAddedMb" | "heapAddedMb") => `${Math.min(...runs.map((r) => r[k]))}–${Math.max(...runs.map((r) => r[k]))}`;
-  return { range: `${day} … ${last}`, runs, spread: { firstBytesMs: spread("firstBytesMs"), totalMs: spread("totalMs"), rssAddedMb: spread("rssAddedMb"), heapAddedMb: spread("heapAddedMb") } };
+  const spread = (k: "firstBytesMs" | "totalMs" | "nodeCpuMs" | "rssAddedMb" | "heapAddedMb") => `${Math.min(...runs.map((r) => r[k]))}–${Math.max(...runs.map((r) => r[k]))}`;
+  return { range: `${day} … ${last}`, runs, spread: { firstBytesMs: spread("firstBytesMs"), totalMs: spread("totalMs"), nodeCpuMs: spread("nodeCpuMs"), rssAddedMb: spread("rssAddedMb"), heapAddedMb: spread("heapAddedMb") } };
 }
 
 /** A database seeded by an earlier run (BENCH_KEEP_DATABASE): its busiest company, signed in again. */

@@ -77,3 +77,16 @@ describe("report figures", () => {
     expect(timesInvoiced(3)).toBe("3 veces");
   });
 });
+
+describe("céntimos", () => {
+  it("parse and show amounts of up to two decimals exactly; more decimals are refused", async () => {
+    const { cents, showCents } = await import("./reports.ts");
+    expect(cents("1234.5")).toBe(123450n);
+    expect(cents("-0.05")).toBe(-5n);
+    expect(cents("1000")).toBe(100000n);
+    expect(cents("90071992547409.93")).toBe(9007199254740993n);
+    expect(showCents(-5n)).toBe("-0.05");
+    expect(showCents(9007199254740993n)).toBe("90071992547409.93");
+    expect(() => cents("1.005")).toThrow();
+  });
+});

@@ -117,23 +117,39 @@ export interface SalesReportRow extends AmountsText {
 
 /**
  * Invoices or tickets of the range, oldest first, each with its amounts and the totals of the
- * credit and debit notes that reference it (whatever their date), all in colones.
+ * credit and debit notes that reference it (whatever their date), all in colones. A page (a limit)
+ * looks its notes up per row; the whole export (no limit: a cursor) joins the notes of the range's
+ * documents aggregated once, instead of one lookup per row.
  */
 export function salesRowsSql(q: ReportQuery, kind: "fe" | "te", cut: RowsCut = {}): SQL {
+  const noteFilter = sql`n.kind in ('nc', 'nd') and n.status <> 'rechazado' and n.deleted_at is null`;
+  const notes = cut.limit
+    ? sql`left join lateral (
+        select ${NOTE_TOTALS}
+          from document_references r
+          join documents n on n.id = r.document_id and n.company_id = r.company_id
+         where r.company_id = d.company_id and r.referenced_document_id = d.id and ${noteFilter}
+      ) nt on true`
+    : sql`left join (
+        select r.referenced_document_id as document_id, ${NOTE_TOTALS}
+          from document_references r
+          join documents n on n.id = r.document_id and n.company_id = r.company_id
+          join documents rd on rd.id = r.referenced_document_id and rd.company_id = r.company_id
+         where r.company_id = ${q.companyId} and ${documentsWhere(q, [kind], "rd")} and ${noteFilter}
+         group by r.referenced_document_id
+      ) nt on nt.document_id = d.id`;
+  const note = (name: string) => sql.raw(`coalesce(nt.${name}, '0.00') as ${name}`);
   return sql`select d.id, d.kind, coalesce(d.consecutivo, d.number::text, d.id::text) as number,
       case when coalesce((d.client_snapshot->>'generic')::boolean, false) then null else d.client_id end as client_id,
       coalesce(d.client_snapshot->>'name', '') as client_name, coalesce(d.client_snapshot->>'idNumber', '') as client_identification,
       ${CR_DAY("d")} as day, ${documentAmounts("d")},
-      nt.nc_subtotal, nt.nc_discount, nt.nc_tax, nt.nc_iva_devuelto, nt.nc_total, nt.nd_subtotal, nt.nd_discount, nt.nd_tax, nt.nd_iva_devuelto, nt.nd_total,
+      ${sql.join(
+        ["nc", "nd"].flatMap((k) => AMOUNT_NAMES.map((a) => note(`${k}_${a}`))),
+        sql`, `,
+      )},
       d.issued_at::text as k1, d.id::text as k2
     from documents d
-    cross join lateral (
-      select ${NOTE_TOTALS}
-        from document_references r
-        join documents n on n.id = r.document_id and n.company_id = r.company_id
-       where r.company_id = d.company_id and r.referenced_document_id = d.id
-         and n.kind in ('nc', 'nd') and n.status <> 'rechazado' and n.deleted_at is null
-    ) nt
+    ${notes}
     where ${documentsWhere(q, [kind])}${afterDocument("d", cut)}
     order by d.issued_at, d.id${limits(cut)}`;
 }

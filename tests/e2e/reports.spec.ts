@@ -135,3 +135,21 @@ for (const c of CASES) {
     await expect(page.locator("[data-app-header]")).toBeVisible();
   });
 }
+
+test("plan 2 (reception only): the expenses report and its Excel, no other report", async ({ page }, info) => {
+  await signIn(page, account("plan2", projectOf(info)));
+  const nav = page.getByRole("navigation", { name: "Principal" });
+  await expect(nav.getByRole("link", { name: "Gastos", exact: true })).toHaveCount(1);
+  await expect(nav.getByRole("link", { name: "Resumen de IVA (D-150)" })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "Notas", exact: true })).toHaveCount(0);
+  for (const path of ["/report-invoices", "/report-iva", "/report-items/excel", "/expenses/new"]) {
+    await page.goto(path);
+    await expect(page, path).toHaveURL(/\/dashboard$/);
+  }
+  await nav.getByRole("link", { name: "Gastos", exact: true }).click();
+  await expect(page).toHaveURL(/\/report-expenses$/);
+  await expect(page.locator("[data-report-table] [data-empty]")).toHaveText("No hay Gastos");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByText("Exportar a Excel").click()]);
+  expect(download.suggestedFilename()).toBe("reporte-informe-gastos.xlsx");
+  expect(fs.readFileSync((await download.path())!).subarray(0, 2).toString("latin1")).toBe("PK");
+});

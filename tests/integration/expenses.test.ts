@@ -162,6 +162,10 @@ describe("'Nuevo gasto'", () => {
     const fake = new File([new TextEncoder().encode("<html><script>alert(1)</script>")], "recibo.jpg", { type: "image/jpeg" });
     const notImage = await call(b, newExpense.action, { path: "/expenses/new", form: valid(category.id, { attachment: fake }) });
     expect(notImage.data.errors).toEqual({ attachment: "El archivo debe ser una foto (JPG, PNG, GIF o WebP) o un PDF." });
+    // Also when leaving for the category dialog: said at once, the dialog not opened.
+    const leaving = await call(b, newExpense.action, { path: "/expenses/new", form: valid(category.id, { intent: "new-category", attachment: fake }) });
+    expect(leaving.status).toBe(400);
+    expect(leaving.data.errors).toEqual({ attachment: "El archivo debe ser una foto (JPG, PNG, GIF o WebP) o un PDF." });
     const two = await call(b, newExpense.action, { path: "/expenses/new", form: valid(category.id, { attachment: [png(), pdf()] }) });
     expect(two.data.errors).toEqual({ attachment: "Solo se permite un archivo adjunto." });
     expect(await liveExpenses(company.id)).toHaveLength(0);

@@ -11,6 +11,10 @@ import { companies, documentLines, items } from "../../db/schema/index.ts";
 import { rows } from "../../db/client.ts";
 import { salesRowsSql, type SalesReportRow } from "../../db/queries/reports.ts";
 import { orderedBatches } from "../../app/server/reports/rows.server.ts";
+import { excelResponse } from "../../app/server/reports/excel.server.ts";
+import { invoicesReport } from "../../app/server/reports/sales.server.ts";
+import { requestContext } from "../../app/server/context.ts";
+import { RouterContextProvider } from "react-router";
 import type { ReportView } from "../../app/server/reports/report.server.ts";
 import * as invoicesRoute from "../../app/routes/reports/report-invoices.tsx";
 import * as ticketsRoute from "../../app/routes/reports/report-tickets.tsx";
@@ -382,6 +386,25 @@ describe("export batches", () => {
       }
       expect(read, `keyset ${keyset}`).toEqual(paged);
     }
+  });
+});
+
+describe("export failures", () => {
+  it("a failure while the file is written cuts the download (the stream errors): never a silently broken file", async () => {
+    const failing = { ...invoicesReport, summary: async () => Promise.reject(new Error("sin conexión")) };
+    const context = new RouterContextProvider();
+    context.set(requestContext, { ip: "127.0.0.1", csrf: "", toasts: [], company: { id: a.company.id, name: a.company.name, active: true, permission: 1, currencySymbol: "₡" } });
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => errors.push(args);
+    try {
+      const res = await excelResponse(failing, new Request(`http://localhost/report-invoices/excel?${OCT}`), context);
+      expect(res.status).toBe(200);
+      await expect(res.arrayBuffer()).rejects.toThrow();
+    } finally {
+      console.error = original;
+    }
+    expect(String(errors[0])).toContain("sin conexión");
   });
 });
 

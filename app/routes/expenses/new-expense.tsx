@@ -73,15 +73,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!attachment) values.attachment_id = "";
 
   if (intent === "new-category") {
+    // A refused file is said here, before leaving for the category dialog.
+    if (errors.attachment) return data<ActionState>({ errors, values, attachment }, { status: 400 });
     await stashDraft(db(), sessionId, FORM_PATH, values);
     return redirect(`${FORM_PATH}/category`);
   }
   if (intent === "remove-attachment") return data<ActionState>({ errors: {}, values, attachment: null });
 
   const parsed = parseForm(expenseSchema, values);
-  if (!parsed.ok || Object.keys(errors).length) {
-    return data<ActionState>({ errors: { ...(parsed.ok ? {} : parsed.errors), ...errors }, values, attachment }, { status: 400 });
-  }
+  if (!parsed.ok || errors.attachment) return data<ActionState>({ errors: { ...(parsed.ok ? {} : parsed.errors), ...errors }, values, attachment }, { status: 400 });
   const r = await recordExpense(db(), { companyId: company.id, userId: user.id, expense: parsed.data, now: new Date() });
   if (!r.ok) return data<ActionState>({ errors: r.errors, values, attachment: r.errors.attachment ? null : attachment }, { status: 400 });
   return redirectWithToast("/expenses", { type: "success", text: EXPENSE_MESSAGES.recorded });

@@ -102,11 +102,20 @@ function headLines<Row>(input: WorkbookInput<Row>): Line[] {
   return out;
 }
 
-/** Writes the whole workbook into `stream` (ended when done); the main table's rows as they are read. */
-export async function writeReportWorkbook<Row>(stream: NodeJS.WritableStream, input: WorkbookInput<Row>): Promise<{ rows: number }> {
-  const { def, parsed, summary } = input;
+/**
+ * Writes the whole workbook into `stream` (ended when done); the main table's rows as they are read.
+ * The summary and fixed tables may still be on their way: the file's first entries (theme, package
+ * relations) go out at once, so the browser's download starts while the database adds them up.
+ */
+export async function writeReportWorkbook<Row>(
+  stream: NodeJS.WritableStream,
+  pending: Omit<WorkbookInput<Row>, "summary" | "fixed"> & { summary: ReportSummary | Promise<ReportSummary>; fixed: FixedTable[] | Promise<FixedTable[]> },
+): Promise<{ rows: number }> {
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: stream as never, useStyles: true, useSharedStrings: false });
   wb.creator = "Colibrí";
+  const [summary, fixed] = await Promise.all([pending.summary, pending.fixed]);
+  const input: WorkbookInput<Row> = { ...pending, summary, fixed };
+  const { def, parsed } = input;
   const main = def.main;
   const head = headLines(input);
   const widths = (main ? main.columns : (input.fixed[0]?.headers ?? [])).map((c) => c.width ?? (c.kind === "money" ? 16 : c.kind === "date" || c.kind === "count" ? 12 : 24));
@@ -136,14 +145,20 @@ export async function writeReportWorkbook<Row>(stream: NodeJS.WritableStream, in
 
 /**
  * The 'Exportar a Excel' response of a report: the guard, its request (the same parameters as the
- * screen), the summary and fixed tables (SQL), then the workbook streamed while rows are read.
+ * screen), then the workbook streamed at once: the summary and fixed tables (SQL) at its top as
+ * soon as they are ready, then the rows while they are read.
  */
 export async function excelResponse<Row>(def: ReportDefinition<Row>, request: Request, context: Readonly<RouterContextProvider>): Promise<Response> {
   const { company } = context.get(requestContext);
   if (!company) throw data("No encontrado", { status: 404 });
   const parsed = parseReportRequest(def, new URL(request.url), company.id, crCalendar(new Date()));
   const database = db();
-  const [summary, fixed] = await Promise.all([def.summary(database, parsed.query), def.tables ? def.tables(database, parsed.query) : Promise.resolve([] as FixedTable[])]);
+  const summary = def.summary(database, parsed.query);
+  const fixed = def.tables ? def.tables(database, parsed.query) : Promise.resolve([] as FixedTable[]);
+  // The response starts before these answer: a failure cuts the download (the writer below destroys
+  // the stream); the page's script then shows the error toast, a browser without it a failed download.
+  summary.catch(() => {});
+  fixed.catch(() => {});
   const out = new PassThrough({ highWaterMark: 256 * 1024 });
   const pace = async () => {
     if (out.destroyed) return false;
