@@ -23,6 +23,8 @@ export interface ReportQuery {
   search: string;
   /** The report's own filter (notes: 'nc', 'nd'), or null. */
   filter: string | null;
+  /** How searched words match the documents' stored words (documentSearch decides). */
+  wordMode?: "whole" | "beginnings";
 }
 
 /** Where a batch of rows starts (keyset) and how many: an offset page, a keyset page, or everything. */
@@ -42,6 +44,14 @@ const conv = (alias: string, column: string, of = alias) => colones(sql.raw(`${a
 const sumText = (x: SQL) => sql`coalesce(sum(${x}), 0)::numeric(20,2)::text`;
 const sumWhere = (x: SQL, condition: SQL) => sql`coalesce(sum(${x}) filter (where ${condition}), 0)::numeric(20,2)::text`;
 
+/**
+ * The sum in colones of a column of many lines (`l`) of documents (`d`): colón lines added as they
+ * are, dollar lines times their document's rate, rounded half-up to céntimos once, for the group.
+ * (Per line, a conversion and a rounding cost most of an items report of a busy month.)
+ */
+const linesColones = (column: SQL) =>
+  sql`round(coalesce(sum(${column}) filter (where d.currency_id <> 1), 0) + coalesce(sum(${column} * d.exchange_rate) filter (where d.currency_id = 1), 0), 2)`;
+
 const CR_DAY = (alias: string) => sql.raw(`to_char(${alias}.issued_at at time zone 'America/Costa_Rica', 'YYYY-MM-DD')`);
 
 /** The live, not rejected documents of these kinds issued in the range, matching the search (stored words). */
@@ -60,8 +70,30 @@ function documentsWhere(q: ReportQuery, kinds: string[], alias = "d"): SQL {
     sql`${a}.issued_at < ${until}::timestamptz`,
   ];
   const words = clientSearchWords(q.search);
-  if (q.search.trim()) parts.push(words.length ? documentWordsMatch(words, "beginnings", alias) : sql`false`);
+  if (q.search.trim()) parts.push(words.length ? documentWordsMatch(words, q.wordMode ?? "beginnings", alias) : sql`false`);
   return sql.join(parts, sql` and `);
+}
+
+const decided = new WeakMap<ReportQuery, Map<string, Promise<ReportQuery>>>();
+
+/**
+ * The query with its search decided as the document lists decide it (decision 092): whole words
+ * when some document of the period has them all, else beginnings for words with letters (a
+ * beginning makes the word index gather every document of every company with such a word).
+ * Decided once per request and kinds: the summary, the page and the export share it.
+ */
+export function documentSearch(db: DbOrTx, q: ReportQuery, kinds: string[]): Promise<ReportQuery> {
+  const words = clientSearchWords(q.search);
+  if (!words.length || words.every((w) => /^[0-9]+$/.test(w))) return Promise.resolve({ ...q, wordMode: "whole" });
+  let byKinds = decided.get(q);
+  if (!byKinds) decided.set(q, (byKinds = new Map()));
+  let r = byKinds.get(kinds.join());
+  if (!r) {
+    const whole = { ...q, wordMode: "whole" as const };
+    r = rows<{ found: boolean }>(db, sql`select exists (select 1 from documents d where ${documentsWhere(whole, kinds)}) as found`).then(([x]) => (x.found ? whole : { ...q, wordMode: "beginnings" as const }));
+    byKinds.set(kinds.join(), r);
+  }
+  return r;
 }
 
 /** A keyset condition on (issued_at, id) after the given key. */
@@ -254,7 +286,8 @@ function itemLinesWhere(q: ReportQuery): SQL {
 /**
  * Lines grouped by item: the catalogue item when the line has one (shown with the item's current
  * code, name and CABYS), else the same code, CABYS and description. `times` is the number of
- * documents it is on; the amounts are each line's, converted with its document's exchange rate.
+ * documents it is on; the amounts are its lines', each converted with its document's exchange
+ * rate, rounded to céntimos per item (`linesColones`): the summary adds the rounded rows.
  */
 function itemGroupsSql(q: ReportQuery): SQL {
   return sql`select x.k, coalesce(i.code, x.code) as code, coalesce(i.cabys_code, x.cabys) as cabys, coalesce(i.name, x.description) as description,
@@ -263,8 +296,8 @@ function itemGroupsSql(q: ReportQuery): SQL {
       select case when l.item_id is not null then 'i' || l.item_id else 'l' || coalesce(l.code, '') || '|' || coalesce(l.cabys, '') || '|' || lower(l.description) end as k,
         min(l.item_id) as item_id, min(l.code) as code, min(l.cabys) as cabys, min(l.description) as description,
         count(distinct l.document_id)::int as times,
-        sum(${conv("l", "subtotal", "d")}) as subtotal, sum(${conv("l", "discount", "d")}) as discount,
-        sum(${conv("l", "tax", "d")}) as tax, sum(${conv("l", "total", "d")}) as total
+        ${linesColones(sql`l.subtotal`)} as subtotal, ${linesColones(sql`l.discount`)} as discount,
+        ${linesColones(sql`l.tax`)} as tax, ${linesColones(sql`l.total`)} as total
       from documents d
       join document_lines l on l.document_id = d.id
       where ${itemLinesWhere(q)}
@@ -398,7 +431,8 @@ export interface TariffSums {
 /**
  * The lines of the documents of these kinds issued in the range, by IVA tariff and kind: the taxable
  * base (SubTotal: amount less discount), the IVA charged (net of exoneration), and the exonerated
- * part (the base in proportion of the exonerated rate points, and MontoExoneracion) — in colones.
+ * part (the base in proportion of the exonerated rate points, and MontoExoneracion) — in colones,
+ * rounded to céntimos per tariff and kind (every total of the summary adds these same figures).
  */
 export async function linesByTariff(db: DbOrTx, q: ReportQuery, kinds: string[]): Promise<TariffSums[]> {
   const exoneratedBase = sql`case when l.tax_rate > 0 and coalesce(l.exoneration->>'percentage', '') ~ '^[0-9]+(\\.[0-9]+)?$'
@@ -406,10 +440,10 @@ export async function linesByTariff(db: DbOrTx, q: ReportQuery, kinds: string[])
   return rows<TariffSums>(
     db,
     sql`select l.tarifa_code, d.kind,
-        ${sumText(colones(sql`(l.subtotal - l.discount)`, sql`d.currency_id`, sql`d.exchange_rate`))} as base,
-        ${sumText(conv("l", "tax", "d"))} as tax,
-        ${sumText(colones(exoneratedBase, sql`d.currency_id`, sql`d.exchange_rate`))} as exonerated_base,
-        ${sumText(conv("l", "exonerated", "d"))} as exonerated_tax
+        ${linesColones(sql`(l.subtotal - l.discount)`)}::text as base,
+        ${linesColones(sql`l.tax`)}::text as tax,
+        ${linesColones(exoneratedBase)}::text as exonerated_base,
+        ${linesColones(sql`l.exonerated`)}::text as exonerated_tax
       from documents d join document_lines l on l.document_id = d.id
       where ${documentsWhere({ ...q, search: "" }, kinds)}
       group by l.tarifa_code, d.kind`,

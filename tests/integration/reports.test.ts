@@ -159,6 +159,10 @@ describe("invoices report", () => {
     expect(sheet.data).toHaveLength(1);
     expect(cents(sheet.data[0].Total)).toBe("51330.25");
     expect(sheet.labels.get("Búsqueda: hotel")).toBeUndefined();
+    // A beginning finds it too when no whole word does ("guanac" → Guanacaste), as in the lists.
+    const beginning = await view(invoicesRoute, `/report-invoices?${OCT}&search=guanac`);
+    expect(tableOf(beginning).map((r) => r.Total)).toEqual(["51330.25"]);
+    expect(summaryOf(beginning).Cantidad).toBe("1");
     const none = await view(invoicesRoute, `/report-invoices?${OCT}&search=zzzz`);
     expect(none.tables[0].rows).toHaveLength(0);
     expect(none.tables[0].empty).toBe("No hay facturas");

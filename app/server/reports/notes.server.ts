@@ -6,7 +6,7 @@
 import { rows } from "../../../db/client.ts";
 import { linkableClientIds } from "../../../db/queries/clients.ts";
 import { detailTypeOf } from "../../../db/queries/document-lists.ts";
-import { notesRowsSql, notesSummary, type NoteReportRow } from "../../../db/queries/reports.ts";
+import { documentSearch, notesRowsSql, notesSummary, type NoteReportRow, type ReportQuery } from "../../../db/queries/reports.ts";
 import { belongsTo, REPORT_MESSAGES } from "../../domain/reports.ts";
 import { orderedBatches } from "./rows.server.ts";
 import type { Column, ReportDefinition, SummaryGroup } from "./report.server.ts";
@@ -14,6 +14,9 @@ import type { Column, ReportDefinition, SummaryGroup } from "./report.server.ts"
 export type NoteRow = NoteReportRow & { linkClient: boolean };
 
 const KIND = { nc: "Nota de Crédito", nd: "Nota de Débito" } as Record<string, string>;
+
+/** The kinds the notes report reads (the filter: one of them, or both). */
+const kindsOf = (q: ReportQuery) => (q.filter === "nc" || q.filter === "nd" ? [q.filter] : ["nc", "nd"]);
 
 const parentLabel = (r: NoteReportRow) => (r.parent_kind && r.parent_number ? belongsTo(r.parent_kind, r.parent_number) : r.ref_number ? belongsTo(r.ref_doc_type ?? "", r.ref_number) : "");
 
@@ -52,16 +55,19 @@ export const notesReport: ReportDefinition<NoteRow> = {
     key: "notes",
     columns,
     empty: "No hay notas",
-    async page(db, q, cut) {
+    async page(db, query, cut) {
+      const q = await documentSearch(db, query, kindsOf(query));
       const raw = await rows<NoteReportRow>(db, notesRowsSql(q, cut));
       const linkable = await linkableClientIds(db, { companyId: q.companyId, ids: raw.flatMap((r) => (r.client_id ? [Number(r.client_id)] : [])) });
       return raw.map((r) => ({ ...r, linkClient: r.client_id !== null && linkable.has(Number(r.client_id)) }));
     },
-    async *batches(db, q) {
+    async *batches(db, query) {
+      const q = await documentSearch(db, query, kindsOf(query));
       for await (const batch of orderedBatches<NoteReportRow>(db, (cut) => notesRowsSql(q, cut))) yield batch.map((r) => ({ ...r, linkClient: false }));
     },
   },
-  async summary(db, q) {
+  async summary(db, query) {
+    const q = await documentSearch(db, query, kindsOf(query));
     const s = await notesSummary(db, q);
     const group = (title: string, k: typeof s.nc): SummaryGroup => ({
       title,

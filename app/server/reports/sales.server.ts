@@ -6,7 +6,7 @@
 // (app/domain/reports.ts netFigures; docs/decisions/152-report-figures.md).
 import { rows } from "../../../db/client.ts";
 import { linkableClientIds } from "../../../db/queries/clients.ts";
-import { salesRowsSql, salesSummary, type AmountsText, type SalesReportRow } from "../../../db/queries/reports.ts";
+import { documentSearch, salesRowsSql, salesSummary, type AmountsText, type SalesReportRow } from "../../../db/queries/reports.ts";
 import { netFigures, REPORT_MESSAGES, type DocumentAmounts } from "../../domain/reports.ts";
 import { orderedBatches } from "./rows.server.ts";
 import type { Column, ReportDefinition } from "./report.server.ts";
@@ -51,18 +51,20 @@ function salesReport(kind: "fe" | "te"): ReportDefinition<SalesRow> {
       key: "documents",
       columns,
       empty: invoices ? "No hay facturas" : "No hay tiquetes",
-      async page(db, q, cut) {
+      async page(db, query, cut) {
+        const q = await documentSearch(db, query, [kind]);
         const raw = await rows<SalesReportRow>(db, salesRowsSql(q, kind, cut));
         const ids = raw.flatMap((r) => (r.client_id ? [Number(r.client_id)] : []));
         const linkable = await linkableClientIds(db, { companyId: q.companyId, ids });
         return raw.map((r) => prepare(r, (id) => linkable.has(id)));
       },
-      async *batches(db, q) {
+      async *batches(db, query) {
+        const q = await documentSearch(db, query, [kind]);
         for await (const batch of orderedBatches<SalesReportRow>(db, (cut) => salesRowsSql(q, kind, cut))) yield batch.map((r) => prepare(r, () => false));
       },
     },
-    async summary(db, q) {
-      const s = await salesSummary(db, q, kind);
+    async summary(db, query) {
+      const s = await salesSummary(db, await documentSearch(db, query, [kind]), kind);
       const net = netFigures(amounts(s.docs), amounts(s.nd), amounts(s.nc));
       return {
         rows: s.docs.quantity,
