@@ -157,11 +157,18 @@ export function netFigures(doc: DocumentAmounts, nd: DocumentAmounts = ZERO_AMOU
 
 /** An amount with at most two decimals ("1234.5", "-0.05", "1000") as céntimos. */
 export function cents(amount: string): bigint {
-  const m = /^(-)?(\d+)(?:\.(\d{0,2}))?$/.exec(amount.trim());
-  if (!m) throw new Error(`Monto con más de dos decimales o mal escrito: ${JSON.stringify(amount)}`);
-  const v = BigInt(m[2]) * 100n + BigInt((m[3] ?? "").padEnd(2, "0") || "0");
-  return m[1] ? -v : v;
+  const s = amount.trim();
+  const negative = s.startsWith("-");
+  const body = negative ? s.slice(1) : s;
+  const dot = body.indexOf(".");
+  const whole = dot === -1 ? body : body.slice(0, dot);
+  const fraction = dot === -1 ? "" : body.slice(dot + 1);
+  if (!whole || fraction.length > 2 || !DIGITS.test(whole) || (fraction && !DIGITS.test(fraction))) throw new Error(`Monto con más de dos decimales o mal escrito: ${JSON.stringify(amount)}`);
+  // One BigInt from the digits (faster than a pattern and a product, for every row of an export).
+  const v = BigInt(whole + fraction.padEnd(2, "0"));
+  return negative ? -v : v;
 }
+const DIGITS = /^\d+$/;
 
 /** Céntimos as a decimal string with two decimals ("-1234.05"). */
 export function showCents(v: bigint): string {

@@ -125,14 +125,7 @@ export interface AmountsText {
   total: string;
 }
 
-export interface SalesReportRow extends AmountsText {
-  id: number;
-  kind: string;
-  number: string;
-  client_id: number | null;
-  client_name: string;
-  client_identification: string;
-  day: string;
+export interface NoteTotals {
   nc_subtotal: string;
   nc_discount: string;
   nc_tax: string;
@@ -143,47 +136,71 @@ export interface SalesReportRow extends AmountsText {
   nd_tax: string;
   nd_iva_devuelto: string;
   nd_total: string;
+}
+
+export const NO_NOTES: NoteTotals = {
+  nc_subtotal: "0.00",
+  nc_discount: "0.00",
+  nc_tax: "0.00",
+  nc_iva_devuelto: "0.00",
+  nc_total: "0.00",
+  nd_subtotal: "0.00",
+  nd_discount: "0.00",
+  nd_tax: "0.00",
+  nd_iva_devuelto: "0.00",
+  nd_total: "0.00",
+};
+
+export interface SalesReportRow extends AmountsText {
+  id: number;
+  kind: string;
+  number: string;
+  client_id: number | null;
+  client_name: string;
+  client_identification: string;
+  day: string;
   k1: string;
   k2: string;
 }
 
-/**
- * Invoices or tickets of the range, oldest first, each with its amounts and the totals of the
- * credit and debit notes that reference it (whatever their date), all in colones. A page (a limit)
- * looks its notes up per row; the whole export (no limit: a cursor) joins the notes of the range's
- * documents aggregated once, instead of one lookup per row.
- */
+const NOTE_FILTER = sql`n.kind in ('nc', 'nd') and n.status <> 'rechazado' and n.deleted_at is null`;
+
+/** Invoices or tickets of the range, oldest first, each with its amounts in colones. */
 export function salesRowsSql(q: ReportQuery, kind: "fe" | "te", cut: RowsCut = {}): SQL {
-  const noteFilter = sql`n.kind in ('nc', 'nd') and n.status <> 'rechazado' and n.deleted_at is null`;
-  const notes = cut.limit
-    ? sql`left join lateral (
-        select ${NOTE_TOTALS}
-          from document_references r
-          join documents n on n.id = r.document_id and n.company_id = r.company_id
-         where r.company_id = d.company_id and r.referenced_document_id = d.id and ${noteFilter}
-      ) nt on true`
-    : sql`left join (
-        select r.referenced_document_id as document_id, ${NOTE_TOTALS}
-          from document_references r
-          join documents n on n.id = r.document_id and n.company_id = r.company_id
-          join documents rd on rd.id = r.referenced_document_id and rd.company_id = r.company_id
-         where r.company_id = ${q.companyId} and ${documentsWhere(q, [kind], "rd")} and ${noteFilter}
-         group by r.referenced_document_id
-      ) nt on nt.document_id = d.id`;
-  const note = (name: string) => sql.raw(`coalesce(nt.${name}, '0.00') as ${name}`);
   return sql`select d.id, d.kind, coalesce(d.consecutivo, d.number::text, d.id::text) as number,
       case when coalesce((d.client_snapshot->>'generic')::boolean, false) then null else d.client_id end as client_id,
       coalesce(d.client_snapshot->>'name', '') as client_name, coalesce(d.client_snapshot->>'idNumber', '') as client_identification,
       ${CR_DAY("d")} as day, ${documentAmounts("d")},
-      ${sql.join(
-        ["nc", "nd"].flatMap((k) => AMOUNT_NAMES.map((a) => note(`${k}_${a}`))),
-        sql`, `,
-      )},
       d.issued_at::text as k1, d.id::text as k2
     from documents d
-    ${notes}
     where ${documentsWhere(q, [kind])}${afterDocument("d", cut)}
     order by d.issued_at, d.id${limits(cut)}`;
+}
+
+/**
+ * The totals of the credit and debit notes (not rejected, not deleted; whatever their date) that
+ * reference each of these documents, in colones, by document id. One query for a page or a batch
+ * of the export, through the references' index: only documents with notes come back.
+ */
+export async function noteTotalsOf(db: DbOrTx, { companyId, ids }: { companyId: number; ids: number[] }): Promise<Map<number, NoteTotals>> {
+  if (!ids.length) return new Map();
+  const list = `{${[...new Set(ids)].map(Number).join(",")}}`;
+  // One index lookup per document ("offset 0" keeps the lateral a lookup): joined as a set, the
+  // planner reads every reference of the company (18 ms against 1 ms for 1,000 documents).
+  const found = await rows<NoteTotals & { document_id: number }>(
+    db,
+    sql`select ids.id as document_id, ${NOTE_TOTALS}
+      from unnest(${list}::int[]) as ids(id)
+      cross join lateral (
+        select n.kind, n.subtotal, n.discount, n.tax, n.iva_devuelto, n.total_comprobante, n.currency_id, n.exchange_rate
+          from document_references r
+          join documents n on n.id = r.document_id and n.company_id = r.company_id
+         where r.company_id = ${companyId} and r.referenced_document_id = ids.id and ${NOTE_FILTER}
+        offset 0
+      ) n
+     group by ids.id`,
+  );
+  return new Map(found.map((f) => [Number(f.document_id), f]));
 }
 
 /**
@@ -206,9 +223,16 @@ export async function salesSummary(db: DbOrTx, q: ReportQuery, kind: "fe" | "te"
       sql`, `,
     )}
       from documents d
-      join document_references r on r.company_id = d.company_id and r.referenced_document_id = d.id
-      join documents n on n.id = r.document_id and n.company_id = r.company_id
-     where ${documentsWhere(q, [kind])} and n.kind in ('nc', 'nd') and n.status <> 'rechazado' and n.deleted_at is null
+      cross join lateral (
+        -- Looked up per document through the references' index ("offset 0" keeps it a lookup): a
+        -- hash join would read every note of the company, of every year.
+        select n.kind, n.subtotal, n.discount, n.tax, n.iva_devuelto, n.total_comprobante, n.currency_id, n.exchange_rate
+          from document_references r
+          join documents n on n.id = r.document_id and n.company_id = r.company_id
+         where r.company_id = d.company_id and r.referenced_document_id = d.id and ${NOTE_FILTER}
+        offset 0
+      ) n
+     where ${documentsWhere(q, [kind])}
      group by n.kind`,
   );
   return { docs: { ...docs, quantity: Number(docs.quantity) }, nc: notes.find((n) => n.kind === "nc") ?? null, nd: notes.find((n) => n.kind === "nd") ?? null };

@@ -4,20 +4,34 @@
 // refunded, total). Every amount in colones with each document's own rate; subtotal, discount, VAT
 // and VAT refunded net of the document's debit and credit notes, and the total the net total
 // (app/domain/reports.ts netFigures; docs/decisions/152-report-figures.md).
-import { rows } from "../../../db/client.ts";
+import { rows, type Db } from "../../../db/client.ts";
 import { linkableClientIds } from "../../../db/queries/clients.ts";
-import { documentSearch, salesRowsSql, salesSummary, type AmountsText, type SalesReportRow } from "../../../db/queries/reports.ts";
+import { documentSearch, NO_NOTES, noteTotalsOf, salesRowsSql, salesSummary, type AmountsText, type NoteTotals, type SalesReportRow } from "../../../db/queries/reports.ts";
 import { netFigures, REPORT_MESSAGES, type DocumentAmounts } from "../../domain/reports.ts";
 import { orderedBatches } from "./rows.server.ts";
 import type { Column, ReportDefinition } from "./report.server.ts";
 
 const amounts = (a: AmountsText | null): DocumentAmounts => (a ? { subtotal: a.subtotal, discount: a.discount, tax: a.tax, ivaDevuelto: a.iva_devuelto, total: a.total } : { subtotal: "0", discount: "0", tax: "0", ivaDevuelto: "0", total: "0" });
-const notesOf = (r: SalesReportRow, kind: "nc" | "nd"): DocumentAmounts => ({ subtotal: r[`${kind}_subtotal`], discount: r[`${kind}_discount`], tax: r[`${kind}_tax`], ivaDevuelto: r[`${kind}_iva_devuelto`], total: r[`${kind}_total`] });
+const notesOf = (r: NoteTotals, kind: "nc" | "nd"): DocumentAmounts => ({ subtotal: r[`${kind}_subtotal`], discount: r[`${kind}_discount`], tax: r[`${kind}_tax`], ivaDevuelto: r[`${kind}_iva_devuelto`], total: r[`${kind}_total`] });
 
-/** A row of the report: the document as read and its net figures. */
-export type SalesRow = SalesReportRow & { net: DocumentAmounts; linkClient: boolean };
+/** A row of the report: the document as read, its notes' totals and its net figures. */
+export type SalesRow = SalesReportRow & { notes: NoteTotals; net: DocumentAmounts; linkClient: boolean };
 
-const prepare = (r: SalesReportRow, linkable: (id: number) => boolean): SalesRow => ({ ...r, net: netFigures(amounts(r), notesOf(r, "nd"), notesOf(r, "nc")), linkClient: r.client_id !== null && linkable(r.client_id) });
+/**
+ * Rows with their notes' totals (one query for the batch) and net figures. The driver's row objects
+ * are completed in place: copying 100,000 rows into new objects was a fifth of an export's time.
+ */
+async function prepare(db: Db, companyId: number, batch: SalesReportRow[], linkable: (id: number) => boolean): Promise<SalesRow[]> {
+  const notes = await noteTotalsOf(db, { companyId, ids: batch.map((r) => Number(r.id)) });
+  const out = batch as SalesRow[];
+  for (const r of out) {
+    const n = notes.get(Number(r.id)) ?? NO_NOTES;
+    r.notes = n;
+    r.net = netFigures(amounts(r), notesOf(n, "nd"), notesOf(n, "nc"));
+    r.linkClient = r.client_id !== null && linkable(Number(r.client_id));
+  }
+  return out;
+}
 
 function salesReport(kind: "fe" | "te"): ReportDefinition<SalesRow> {
   const invoices = kind === "fe";
@@ -27,8 +41,8 @@ function salesReport(kind: "fe" | "te"): ReportDefinition<SalesRow> {
     { header: "Cliente", kind: "text", value: (r) => r.client_name, href: (r) => (r.linkClient ? `/client-detail/${r.client_id}` : null), truncate: 25, width: 32 },
     { header: "Cédula Cliente", kind: "text", value: (r) => r.client_identification, width: 16 },
     { header: "Fecha", kind: "date", value: (r) => r.day },
-    { header: "Total NC", kind: "money", value: (r) => r.nc_total },
-    { header: "Total ND", kind: "money", value: (r) => r.nd_total },
+    { header: "Total NC", kind: "money", value: (r) => r.notes.nc_total },
+    { header: "Total ND", kind: "money", value: (r) => r.notes.nd_total },
     { header: "Subtotal", kind: "money", value: (r) => r.net.subtotal },
     { header: "Descuento", kind: "money", value: (r) => r.net.discount },
     { header: "IVA", kind: "money", value: (r) => r.net.tax },
@@ -54,13 +68,12 @@ function salesReport(kind: "fe" | "te"): ReportDefinition<SalesRow> {
       async page(db, query, cut) {
         const q = await documentSearch(db, query, [kind]);
         const raw = await rows<SalesReportRow>(db, salesRowsSql(q, kind, cut));
-        const ids = raw.flatMap((r) => (r.client_id ? [Number(r.client_id)] : []));
-        const linkable = await linkableClientIds(db, { companyId: q.companyId, ids });
-        return raw.map((r) => prepare(r, (id) => linkable.has(id)));
+        const linkable = await linkableClientIds(db, { companyId: q.companyId, ids: raw.flatMap((r) => (r.client_id ? [Number(r.client_id)] : [])) });
+        return prepare(db, q.companyId, raw, (id) => linkable.has(id));
       },
       async *batches(db, query) {
         const q = await documentSearch(db, query, [kind]);
-        for await (const batch of orderedBatches<SalesReportRow>(db, (cut) => salesRowsSql(q, kind, cut))) yield batch.map((r) => prepare(r, () => false));
+        for await (const batch of orderedBatches<SalesReportRow>(db, (cut) => salesRowsSql(q, kind, cut))) yield prepare(db, q.companyId, batch, () => false);
       },
     },
     async summary(db, query) {
