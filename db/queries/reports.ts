@@ -49,8 +49,14 @@ const sumWhere = (x: SQL, condition: SQL) => sql`coalesce(sum(${x}) filter (wher
  * are, dollar lines times their document's rate, rounded half-up to céntimos once, for the group.
  * (Per line, a conversion and a rounding cost most of an items report of a busy month.)
  */
-const linesColones = (column: SQL) =>
-  sql`round(coalesce(sum(${column}) filter (where d.currency_id <> 1), 0) + coalesce(sum(${column} * d.exchange_rate) filter (where d.currency_id = 1), 0), 2)`;
+const linesColones = (column: SQL) => sql`round(coalesce(sum(case when d.currency_id = 1 then ${column} * d.exchange_rate else ${column} end), 0), 2)`;
+
+/**
+ * The lines of the documents `d` (these columns of them): looked up per document through
+ * document_lines' index ("offset 0" keeps it a lookup). Left to itself, the planner joined a busy
+ * month by reading all of document_lines (two million rows: 360 ms against 30).
+ */
+const linesOf = (columns: string) => sql.raw(`cross join lateral (select ${columns} from document_lines l where l.document_id = d.id offset 0) l`);
 
 const CR_DAY = (alias: string) => sql.raw(`to_char(${alias}.issued_at at time zone 'America/Costa_Rica', 'YYYY-MM-DD')`);
 
@@ -310,7 +316,8 @@ function itemLinesWhere(q: ReportQuery): SQL {
 /**
  * Lines grouped by item: the catalogue item when the line has one (shown with the item's current
  * code, name and CABYS), else the same code, CABYS and description. `times` is the number of
- * documents it is on; the amounts are its lines', each converted with its document's exchange
+ * lines it is on (counting documents needed a sort of every line, spilled to disk in a busy
+ * month); the amounts are its lines', each converted with its document's exchange
  * rate, rounded to céntimos per item (`linesColones`): the summary adds the rounded rows.
  */
 function itemGroupsSql(q: ReportQuery): SQL {
@@ -319,11 +326,11 @@ function itemGroupsSql(q: ReportQuery): SQL {
     from (
       select case when l.item_id is not null then 'i' || l.item_id else 'l' || coalesce(l.code, '') || '|' || coalesce(l.cabys, '') || '|' || lower(l.description) end as k,
         min(l.item_id) as item_id, min(l.code) as code, min(l.cabys) as cabys, min(l.description) as description,
-        count(distinct l.document_id)::int as times,
+        count(*)::int as times,
         ${linesColones(sql`l.subtotal`)} as subtotal, ${linesColones(sql`l.discount`)} as discount,
         ${linesColones(sql`l.tax`)} as tax, ${linesColones(sql`l.total`)} as total
       from documents d
-      join document_lines l on l.document_id = d.id
+      ${linesOf("l.item_id, l.code, l.cabys, l.description, l.subtotal, l.discount, l.tax, l.total")}
       where ${itemLinesWhere(q)}
       group by 1
     ) x
@@ -468,7 +475,8 @@ export async function linesByTariff(db: DbOrTx, q: ReportQuery, kinds: string[])
         ${linesColones(sql`l.tax`)}::text as tax,
         ${linesColones(exoneratedBase)}::text as exonerated_base,
         ${linesColones(sql`l.exonerated`)}::text as exonerated_tax
-      from documents d join document_lines l on l.document_id = d.id
+      from documents d
+      ${linesOf("l.tarifa_code, l.subtotal, l.discount, l.tax, l.tax_rate, l.exonerated, l.exoneration")}
       where ${documentsWhere({ ...q, search: "" }, kinds)}
       group by l.tarifa_code, d.kind`,
   );
