@@ -214,15 +214,17 @@ export async function noteTotalsOf(db: DbOrTx, { companyId, ids }: { companyId: 
  * credit and debit notes that reference them — two aggregates.
  */
 export async function salesSummary(db: DbOrTx, q: ReportQuery, kind: "fe" | "te") {
-  const [docs] = await rows<AmountsText & { quantity: number }>(
+  // Both at once (two connections on PostgreSQL).
+  const [[docs], notes] = await Promise.all([
+    rows<AmountsText & { quantity: number }>(
     db,
     sql`select count(*)::int as quantity, ${sql.join(
       AMOUNT_COLUMNS.map((c, i) => sql`${sumText(conv("d", c))} as ${sql.raw(AMOUNT_NAMES[i])}`),
       sql`, `,
     )}
       from documents d where ${documentsWhere(q, [kind])}`,
-  );
-  const notes = await rows<AmountsText & { kind: string }>(
+    ),
+    rows<AmountsText & { kind: string }>(
     db,
     sql`select n.kind, ${sql.join(
       AMOUNT_COLUMNS.map((c, i) => sql`${sumText(conv("n", c))} as ${sql.raw(AMOUNT_NAMES[i])}`),
@@ -240,7 +242,8 @@ export async function salesSummary(db: DbOrTx, q: ReportQuery, kind: "fe" | "te"
       ) n
      where ${documentsWhere(q, [kind])}
      group by n.kind`,
-  );
+    ),
+  ]);
   return { docs: { ...docs, quantity: Number(docs.quantity) }, nc: notes.find((n) => n.kind === "nc") ?? null, nd: notes.find((n) => n.kind === "nd") ?? null };
 }
 
