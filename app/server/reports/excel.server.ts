@@ -6,6 +6,7 @@
 // a ₡ format, dates are dates, counts are numbers.
 import { once } from "node:events";
 import { PassThrough, Readable } from "node:stream";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import ExcelJS from "exceljs";
 import type { RouterContextProvider } from "react-router";
 import { data } from "react-router";
@@ -113,6 +114,7 @@ export async function writeReportWorkbook<Row>(
 ): Promise<{ rows: number }> {
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: stream as never, useStyles: true, useSharedStrings: false });
   wb.creator = "Colibrí";
+  await yieldToEventLoop();
   const [summary, fixed] = await Promise.all([pending.summary, pending.fixed]);
   const input: WorkbookInput<Row> = { ...pending, summary, fixed };
   const { def, parsed } = input;
@@ -131,6 +133,9 @@ export async function writeReportWorkbook<Row>(
       for await (const batch of main.batches(input.db, parsed.query)) {
         for (const r of batch) writeRow(ws, kinds, main.columns.map((c) => c.value(r)));
         count += batch.length;
+        // Let the compressor and the response run between batches: PGlite answers on this thread,
+        // so without a turn of the event loop nothing would leave until the last row.
+        await yieldToEventLoop();
         // The reader went away: stop reading rows, write nothing more.
         if (input.pace && !(await input.pace())) return { rows: count };
       }
