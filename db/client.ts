@@ -46,7 +46,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const client = postgres(opts.databaseUrl, {
       max: opts.maxConnections ?? 10,
       onnotice: () => {},
-      connection: { TimeZone: "UTC" },
+      // No JIT: compiling a report's aggregate (estimated cost above jit_above_cost) took longer
+      // than running it — 260 ms of the items report's 540 (docs/decisions/151).
+      connection: { TimeZone: "UTC", jit: "off" },
     });
     const db = drizzlePostgres(client, { schema }) as unknown as Db;
     // The lock lives on a connection of its own, so the pool (even of one) stays free for `fn`.

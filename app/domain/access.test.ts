@@ -98,4 +98,14 @@ describe("decideAccess", () => {
     // Not signed in: still the sign-in page, not the refusal.
     expect(decideAccess("/clients", { ...plan5, writing: true, signedIn: false, hasCompany: false })).toEqual({ kind: "redirect", to: "/login" });
   });
+
+  it("the expense dialogs and the report exports follow their screen's rules (plan 2: only the expenses report and its Excel)", () => {
+    const plan2 = { ...base, permission: 2 };
+    expect(decideAccess("/report-expenses/excel", plan2).kind).toBe("allow");
+    for (const path of ["/report-invoices/excel", "/report-tickets/excel", "/report-notes/excel", "/report-items/excel", "/report-iva", "/report-iva/excel", "/expenses/new", "/expenses/new/category", "/expenses/categories", "/expenses/payment-methods", "/expense-file/7"])
+      expect(decideAccess(path, plan2), path).toEqual({ kind: "redirect", to: "/dashboard" });
+    for (const permission of [1, 3, 4, 5])
+      for (const path of ["/report-invoices/excel", "/report-iva", "/expenses/new/category", "/expense-file/7"]) expect(decideAccess(path, { ...base, permission }).kind, path).toBe("allow");
+    expect(decideAccess("/expense-file/7", { ...base, signedIn: false, hasCompany: false })).toEqual({ kind: "redirect", to: "/login" });
+  });
 });

@@ -84,6 +84,12 @@ export const ROUTES = [
   { name: "new-note", pattern: "/new-note/:note_type/:document_type/:document_id", title: "Nueva Nota" },
   { name: "payments", pattern: "/payments", title: "Pagos" },
   { name: "expenses", pattern: "/expenses", title: "Gastos" },
+  // The expense dialogs (child routes of /expenses) and the receipt (docs/decisions/150).
+  { name: "new-expense", pattern: "/expenses/new", title: "Nuevo gasto" },
+  { name: "new-expense-category", pattern: "/expenses/new/category", title: "Nueva categoría" },
+  { name: "expense-categories", pattern: "/expenses/categories", title: "Categorías de gastos" },
+  { name: "expense-payment-methods", pattern: "/expenses/payment-methods", title: "Métodos de pago" },
+  { name: "expense-file", pattern: "/expense-file/:id", title: "Adjunto del gasto" },
   { name: "message-receptors", pattern: "/message-receptors", title: "Documentos recibidos", plan2: true },
   { name: "new-message-receptor", pattern: "/new-message-receptor", title: "Nuevo mensaje receptor", plan2: true },
   // The list's dialogs (child routes) and the files of a received document (issue 12).
@@ -99,6 +105,15 @@ export const ROUTES = [
   { name: "report-expenses", pattern: "/report-expenses", title: "Reporte de gastos", plan2: true },
   { name: "report-items", pattern: "/report-items", title: "Reporte de artículos" },
   { name: "report-purchases", pattern: "/report-purchases", title: "Reporte de compras" },
+  // 'Exportar a Excel' of each report: the same rules as its screen (plan 2: expenses only).
+  { name: "report-tickets-excel", pattern: "/report-tickets/excel", title: "Reporte de tiquetes" },
+  { name: "report-invoices-excel", pattern: "/report-invoices/excel", title: "Reporte de facturas" },
+  { name: "report-notes-excel", pattern: "/report-notes/excel", title: "Reporte de notas" },
+  { name: "report-expenses-excel", pattern: "/report-expenses/excel", title: "Reporte de gastos", plan2: true },
+  { name: "report-items-excel", pattern: "/report-items/excel", title: "Reporte de artículos" },
+  // The IVA summary for the monthly return (issue 13 point 4), not part of the spec's route table.
+  { name: "report-iva", pattern: "/report-iva", title: "Resumen de IVA (D-150)" },
+  { name: "report-iva-excel", pattern: "/report-iva/excel", title: "Resumen de IVA (D-150)" },
   { name: "terms", pattern: "/terms/:company_id", title: "Términos y Condiciones" },
   { name: "taxes", pattern: "/taxes/:company_id", title: "Lista de IVA" },
   { name: "add-user", pattern: "/add-user", title: "Nuevo Usuario", plan5Writes: true },

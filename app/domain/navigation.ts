@@ -52,6 +52,7 @@ export const NAV: NavGroup[] = [
       { label: "Notas", to: "/report-notes" },
       { label: "Gastos", to: "/report-expenses" },
       { label: "Artículos", to: "/report-items" },
+      { label: "Resumen de IVA (D-150)", to: "/report-iva" },
       { label: "Compras", to: "/report-purchases" },
       { label: "Documentos recibidos", to: "/report-document-receptions" },
     ],

@@ -29,7 +29,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
   return (
     <div className="min-h-screen lg:flex">
       <input type="checkbox" id="nav-toggle" className="peer hidden" />
-      <aside className="hidden w-60 shrink-0 bg-white shadow-sm peer-checked:block lg:block">
+      <aside className="hidden w-60 shrink-0 bg-white shadow-sm peer-checked:block lg:block" data-app-nav>
         <div className="px-5 py-4 text-xl font-bold text-primary">Colibrí</div>
         <nav aria-label="Principal" className="pb-6">
           {nav.map((g) => (
@@ -49,7 +49,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
         </nav>
       </aside>
       <div className="min-w-0 flex-1">
-        <header className="flex flex-wrap items-center gap-3 bg-white px-4 py-3 shadow-sm">
+        <header className="flex flex-wrap items-center gap-3 bg-white px-4 py-3 shadow-sm" data-app-header>
           <label htmlFor="nav-toggle" className="btn btn-outline btn-sm lg:hidden" aria-label="Menú">
             ☰
           </label>

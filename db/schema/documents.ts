@@ -249,19 +249,3 @@ export const recurringDocuments = pgTable(
   },
   (t) => [index("recurring_documents_due_idx").on(t.nextSendDate).where(sql`not paused and deleted_at is null`), index("recurring_documents_company_idx").on(t.companyId)],
 );
-
-export const expenses = pgTable(
-  "expenses",
-  {
-    id: serial("id").primaryKey(),
-    companyId: integer("company_id")
-      .notNull()
-      .references(() => companies.id),
-    name: text("name").notNull(),
-    spentAt: timestamp("spent_at", { withTimezone: true }).notNull(),
-    currencyId: integer("currency_id").notNull().default(2),
-    exchangeRate: numeric("exchange_rate", { precision: 18, scale: 5 }).notNull().default("1"),
-    total: numeric("total", { precision: 18, scale: 5 }).notNull(),
-  },
-  (t) => [index("expenses_company_spent_idx").on(t.companyId, t.spentAt)],
-);

@@ -8,3 +8,4 @@ export * from "./config.ts";
 export * from "./payments.ts";
 export * from "./api.ts";
 export * from "./receptions.ts";
+export * from "./expenses.ts";

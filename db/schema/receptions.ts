@@ -1,27 +1,10 @@
 import { sql } from "drizzle-orm";
 import { bigint, customType, date, index, integer, jsonb, numeric, pgTable, serial, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { bytea, companies } from "./companies.ts";
+import { expenseCategories } from "./expenses.ts";
 
 const money = (name: string) => numeric(name, { precision: 18, scale: 5 });
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
-
-/**
- * A company's expense categories (spec part 2 §3 Expense category: company_id, name). Received
- * documents carry one; an accepted received document with a category counts as an expense of it
- * (view received_expenses, db/queries/receptions.ts). Names are unique per company, ignoring case.
- */
-export const expenseCategories = pgTable(
-  "expense_categories",
-  {
-    id: serial("id").primaryKey(),
-    companyId: integer("company_id")
-      .notNull()
-      .references(() => companies.id),
-    name: text("name").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [uniqueIndex("expense_categories_company_name_uq").on(t.companyId, sql`lower(${t.name})`)],
-);
 
 /**
  * Documents suppliers sent to the company (spec part 2 §3 Received document; DESIGN §5;

@@ -5,6 +5,8 @@ import { eq } from "drizzle-orm";
 import { clients, companies, companyUsers, generalConfigurations, users } from "../../db/schema/index.ts";
 import { hashPassword } from "../../app/server/password.server.ts";
 import { setupNewCompany } from "../../app/server/company-setup.server.ts";
+import { issuingCompany } from "../fixtures/issuing.ts";
+import { seedReportData } from "../fixtures/reports.ts";
 
 export const PASSWORD = "clave-e2e-123";
 export const DEMO_PASSWORD = "demo-e2e-123";
@@ -70,5 +72,9 @@ export async function seedE2E(db: Db) {
     const api = await company(`Integrador ${p} S.A.`, p === "js" ? "3101000501" : "3101000502", 5, true);
     await db.update(companies).set({ noHacienda: true, economicActivityCode: "6201.0" }).where(eq(companies.id, api.id));
     await user("apiadmin", `Iván Integrador ${p}`, [api.id], "admin");
+    // The report journeys' company: the known documents and expenses of tests/fixtures/reports.ts.
+    const reports = await issuingCompany(db, { name: `Reportes ${p} S.A.`, userEmail: account("reports", p), userPassword: PASSWORD });
+    await setupNewCompany(db, reports.company.id);
+    await seedReportData(db, { companyId: reports.company.id, userId: reports.user.id, clientId: reports.client.id, genericId: reports.generic.id, providerId: reports.provider.id });
   }
 }

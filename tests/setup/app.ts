@@ -90,12 +90,12 @@ type RouteFn = (args: any) => unknown;
 
 /**
  * Runs `fn` (a loader or action) for a request to `path` through the root middleware.
- * Pass `form` for a POST (the CSRF token is added unless `csrf: false`).
+ * Pass `form` for a POST (the CSRF token is added unless `csrf: false`); an array sends the field several times.
  */
 export async function call(
   browser: Browser,
   fn: RouteFn,
-  opts: { path: string; params?: Record<string, string>; form?: Record<string, string | Blob | string[]>; csrf?: boolean; headers?: Record<string, string> },
+  opts: { path: string; params?: Record<string, string>; form?: Record<string, string | Blob | (string | Blob)[]>; csrf?: boolean; headers?: Record<string, string> },
 ): Promise<CallResult> {
   const headers = new Headers(opts.headers);
   headers.set("cookie", [...browser.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
