@@ -113,10 +113,16 @@ export type Particle =
   | { kind: "any"; min: number; max: number; nsOk: (ns: string) => boolean; process: "strict" | "lax" | "skip" };
 
 export interface CompiledSchemaSet {
-  /** Global elements by "{ns}name". */
-  elements: Map<string, ElementDecl>;
-  /** Target namespaces of every compiled file. */
+  /**
+   * Global elements by "{ns}name". A schema file is parsed and compiled the first time one of its
+   * elements is asked for, and its DOM is then dropped (docs/decisions/143): a process that only
+   * issues invoices never holds the other eight schemas, and the peak memory of the start-up falls.
+   */
+  elements: { get(key: string): ElementDecl | undefined };
+  /** Target namespaces of every file in the set. */
   namespaces: Set<string>;
+  /** Compiles every file now: throws when the set is incomplete or inconsistent. */
+  compileAll(): void;
 }
 
 const ANY_TYPE: ComplexType = { kind: "complex", name: "anyType", content: null, mixed: true, attributes: [], anyAttribute: true };
@@ -150,7 +156,7 @@ function occurs(el: El): { min: number; max: number } {
 }
 
 interface SchemaDoc {
-  root: El;
+  root: El | null;
   tns: string;
   elementFormQualified: boolean;
   types: Map<string, El>;
@@ -161,44 +167,70 @@ interface SchemaDoc {
  * Compiles schema texts keyed by file name. `files` must contain every schema reachable by
  * xs:import (matched by the imported namespace, or by the basename of schemaLocation).
  */
-export function compileSchemas(files: Record<string, string>): CompiledSchemaSet {
-  const docs = new Map<string, SchemaDoc>(); // by tns
-  for (const [fileName, text] of Object.entries(files)) {
-    const errors: string[] = [];
-    const dom = new DOMParser({
-      onError: (level: string, msg: string) => {
-        if (level !== "warning") errors.push(msg);
-      },
-    }).parseFromString(text, "text/xml");
-    if (errors.length) throw new Error(`XSD ${fileName}: ${errors.join("; ")}`);
-    const root = dom.documentElement as unknown as El;
-    if (!root || root.namespaceURI !== XS || root.localName !== "schema") throw new Error(`XSD ${fileName}: not a schema`);
-    const tns = intern(root.getAttribute("targetNamespace") ?? "");
-    const sd: SchemaDoc = {
-      root,
-      tns,
-      elementFormQualified: root.getAttribute("elementFormDefault") === "qualified",
-      types: new Map(),
-      elements: new Map(),
-    };
-    for (const k of kids(root)) {
-      const ln = k.localName;
-      if (ln === "import" || ln === "include") {
-        if (ln === "include") throw new Error(`XSD ${fileName}: xs:include not supported`);
-        continue;
-      }
-      const name = k.getAttribute("name");
-      if (!name) throw new Error(`XSD ${fileName}: global ${ln} without name`);
-      if (ln === "simpleType" || ln === "complexType") sd.types.set(name, k);
-      else if (ln === "element") sd.elements.set(name, k);
-      else throw new Error(`XSD ${fileName}: unsupported global xs:${ln}`);
-    }
-    if (docs.has(tns)) {
-      // Several files may share a namespace only if they are the same schema (e.g. two xmldsig copies).
+const TARGET_NS = /<(?:[\w.-]+:)?schema\b[^>]*?\btargetNamespace\s*=\s*["']([^"']*)["']/;
+const IMPORTED_NS = /<(?:[\w.-]+:)?import\b[^>]*?\bnamespace\s*=\s*["']([^"']*)["']/g;
+
+function parseSchemaDoc(fileName: string, text: string): SchemaDoc {
+  const errors: string[] = [];
+  const dom = new DOMParser({
+    onError: (level: string, msg: string) => {
+      if (level !== "warning") errors.push(msg);
+    },
+  }).parseFromString(text, "text/xml");
+  if (errors.length) throw new Error(`XSD ${fileName}: ${errors.join("; ")}`);
+  const root = dom.documentElement as unknown as El;
+  if (!root || root.namespaceURI !== XS || root.localName !== "schema") throw new Error(`XSD ${fileName}: not a schema`);
+  const sd: SchemaDoc = {
+    root,
+    tns: intern(root.getAttribute("targetNamespace") ?? ""),
+    elementFormQualified: root.getAttribute("elementFormDefault") === "qualified",
+    types: new Map(),
+    elements: new Map(),
+  };
+  for (const k of kids(root)) {
+    const ln = k.localName;
+    if (ln === "import" || ln === "include") {
+      if (ln === "include") throw new Error(`XSD ${fileName}: xs:include not supported`);
       continue;
     }
-    docs.set(tns, sd);
+    const name = k.getAttribute("name");
+    if (!name) throw new Error(`XSD ${fileName}: global ${ln} without name`);
+    if (ln === "simpleType" || ln === "complexType") sd.types.set(name, k);
+    else if (ln === "element") sd.elements.set(name, k);
+    else throw new Error(`XSD ${fileName}: unsupported global xs:${ln}`);
   }
+  return sd;
+}
+
+/**
+ * Compiles schema texts keyed by file name. `files` must contain every schema reachable by
+ * xs:import (matched by the imported namespace, or by the basename of schemaLocation).
+ * Each file is parsed and compiled when first needed (see CompiledSchemaSet.elements).
+ */
+export function compileSchemas(files: Record<string, string>): CompiledSchemaSet {
+  // Target namespace → file, read from the text without parsing it. Several files may share a
+  // namespace only if they are the same schema (e.g. two xmldsig copies): the first one counts.
+  const sources = new Map<string, { fileName: string; text: string }>();
+  const imported = new Set<string>();
+  for (const [fileName, text] of Object.entries(files)) {
+    const m = TARGET_NS.exec(text);
+    const tns = intern(m ? m[1]! : "");
+    if (!sources.has(tns)) sources.set(tns, { fileName, text });
+    for (const i of text.matchAll(IMPORTED_NS)) imported.add(i[1]!);
+  }
+  const docs = new Map<string, SchemaDoc>(); // by tns, parsed on demand
+  const done = new Set<string>(); // namespaces whose global elements are all compiled
+  const docOf = (ns: string): SchemaDoc | undefined => {
+    let sd = docs.get(ns);
+    if (!sd) {
+      const src = sources.get(ns);
+      if (!src) return undefined;
+      sd = parseSchemaDoc(src.fileName, src.text);
+      if (sd.tns !== ns) throw new Error(`XSD ${src.fileName}: targetNamespace not readable`);
+      docs.set(ns, sd);
+    }
+    return sd;
+  };
 
   const typeCache = new Map<string, SimpleType | ComplexType>();
   const elemCache = new Map<string, ElementDecl>();
@@ -229,7 +261,7 @@ export function compileSchemas(files: Record<string, string>): CompiledSchemaSet
     const key = `{${ns}}${local}`;
     const hit = typeCache.get(key);
     if (hit) return hit;
-    const sd = docs.get(ns);
+    const sd = docOf(ns);
     const def = sd?.types.get(local);
     if (!sd || !def) throw new Error(`XSD: type ${qn} not found (namespace ${ns})`);
     let t: SimpleType | ComplexType;
@@ -241,7 +273,12 @@ export function compileSchemas(files: Record<string, string>): CompiledSchemaSet
       // Register a shell first so recursive types resolve.
       const shell: ComplexType = { kind: "complex", name: local, content: null, mixed: false, attributes: [], anyAttribute: false };
       typeCache.set(key, shell);
-      Object.assign(shell, compileComplex(def, sd), { name: local });
+      try {
+        Object.assign(shell, compileComplex(def, sd), { name: local });
+      } catch (e) {
+        typeCache.delete(key);
+        throw e;
+      }
       t = shell;
     }
     return t;
@@ -432,16 +469,46 @@ export function compileSchemas(files: Record<string, string>): CompiledSchemaSet
     const key = `{${ns}}${local}`;
     const hit = elemCache.get(key);
     if (hit) return hit;
-    const sd = docs.get(ns);
+    const sd = docOf(ns);
     const def = sd?.elements.get(local);
     if (!sd || !def) throw new Error(`XSD: element ${key} not found`);
     const shell: ElementDecl = { name: local, ns, type: ANY_TYPE, nillable: false };
     elemCache.set(key, shell);
-    Object.assign(shell, compileElement(def, sd, true));
+    try {
+      Object.assign(shell, compileElement(def, sd, true));
+    } catch (e) {
+      elemCache.delete(key); // never leave a half-compiled element that would accept anything
+      throw e;
+    }
     return shell;
   }
 
-  const elements = new Map<string, ElementDecl>();
-  for (const sd of docs.values()) for (const name of sd.elements.keys()) elements.set(`{${sd.tns}}${name}`, globalElement(sd.tns, name));
-  return { elements, namespaces: new Set(docs.keys()) };
+  /** Compiles every global element of `ns`; a file no other file imports then lets go of its DOM. */
+  function compileNamespace(ns: string) {
+    if (done.has(ns)) return;
+    const sd = docOf(ns);
+    if (!sd) return;
+    for (const name of sd.elements.keys()) globalElement(ns, name);
+    done.add(ns);
+    if (!imported.has(ns)) {
+      sd.root = null;
+      sd.types.clear();
+      sd.elements.clear();
+    }
+  }
+
+  return {
+    elements: {
+      get(key: string) {
+        const close = key.indexOf("}");
+        const ns = key.slice(1, close);
+        compileNamespace(ns);
+        return elemCache.get(key);
+      },
+    },
+    namespaces: new Set(sources.keys()),
+    compileAll() {
+      for (const ns of sources.keys()) compileNamespace(ns);
+    },
+  };
 }

@@ -205,6 +205,18 @@ describe("schema files", () => {
     expect(() => compileSchemaSet(files)).toThrow(/MensajeHacienda_V4.4.xsd/);
   });
 
+  it("each file compiles when a document of its kind is first validated: a broken Tiquete schema does not stop invoices, and compileAll names it", () => {
+    const files = testSchemaFiles();
+    const te = files["TiqueteElectronico_V4.4.xsd"]!;
+    const typeRef = /type="([A-Za-z]+Type)"/.exec(te)![1]!;
+    files["TiqueteElectronico_V4.4.xsd"] = te.replaceAll(`type="${typeRef}"`, 'type="TipoQueNoExiste"');
+    const set = compileSchemaSet(files);
+    expect(validateSchema(buildXml(exampleDocument("fe")), set, { unsigned: true })).toEqual([]);
+    expect(() => validateSchema(buildXml(exampleDocument("te")), set, { unsigned: true })).toThrow(/TipoQueNoExiste/);
+    expect(() => set.compileAll()).toThrow(/TipoQueNoExiste/);
+    expect(() => testSchemaSet().compileAll()).not.toThrow();
+  });
+
   it("downloadOfficialSchemas fetches the 9 official files and xmldsig into a folder", async () => {
     const local = testSchemaFiles();
     const requested: string[] = [];
