@@ -27,8 +27,13 @@ test("with JavaScript, the live totals cost one request and never run alongside 
     if (route.request().method() === "POST" && !isTotals(route.request().postData())) await new Promise((r) => setTimeout(r, 1000));
     return route.continue();
   });
-  await page.getByLabel("Precio (línea 1)").fill("2900");
-  await page.getByRole("button", { name: "Guardar e imprimir" }).click();
+  // Typed and saved in one step inside the page, so a busy machine cannot let the pause pass between them.
+  await page.getByLabel("Precio (línea 1)").evaluate((input: HTMLInputElement) => {
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!.call(input, "2900");
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    [...document.querySelectorAll("button")].find((b) => b.textContent?.trim() === "Guardar e imprimir")!.click();
+  });
   await expect(page).toHaveURL(/\/new-ticket\?printed=\d+$/);
   await expect(page.locator("[data-printed-ticket]")).toContainText("guardado");
   await page.waitForTimeout(500);
