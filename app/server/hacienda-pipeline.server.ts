@@ -23,7 +23,16 @@ export const pollDelay = (attempt: number) => POLL_BACKOFF_MS[Math.min(attempt, 
 export const PIPELINE_MESSAGES = {
   noCredentials: "La empresa no tiene usuario y contraseña de Hacienda: configúrelos en Configuración › Hacienda. El documento queda por enviar.",
   badSignature: "La respuesta de Hacienda no trae una firma válida; se consultará de nuevo.",
+  unprocessable:
+    "Hacienda no pudo procesar el comprobante (estado «error»): no tiene validez. Emita un comprobante que lo sustituya.",
 } as const;
+
+/**
+ * Hacienda's 'error' means it could not process what it received: sending the same bytes again
+ * cannot help (and it answers that the clave was already received). It is asked this many times,
+ * along the usual backoff, in case the state was passing; then the document ends 'rechazado'.
+ */
+export const ERROR_ANSWERS_BEFORE_GIVING_UP = 3;
 
 // ---------------------------------------------------------------------------------------------
 // Clients: one per environment/URL (the client caches tokens per company key).
@@ -138,6 +147,8 @@ export interface HaciendaAnswer {
   estado: string;
   /** The MensajeHacienda XML. */
   respuestaXml?: string;
+  /** Our own explanation when there is no MensajeHacienda (an unprocessable document). */
+  detail?: string;
 }
 
 /**
@@ -154,7 +165,7 @@ export async function applyHaciendaAnswer(db: Db, answer: HaciendaAnswer, now: D
       .set({
         status: answer.estado,
         responseXml: answer.respuestaXml ? Buffer.from(answer.respuestaXml, "utf8") : null,
-        haciendaDetail: info.detalleLineas.join("\n") || info.detalleMensaje || null,
+        haciendaDetail: info.detalleLineas.join("\n") || info.detalleMensaje || answer.detail || null,
         haciendaMessage: info.estadoMensaje ?? null,
         answeredAt: now,
         lastError: null,
@@ -218,7 +229,7 @@ export type PollOutcome = "final" | "waiting" | "resubmit" | "skipped";
  */
 export async function pollDocument(
   db: Db,
-  { companyId, documentId, attempt, hint = false }: { companyId: number; documentId: number; attempt: number; hint?: boolean },
+  { companyId, documentId, attempt, errors = 0, hint = false }: { companyId: number; documentId: number; attempt: number; errors?: number; hint?: boolean },
   now: Date,
 ): Promise<PollOutcome> {
   const doc = await loadDocument(db, companyId, documentId);
@@ -233,9 +244,13 @@ export async function pollDocument(
       return "final";
     }
     if (hint) return "waiting";
-    if (st.estado === "error") return resubmit(db, companyId, documentId, now);
+    const errorAnswers = errors + (st.estado === "error" ? 1 : 0);
+    if (errorAnswers >= ERROR_ANSWERS_BEFORE_GIVING_UP) {
+      await applyHaciendaAnswer(db, { clave: doc.clave, estado: "rechazado", detail: PIPELINE_MESSAGES.unprocessable }, now);
+      return "final";
+    }
     const next = attempt + 1;
-    await enqueue(db, "poll-document", { companyId, documentId, attempt: next }, { runAt: new Date(now.getTime() + pollDelay(next)), uniqueKey: `poll:${documentId}:${next}`, maxAttempts: 1000 });
+    await enqueue(db, "poll-document", { companyId, documentId, attempt: next, errors: errorAnswers }, { runAt: new Date(now.getTime() + pollDelay(next)), uniqueKey: `poll:${documentId}:${next}`, maxAttempts: 1000 });
     return "waiting";
   } catch (error) {
     if (hint) throw error;

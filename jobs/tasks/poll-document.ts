@@ -7,13 +7,15 @@ export interface PollDocumentPayload {
   companyId: number;
   documentId: number;
   attempt: number;
+  /** Hacienda answers of state "error" so far (hacienda-pipeline.server.ts: ERROR_ANSWERS_BEFORE_GIVING_UP). */
+  errors?: number;
   /** Queued by Hacienda's callback: look once, leave the backoff chain alone. */
   hint?: boolean;
 }
 
 export const pollDocumentTask: JobHandler = async (payload, { db, now }) => {
   const p = payload as unknown as PollDocumentPayload;
-  await pollDocument(db, { companyId: Number(p.companyId), documentId: Number(p.documentId), attempt: Number(p.attempt ?? 0), hint: p.hint === true }, now());
+  await pollDocument(db, { companyId: Number(p.companyId), documentId: Number(p.documentId), attempt: Number(p.attempt ?? 0), errors: Number(p.errors ?? 0), hint: p.hint === true }, now());
 };
 
 export const haciendaSweepTask: JobHandler = async (_payload, { db, now }) => {

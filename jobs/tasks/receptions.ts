@@ -17,7 +17,7 @@ export const submitReceptionTask: JobHandler = async (payload, { db, now }) => {
 };
 
 export const pollReceptionTask: JobHandler = async (payload, { db, now }) => {
-  await pollReceptionMessage(db, { ...ids(payload), hint: payload.hint === true }, now());
+  await pollReceptionMessage(db, { ...ids(payload), errors: Number(payload.errors ?? 0), hint: payload.hint === true }, now());
 };
 
 export const receptionSweepTask: JobHandler = async (_payload, { db, now }) => {

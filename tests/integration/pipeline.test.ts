@@ -15,7 +15,7 @@ import { handlers } from "../../jobs/registry.ts";
 import type { DocumentDraft } from "../../app/domain/document-draft.ts";
 import { issueDocument } from "../../app/server/issue-document.server.ts";
 import { rejectionReasons } from "../../app/domain/rejection-reasons.ts";
-import { configurePipeline, creditNoteDraft, pendingCount, replacementDraft, submitDocument } from "../../app/server/hacienda-pipeline.server.ts";
+import { configurePipeline, creditNoteDraft, pendingCount, PIPELINE_MESSAGES, replacementDraft, submitDocument } from "../../app/server/hacienda-pipeline.server.ts";
 import * as callbackRoute from "../../app/routes/hacienda-callback.tsx";
 import { requestContext } from "../../app/server/context.ts";
 import { makeTestP12 } from "../../app/hacienda/cert.ts";
@@ -145,6 +145,22 @@ describe("send pipeline against the local sandbox", () => {
     expect(accepted.signedXml!.toString()).toContain("<Codigo>16</Codigo>");
     expect(accepted.replacesDocumentId).toBe(bad.documentId);
     expect(await replacementDraft(database.db, company.id, fixed.documentId)).toBeNull();
+  });
+
+  it("a document Hacienda cannot process ('error') is asked about three times, never sent again, and ends 'rechazado' with the reason, so it can be replaced", async () => {
+    const { company, user, client } = await issuingCompany(database.db, { sandboxUrl: sandbox.url });
+    const r = await issue(company.id, user.id, sampleDraft("fe", client.id));
+    const duplicatesBefore = sandbox.state.counters.duplicatePosts;
+    // Bytes Hacienda cannot read as a comprobante (as a broken proxy might leave them): it answers 'error'.
+    await database.db.update(documents).set({ signedXml: Buffer.from(`<?xml version="1.0"?><Pedido><Clave>${r.clave}</Clave></Pedido>`, "utf8") }).where(eq(documents.id, r.documentId));
+    await drain(200);
+    const d = await docOf(r.documentId);
+    expect(d.status).toBe("rechazado");
+    expect(d.haciendaDetail).toBe(PIPELINE_MESSAGES.unprocessable);
+    expect(sandbox.state.errorKeys()).toContain(r.clave);
+    expect(sandbox.state.registrations.get(r.clave!)).toBe(1);
+    expect(sandbox.state.counters.duplicatePosts).toBe(duplicatesBefore);
+    expect((await replacementDraft(database.db, company.id, r.documentId))?.references?.at(-1)).toMatchObject({ code: "16", number: r.clave });
   });
 
   it("Hacienda down: the document stays 'por enviar', the job retries, nothing is lost", async () => {

@@ -14,7 +14,7 @@ import type { Sandbox } from "../../app/hacienda/sandbox/server.ts";
 import { parseReceived } from "../../app/hacienda/parse.ts";
 import { runOne } from "../../jobs/runner.ts";
 import { handlers } from "../../jobs/registry.ts";
-import { configurePipeline } from "../../app/server/hacienda-pipeline.server.ts";
+import { configurePipeline, PIPELINE_MESSAGES } from "../../app/server/hacienda-pipeline.server.ts";
 import { ingestReceivedFiles } from "../../app/server/receptions/intake.server.ts";
 import { processReceptions } from "../../app/server/receptions/process.server.ts";
 import type { ReceptionDecision } from "../../app/domain/receptions.ts";
@@ -131,5 +131,22 @@ describe("received documents: intake, acceptance messages and the pipeline", () 
     expect(sent).toContain("<MontoTotalImpuestoAcreditar>0.00000</MontoTotalImpuestoAcreditar>");
     expect(sent).toContain(`<MontoTotalDeGastoAplicable>${done.total}</MontoTotalDeGastoAplicable>`);
     expect(sent).toContain("<DetalleMensaje>Faltó una unidad</DetalleMensaje>");
+  });
+  it("a message Hacienda cannot process ('error') is asked about three times, never sent again, and ends 'rechazado' with the reason", async () => {
+    const { company, user, category } = await receivingCompany();
+    const inv = supplierDocument({ receiver: { name: company.name, id: company.identification } });
+    const mh = await acceptedBySandbox(sandbox.url, inv);
+    const report = await ingestReceivedFiles(database.db, { companyId: company.id, userId: user.id, source: "upload", files: [file("f.xml", inv.xml), file("r.xml", mh.respuestaXml)], now: clock.now });
+    const id = report.stored[0]!.id;
+    await processReceptions(database.db, { companyId: company.id, userId: user.id, ids: [id], decision: decision(category.id), now: clock.now, schemaSet });
+    const duplicatesBefore = sandbox.state.counters.duplicatePosts;
+    // Bytes Hacienda cannot read as a message (as a broken proxy might leave them): it answers 'error'.
+    await database.db.update(receivedDocuments).set({ sendXml: Buffer.from(`<?xml version="1.0"?><Pedido><Clave>${inv.clave}</Clave></Pedido>`, "utf8") }).where(eq(receivedDocuments.id, id));
+    await drain(200);
+    const row = await rowOf(id);
+    expect(row.status).toBe("rechazado");
+    expect(row.haciendaDetail).toBe(PIPELINE_MESSAGES.unprocessable);
+    expect(sandbox.state.errorKeys()).toContain(`${inv.clave}-${row.messageConsecutive}`);
+    expect(sandbox.state.counters.duplicatePosts).toBe(duplicatesBefore);
   });
 });

@@ -11,7 +11,7 @@ import { enqueue } from "../../../jobs/runner.ts";
 import { HaciendaClientError, readMensajeHacienda } from "../../hacienda/client.ts";
 import type { SigningKey } from "../../hacienda/p12.ts";
 import { appSchemaSet } from "../document-form.server.ts";
-import { clientFor, credentialsOf, pollDelay, POLL_BACKOFF_MS, PIPELINE_MESSAGES } from "../hacienda-pipeline.server.ts";
+import { clientFor, credentialsOf, ERROR_ANSWERS_BEFORE_GIVING_UP, pollDelay, POLL_BACKOFF_MS, PIPELINE_MESSAGES } from "../hacienda-pipeline.server.ts";
 import { idTypeOf } from "../issue-document.server.ts";
 import { companyHacienda, signingKeyFor, SigningKeyError } from "../signing-key.server.ts";
 import { issuerCheckKey } from "./intake.server.ts";
@@ -181,7 +181,7 @@ export async function submitReceptionMessage(db: Db, { companyId, id }: { compan
  * Hacienda's final answer to our message (aceptado/rechazado) applied once: only a row still
  * 'por enviar'/'procesando' with that clave and consecutive changes. Returns the row id when it changed.
  */
-export async function applyReceptionAnswer(db: Db, answer: { clave: string; consecutivo: string; estado: string; respuestaXml?: string }, now: Date): Promise<number | null> {
+export async function applyReceptionAnswer(db: Db, answer: { clave: string; consecutivo: string; estado: string; respuestaXml?: string; detail?: string }, now: Date): Promise<number | null> {
   if (answer.estado !== "aceptado" && answer.estado !== "rechazado") return null;
   const info = answer.respuestaXml ? readMensajeHacienda(answer.respuestaXml) : { detalleLineas: [] as string[], detalleMensaje: undefined, estadoMensaje: undefined };
   const [row] = await db
@@ -189,7 +189,7 @@ export async function applyReceptionAnswer(db: Db, answer: { clave: string; cons
     .set({
       status: answer.estado,
       responseXml: answer.respuestaXml ? Buffer.from(answer.respuestaXml, "utf8") : null,
-      haciendaDetail: info.detalleLineas.join("\n") || info.detalleMensaje || null,
+      haciendaDetail: info.detalleLineas.join("\n") || info.detalleMensaje || answer.detail || null,
       haciendaMessage: info.estadoMensaje ?? null,
       answeredAt: now,
       lastError: null,
@@ -202,7 +202,11 @@ export async function applyReceptionAnswer(db: Db, answer: { clave: string; cons
 export type PollOutcome = "final" | "waiting" | "resubmit" | "skipped";
 
 /** A poll queued by a callback (`hint`) looks once and leaves the backoff chain as it was. */
-export async function pollReceptionMessage(db: Db, { companyId, id, attempt, hint = false }: { companyId: number; id: number; attempt: number; hint?: boolean }, now: Date): Promise<PollOutcome> {
+export async function pollReceptionMessage(
+  db: Db,
+  { companyId, id, attempt, errors = 0, hint = false }: { companyId: number; id: number; attempt: number; errors?: number; hint?: boolean },
+  now: Date,
+): Promise<PollOutcome> {
   const row = await load(db, companyId, id);
   if (!row || row.status !== "procesando" || !row.messageConsecutive) return "skipped";
   const hc = await companyHacienda(db, companyId, now);
@@ -215,9 +219,14 @@ export async function pollReceptionMessage(db: Db, { companyId, id, attempt, hin
       return "final";
     }
     if (hint) return "waiting";
-    if (st.estado === "error") return resubmit(db, companyId, id, now);
+    // 'error': Hacienda could not process our message; sending it again cannot help (as for issued documents).
+    const errorAnswers = errors + (st.estado === "error" ? 1 : 0);
+    if (errorAnswers >= ERROR_ANSWERS_BEFORE_GIVING_UP) {
+      await applyReceptionAnswer(db, { clave: row.clave, consecutivo: row.messageConsecutive, estado: "rechazado", detail: PIPELINE_MESSAGES.unprocessable }, now);
+      return "final";
+    }
     const next = attempt + 1;
-    await enqueue(db, "poll-reception", { companyId, id, attempt: next }, { runAt: new Date(now.getTime() + pollDelay(next)), uniqueKey: `reception-poll:${id}:${next}`, maxAttempts: 1000 });
+    await enqueue(db, "poll-reception", { companyId, id, attempt: next, errors: errorAnswers }, { runAt: new Date(now.getTime() + pollDelay(next)), uniqueKey: `reception-poll:${id}:${next}`, maxAttempts: 1000 });
     return "waiting";
   } catch (error) {
     if (hint) throw error;
