@@ -42,7 +42,10 @@ export default async function globalSetup() {
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
         const to = session.envelope.rcptTo.map((r) => r.address).join(",");
-        fs.writeFileSync(path.join(mailDir, `${Date.now()}_${encodeURIComponent(to)}.eml`), Buffer.concat(chunks));
+        // Written under another name and renamed, so a journey never reads a message half written.
+        const file = path.join(mailDir, `${Date.now()}_${encodeURIComponent(to)}.eml`);
+        fs.writeFileSync(`${file}.partial`, Buffer.concat(chunks));
+        fs.renameSync(`${file}.partial`, file);
         callback();
       });
     },

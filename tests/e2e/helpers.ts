@@ -35,6 +35,7 @@ export async function waitForMail(to: string, since: number, timeoutMs = 10_000,
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const f of fs.readdirSync(dir)) {
+      if (!f.endsWith(".eml")) continue; // a message still being written
       const name = f.replace(/\.eml$/, "");
       const cut = name.indexOf("_");
       const stamp = name.slice(0, cut);
