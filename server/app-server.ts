@@ -17,6 +17,8 @@ import { lockDataDir, prepareEnvironment } from "./environment.ts";
 import { precompressedAssets } from "./precompressed-assets.ts";
 import { clientAddress } from "./client-ip.ts";
 import { createRequestHandler } from "./request-handler.ts";
+import { requestTimingLog } from "./request-timing.ts";
+import { installQueryStats } from "../db/query-stats.ts";
 import { anyCompanyUsesSandbox } from "../app/server/hacienda-config.server.ts";
 
 /** The built app (`react-router build`); BUILD_DIR lets tests serve a build of their own. */
@@ -99,6 +101,14 @@ if (cluster.isPrimary && workers > 1) {
   const build = await import(pathToFileURL(path.join(buildDir, "server/index.js")).href);
   const app = express();
   app.disable("x-powered-by");
+  // Development (or QUERY_STATS=1): each answer says how many queries it ran and their time
+  // (`Server-Timing`); REQUEST_TIMING_FILE: the benchmark's log of server times. Neither is
+  // installed otherwise, so production pays nothing (docs/decisions/190-request-cost.md).
+  const queryStats = process.env.NODE_ENV === "development" || process.env.QUERY_STATS === "1";
+  if (queryStats || process.env.REQUEST_TIMING_FILE) {
+    const totals = installQueryStats();
+    if (process.env.REQUEST_TIMING_FILE) app.use(requestTimingLog(process.env.REQUEST_TIMING_FILE, totals));
+  }
   app.use((req, res, next) => {
     // The app reads the client address from this header; whatever a client sent in it is replaced.
     req.headers["x-colibri-client-ip"] = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
@@ -116,7 +126,7 @@ if (cluster.isPrimary && workers > 1) {
   app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y" }));
   app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h" }));
   // Request bodies are limited per route on the bytes read (app/domain/request-limits.ts).
-  app.all("/{*splat}", createRequestHandler({ build, getLoadContext: () => new RouterContextProvider() }));
+  app.all("/{*splat}", createRequestHandler({ build, getLoadContext: () => new RouterContextProvider(), queryStats }));
 
   let runner: Runner | undefined;
   if (embedded || (!isWorker && process.env.JOBS_IN_PROCESS === "true")) {
