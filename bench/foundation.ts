@@ -270,8 +270,8 @@ export async function benchFoundation() {
       await warm.stop();
     }
 
-    const targets: [string, string | undefined][] = [["pglite", undefined]];
-    const pgUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
+    const targets: [string, string | undefined][] = process.env.BENCH_TARGETS === "postgres" ? [] : [["pglite", undefined]];
+    const pgUrl = process.env.BENCH_TARGETS === "pglite" ? undefined : process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
     let dropPg = async () => {};
     if (pgUrl) {
       const name = `colibri_bench_${process.pid}`;
@@ -303,9 +303,10 @@ export async function benchFoundation() {
             loadAverages.push(os.loadavg().map((v) => round(v, 1)));
             idleRuns.push(await idleServerTimes(base, cookie, timingFile, Number(process.env.BENCH_IDLE_REQUESTS || 40)));
             // Warm-up: a few seconds of traffic, so every worker has compiled its hot code.
-            for (const p of LOAD_PAGES) await warmUp(base, p, cookie);
+            const loadPages = process.env.BENCH_LOAD === "false" ? [] : LOAD_PAGES;
+            for (const p of loadPages) await warmUp(base, p, cookie);
             const byPage: Record<string, { paced: LoadResult; saturated: LoadResult }> = {};
-            for (const p of LOAD_PAGES) byPage[p] = { paced: await load(base, p, cookie, 1), saturated: await load(base, p, cookie) };
+            for (const p of loadPages) byPage[p] = { paced: await load(base, p, cookie, 1), saturated: await load(base, p, cookie) };
             loadRuns.push(byPage);
           } finally {
             await server.stop();
@@ -350,7 +351,7 @@ export async function benchFoundation() {
           overBudget,
           raw: { idle: idleRuns, load: loadRuns },
         };
-        if (kind === "pglite") {
+        if (kind === "pglite" && process.env.BENCH_SHIPPED !== "false") {
           const server = await startServer({ command: ["npx", "tsx", "server/start.ts"], port: 3302, dataDir: path.join(tmp, kind) });
           try {
             const base = "http://127.0.0.1:3302";

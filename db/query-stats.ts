@@ -24,6 +24,7 @@ export function installQueryStats(): QueryStats {
   if (proto[KEY]) return proto[KEY];
   const totals: QueryStats = { queries: 0, ms: 0 };
   const original = proto.queryWithCache;
+  const log = process.env.QUERY_STATS === "log";
   proto.queryWithCache = async function (this: unknown, ...args: unknown[]) {
     const own = storage.getStore();
     const t0 = performance.now();
@@ -31,6 +32,7 @@ export function installQueryStats(): QueryStats {
       return await original.apply(this, args);
     } finally {
       const ms = performance.now() - t0;
+      if (log) console.log(`[query] ${ms.toFixed(2)} ms ${String(args[0]).replace(/\s+/g, " ").slice(0, 160)}`);
       totals.queries++;
       totals.ms += ms;
       if (own) {

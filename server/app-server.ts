@@ -101,10 +101,10 @@ if (cluster.isPrimary && workers > 1) {
   const build = await import(pathToFileURL(path.join(buildDir, "server/index.js")).href);
   const app = express();
   app.disable("x-powered-by");
-  // Development (or QUERY_STATS=1): each answer says how many queries it ran and their time
+  // Development (or QUERY_STATS=1; =log also prints each query and its time): each answer says how many queries it ran and their time
   // (`Server-Timing`); REQUEST_TIMING_FILE: the benchmark's log of server times. Neither is
   // installed otherwise, so production pays nothing (docs/decisions/190-request-cost.md).
-  const queryStats = process.env.NODE_ENV === "development" || process.env.QUERY_STATS === "1";
+  const queryStats = process.env.NODE_ENV === "development" || process.env.QUERY_STATS === "1" || process.env.QUERY_STATS === "log";
   if (queryStats || process.env.REQUEST_TIMING_FILE) {
     const totals = installQueryStats();
     if (process.env.REQUEST_TIMING_FILE) app.use(requestTimingLog(process.env.REQUEST_TIMING_FILE, totals));
@@ -124,7 +124,10 @@ if (cluster.isPrimary && workers > 1) {
   app.use(compression());
   app.use("/assets", precompressedAssets(path.join(buildDir, "client/assets")));
   app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y" }));
-  app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h" }));
+  // The public folder's own files (favicon…), looked up by name: a page request costs no file-system call.
+  const publicFiles = new Set(fs.readdirSync(path.join(buildDir, "client"), { withFileTypes: true }).filter((e) => e.isFile()).map((e) => "/" + e.name));
+  const publicStatic = express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false });
+  app.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, next) : next()));
   // Request bodies are limited per route on the bytes read (app/domain/request-limits.ts).
   app.all("/{*splat}", createRequestHandler({ build, getLoadContext: () => new RouterContextProvider(), queryStats }));
 

@@ -1,25 +1,16 @@
-import { asc, eq, isNull, and } from "drizzle-orm";
 import { NavLink, Outlet } from "react-router";
 import type { Route } from "./+types/app-layout";
-import { companies, companyUsers } from "../../db/schema/index.ts";
 import { AppForm, liveTotalsShouldRevalidate } from "../components/form.tsx";
 import { navigationFor } from "../domain/navigation.ts";
 import { requestContext } from "../server/context.ts";
-import { db } from "../server/db.server.ts";
 
 // The live totals of the document form reload nothing, not even the session and menu (one request per pause).
 export const shouldRevalidate = liveTotalsShouldRevalidate;
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const { user, company, title } = context.get(requestContext);
+// No query: the session's own query brought the switcher's companies (docs/decisions/191-request-shell.md).
+export function loader({ context }: Route.LoaderArgs) {
+  const { user, company, title, companies: myCompanies = [] } = context.get(requestContext);
   if (!user || !company) throw new Response("Unauthorized", { status: 401 });
-  const myCompanies = await db()
-    .select({ id: companies.id, name: companies.name })
-    .from(companyUsers)
-    .innerJoin(companies, eq(companies.id, companyUsers.companyId))
-    .where(and(eq(companyUsers.userId, user.id), isNull(companies.deletedAt)))
-    .orderBy(asc(companies.name))
-    .limit(200);
   const nav = navigationFor({ signedIn: true, hasCompany: true, isAdmin: user.isAdmin, isSuperAdmin: user.isSuperAdmin, companyActive: company.active, permission: company.permission });
   return { user: { name: user.name, email: user.email, isAdmin: user.isAdmin }, company, companies: myCompanies, nav, title: title ?? "" };
 }
