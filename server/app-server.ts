@@ -12,7 +12,7 @@ import { RouterContextProvider } from "react-router";
 import { migrateDatabase, openDatabase, setDatabase, sql, type Database } from "../db/client.ts";
 import { seedDemo, seedReferenceData } from "../db/seed/index.ts";
 import { handlers, schedules } from "../jobs/registry.ts";
-import { startRunner, type Runner } from "../jobs/runner.ts";
+import { startRunner, webRequestsFirst, type Runner } from "../jobs/runner.ts";
 import { lockDataDir, prepareEnvironment } from "./environment.ts";
 import { precompressedAssets } from "./precompressed-assets.ts";
 import { clientAddress } from "./client-ip.ts";
@@ -109,6 +109,13 @@ if (cluster.isPrimary && workers > 1) {
     const totals = installQueryStats();
     if (process.env.REQUEST_TIMING_FILE) app.use(requestTimingLog(process.env.REQUEST_TIMING_FILE, totals));
   }
+  // Web requests being served: the in-process jobs runner lets them go first (jobs/runner.ts).
+  let inFlight = 0;
+  app.use((_req, res, next) => {
+    inFlight++;
+    res.once("close", () => inFlight--);
+    next();
+  });
   app.use((req, res, next) => {
     // The app reads the client address from this header; whatever a client sent in it is replaced.
     req.headers["x-colibri-client-ip"] = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
@@ -133,7 +140,7 @@ if (cluster.isPrimary && workers > 1) {
 
   let runner: Runner | undefined;
   if (embedded || (!isWorker && process.env.JOBS_IN_PROCESS === "true")) {
-    runner = startRunner(database.db, { handlers, schedules });
+    runner = startRunner(database.db, { handlers, schedules, betweenJobs: webRequestsFirst(() => inFlight) });
   }
 
   const server = app.listen(config.port, config.host, () => {
