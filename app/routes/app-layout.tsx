@@ -1,4 +1,4 @@
-import { NavLink, Outlet } from "react-router";
+import { Link, Outlet, useLocation } from "react-router";
 import type { Route } from "./+types/app-layout";
 import { AppForm, liveTotalsShouldRevalidate } from "../components/form.tsx";
 import { navigationFor } from "../domain/navigation.ts";
@@ -17,6 +17,7 @@ export function loader({ context }: Route.LoaderArgs) {
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
   const { user, company, companies, nav, title } = loaderData;
+  const here = useLocation().pathname.toLowerCase();
   return (
     <div className="min-h-screen lg:flex">
       <input type="checkbox" id="nav-toggle" className="peer hidden" />
@@ -27,13 +28,17 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
             <div key={g.label} className="mt-3">
               <div className="px-5 text-xs font-semibold uppercase text-slate-400">{g.label}</div>
               <ul>
-                {g.items.map((i) => (
-                  <li key={i.to}>
-                    <NavLink to={i.to} prefetch="none" className={({ isActive }) => `block px-5 py-1.5 text-sm no-underline ${isActive ? "bg-primary/10 font-semibold text-primary-dark" : "text-slate-700 hover:bg-slate-50"}`}>
-                      {i.label}
-                    </NavLink>
-                  </li>
-                ))}
+                {g.items.map((i) => {
+                  // What NavLink decides, once per page instead of once per entry (docs/decisions/191).
+                  const active = here === i.to.toLowerCase() || here.startsWith(i.to.toLowerCase() + "/");
+                  return (
+                    <li key={i.to}>
+                      <Link to={i.to} prefetch="none" aria-current={active ? "page" : undefined} className={`block px-5 py-1.5 text-sm no-underline ${active ? "bg-primary/10 font-semibold text-primary-dark" : "text-slate-700 hover:bg-slate-50"}`}>
+                        {i.label}
+                      </Link>
+                    </li>
+                  );
+                })}
               </ul>
             </div>
           ))}
