@@ -1,6 +1,10 @@
-// Foundation benchmark: cold start, server time of /dashboard and /companies under 50 concurrent
-// clients (PGlite, and PostgreSQL when BENCH_DATABASE_URL or DATABASE_URL is set), and the gzip
-// bytes of JavaScript and CSS that /login and /companies ship.
+// Foundation benchmark (issue 16, docs/decisions/190-request-cost.md): cold start; per page, the
+// median server time on an idle server measured inside the process and its ratio to /login in the
+// same run, with the queries it runs; under 50 users at 1 page/s: median and p95, and the
+// saturated throughput; on PGlite and on PostgreSQL (two workers) when BENCH_DATABASE_URL or
+// DATABASE_URL is set; three runs (BENCH_RUNS), each on its own server process, shown as min–max
+// with the load average of the machine. Also the gzip bytes of JavaScript and CSS that /login and
+// /companies ship. Budgets are printed (overBudget), never asserted.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -10,6 +14,8 @@ import { gzipSync } from "node:zlib";
 import postgres from "postgres";
 
 const DEMO_PASSWORD = "bench-demo-123";
+/** The port of the servers under test (BENCH_PORT, so two benchmarks can run side by side). */
+const BENCH_PORT = Number(process.env.BENCH_PORT || 3302);
 
 function percentile(sorted: number[], p: number) {
   if (!sorted.length) return NaN;
@@ -31,8 +37,8 @@ async function waitFor(url: string, proc: ChildProcess, log: () => string, timeo
   }
 }
 
-export async function startServer(opts: { command: string[]; port: number; dataDir: string; databaseUrl?: string }) {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(opts.port), HOST: "127.0.0.1", DATA_DIR: opts.dataDir, DEMO_PASSWORD, APP_SECRET: "bench-secret", NODE_ENV: "production", COOKIE_SECURE: "false" };
+export async function startServer(opts: { command: string[]; port: number; dataDir: string; databaseUrl?: string; extraEnv?: Record<string, string> }) {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(opts.port), HOST: "127.0.0.1", DATA_DIR: opts.dataDir, DEMO_PASSWORD, APP_SECRET: "bench-secret", NODE_ENV: "production", COOKIE_SECURE: "false", ...opts.extraEnv };
   delete env.DATABASE_URL;
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   const taken = await fetch(`http://127.0.0.1:${opts.port}/login`).then(() => true, () => false);
@@ -79,7 +85,7 @@ export async function signIn(base: string): Promise<string> {
  * other 49). Latency is measured per request, from send to the last byte.
  */
 async function load(base: string, pathName: string, cookie: string, perClientRate?: number) {
-  const seconds = Number(process.env.BENCH_SECONDS || 8);
+  const seconds = Number(process.env.BENCH_SECONDS || 5);
   const deadline = performance.now() + seconds * 1000;
   const latencies: number[] = [];
   let errors = 0;
@@ -162,20 +168,116 @@ export async function shipped(base: string, pathName: string, cookie?: string) {
   return { jsGzipBytes: js + inlineGzip, jsFilesGzipBytes: js, inlineScriptsGzipBytes: inlineGzip, cssGzipBytes: css, htmlGzipBytes: gzipSync(html).length };
 }
 
+/** The pages of the server-time benchmark: anonymous /login (the baseline), signed-in lists and the dashboard, and client-side navigations (`.data`). */
+export const PAGES: { path: string; signedIn: boolean }[] = [
+  { path: "/login", signedIn: false },
+  ...["/dashboard", "/companies", "/users", "/clients", "/items", "/invoices", "/tickets", "/quotations", "/payments", "/expenses", "/message-receptors"].map((path) => ({ path, signedIn: true })),
+  // A client-side navigation to a list: only its loader runs (the root and layout do not revalidate).
+  { path: "/companies.data?_routes=companies", signedIn: true },
+  { path: "/clients.data?_routes=routes%2Fclients%2Fclients", signedIn: true },
+  { path: "/invoices.data?_routes=invoices", signedIn: true },
+  // A full reload of a page's data (every loader: what a revalidation after a form costs).
+  { path: "/dashboard.data", signedIn: true },
+];
+/** The pages loaded by 50 users. */
+export const LOAD_PAGES = ["/dashboard", "/companies", "/clients", "/invoices"];
+
+interface TimingLine {
+  method: string;
+  url: string;
+  status: number;
+  ms: number;
+  cpuMs: number;
+  queries: number;
+  dbMs: number;
+  alone: boolean;
+}
+
+const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+const round = (v: number, digits = 2) => Number(v.toFixed(digits));
+
+/**
+ * Server time on an idle server: one request at a time, each page `n` times after a warm-up, read
+ * from the server's own log (REQUEST_TIMING_FILE, server/request-timing.ts): from the request's
+ * arrival to its last byte handed to the socket, so the load generator's cost does not count.
+ */
+async function idleServerTimes(base: string, cookie: string, timingFile: string, n: number) {
+  const out: Record<string, { medianMs: number; ratioToLogin: number; cpuMs: number; cpuRatioToLogin: number; queries: number; dbMs: number; status: number }> = {};
+  const fetchPage = async (p: { path: string; signedIn: boolean }) => {
+    const res = await fetch(base + p.path, { headers: p.signedIn ? { cookie } : {}, redirect: "manual" });
+    await res.arrayBuffer();
+    return res.status;
+  };
+  for (const p of PAGES) for (let i = 0; i < 10; i++) await fetchPage(p); // warm-up
+  const measured: Record<string, TimingLine[]> = {};
+  for (let round_ = 0; round_ < n; round_++) {
+    // Pages interleaved, so a burst of noise on the shared machine touches every page alike.
+    for (const p of PAGES) {
+      const before = fs.statSync(timingFile).size;
+      await fetchPage(p);
+      // The line is written when the answer finished; the client may read it a moment earlier.
+      let line: TimingLine | undefined;
+      for (let tries = 0; tries < 100 && !line; tries++) {
+        const fd = fs.openSync(timingFile, "r");
+        const size = fs.fstatSync(fd).size;
+        const buf = Buffer.alloc(size - before);
+        fs.readSync(fd, buf, 0, buf.length, before);
+        fs.closeSync(fd);
+        line = buf
+          .toString("utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as TimingLine)
+          .find((l) => l.url === p.path);
+        if (!line) await new Promise((r) => setTimeout(r, 2));
+      }
+      if (line) (measured[p.path] ??= []).push(line);
+    }
+  }
+  const login = median(measured["/login"].map((l) => l.ms));
+  const loginCpu = median(measured["/login"].map((l) => l.cpuMs));
+  for (const p of PAGES) {
+    const lines = measured[p.path] ?? [];
+    const alone = lines.filter((l) => l.alone);
+    out[p.path] = {
+      medianMs: round(median(lines.map((l) => l.ms))),
+      ratioToLogin: round(median(lines.map((l) => l.ms)) / login),
+      cpuMs: round(median(lines.map((l) => l.cpuMs))),
+      cpuRatioToLogin: round(median(lines.map((l) => l.cpuMs)) / loginCpu),
+      queries: median(alone.map((l) => l.queries)),
+      dbMs: round(median(alone.map((l) => l.dbMs))),
+      status: lines[0]?.status ?? 0,
+    };
+  }
+  return out;
+}
+
+type IdleResult = Awaited<ReturnType<typeof idleServerTimes>>;
+type LoadResult = Awaited<ReturnType<typeof load>>;
+
+/** min–max over the runs, and the median run. */
+function spread(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { min: sorted[0], median: percentile(sorted, 50), max: sorted[sorted.length - 1] };
+}
+
 export async function benchFoundation() {
   const out: Record<string, unknown> = {};
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "colibri-bench-"));
+  const runs = Number(process.env.BENCH_RUNS || 3);
   try {
-    // Cold start: `npm start` (build + migrate + seed + serve) on a fresh embedded database.
-    const cold = await startServer({ command: ["npm", "start", "--silent"], port: 3301, dataDir: path.join(tmp, "cold") });
-    out.coldStartNpmStartMs = Math.round(cold.ms);
-    await cold.stop();
-    const warm = await startServer({ command: ["npx", "tsx", "server/start.ts"], port: 3301, dataDir: path.join(tmp, "cold") });
-    out.restartExistingDataMs = Math.round(warm.ms);
-    await warm.stop();
+    if (process.env.BENCH_COLD !== "false") {
+      // Cold start: `npm start` (build + migrate + seed + serve) on a fresh embedded database.
+      const cold = await startServer({ command: ["npm", "start", "--silent"], port: 3301, dataDir: path.join(tmp, "cold") });
+      out.coldStartNpmStartMs = Math.round(cold.ms);
+      await cold.stop();
+      const warm = await startServer({ command: ["npx", "tsx", "server/start.ts"], port: 3301, dataDir: path.join(tmp, "cold") });
+      out.restartExistingDataMs = Math.round(warm.ms);
+      await warm.stop();
+    }
 
-    const targets: [string, string | undefined][] = [["pglite", undefined]];
-    const pgUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
+    const targets: [string, string | undefined][] = process.env.BENCH_TARGETS === "postgres" ? [] : [["pglite", undefined]];
+    const pgUrl = process.env.BENCH_TARGETS === "pglite" ? undefined : process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
     let dropPg = async () => {};
     if (pgUrl) {
       const name = `colibri_bench_${process.pid}`;
@@ -190,25 +292,87 @@ export async function benchFoundation() {
         await admin.end();
       };
     }
+    const budgets = { ratioToLogin: 2, medianMs: 6, p95Ms: 50, saturatedRps: { pglite: 200, postgres: 300 } as Record<string, number> };
     try {
       for (const [kind, databaseUrl] of targets) {
-        const server = await startServer({ command: ["npx", "tsx", "server/start.ts"], port: 3302, dataDir: path.join(tmp, kind), databaseUrl });
-        try {
-          const base = "http://127.0.0.1:3302";
-          const cookie = await signIn(base);
-          // Warm-up: a few seconds of traffic on both pages, so every worker has compiled its hot code
-          // (a server that has been up for a minute); only then is the latency measured.
-          for (const p of ["/dashboard", "/companies"]) await warmUp(base, p, cookie);
-          for (const p of ["/dashboard", "/companies"]) {
-            out[`${kind}:${p} 50 clients, 1 req/s each`] = await load(base, p, cookie, 1);
-            out[`${kind}:${p} 50 clients, saturated`] = await load(base, p, cookie);
+        const idleRuns: IdleResult[] = [];
+        const loadRuns: Record<string, { paced: LoadResult; saturated: LoadResult }>[] = [];
+        const loadAverages: number[][] = [];
+        for (let run = 0; run < runs; run++) {
+          // Each run its own server process (PostgreSQL: two workers, WEB_CONCURRENCY=2).
+          const timingFile = path.join(tmp, `${kind}-${run}.timing`);
+          fs.writeFileSync(timingFile, "");
+          const server = await startServer({ command: ["npx", "tsx", "server/start.ts"], port: BENCH_PORT, dataDir: path.join(tmp, kind), databaseUrl, extraEnv: { REQUEST_TIMING_FILE: timingFile, WEB_CONCURRENCY: "2" } });
+          try {
+            const base = `http://127.0.0.1:${BENCH_PORT}`;
+            const cookie = await signIn(base);
+            loadAverages.push(os.loadavg().map((v) => round(v, 1)));
+            idleRuns.push(await idleServerTimes(base, cookie, timingFile, Number(process.env.BENCH_IDLE_REQUESTS || 40)));
+            // Warm-up: a few seconds of traffic, so every worker has compiled its hot code.
+            const loadPages = process.env.BENCH_LOAD === "false" ? [] : LOAD_PAGES;
+            for (const p of loadPages) await warmUp(base, p, cookie);
+            const byPage: Record<string, { paced: LoadResult; saturated: LoadResult }> = {};
+            for (const p of loadPages) byPage[p] = { paced: await load(base, p, cookie, 1), saturated: await load(base, p, cookie) };
+            loadRuns.push(byPage);
+          } finally {
+            await server.stop();
           }
-          if (kind === "pglite") {
+        }
+        const pages: Record<string, unknown> = {};
+        const overBudget: string[] = [];
+        for (const p of PAGES) {
+          const ms = spread(idleRuns.map((r) => r[p.path].medianMs));
+          const ratio = spread(idleRuns.map((r) => r[p.path].ratioToLogin));
+          const cpu = spread(idleRuns.map((r) => r[p.path].cpuMs));
+          const cpuRatio = spread(idleRuns.map((r) => r[p.path].cpuRatioToLogin));
+          const row: Record<string, unknown> = {
+            serverMs: `${ms.min}–${ms.max} (median run ${ms.median})`,
+            ratioToLogin: `${ratio.min}–${ratio.max}`,
+            // The process's CPU time: what a shared machine's waiting does not inflate.
+            cpuMs: `${cpu.min}–${cpu.max}`,
+            cpuRatioToLogin: `${cpuRatio.min}–${cpuRatio.max}`,
+            queries: spread(idleRuns.map((r) => r[p.path].queries)).median,
+            dbMs: spread(idleRuns.map((r) => r[p.path].dbMs)).median,
+            status: idleRuns[0][p.path].status,
+          };
+          if (p.signedIn && !p.path.includes(".data")) {
+            if (ratio.median > budgets.ratioToLogin) overBudget.push(`${p.path}: ${ratio.median}× /login > ${budgets.ratioToLogin}×`);
+            if (ms.median > budgets.medianMs) overBudget.push(`${p.path}: ${ms.median} ms > ${budgets.medianMs} ms`);
+          }
+          const loaded = loadRuns.map((r) => r[p.path]).filter(Boolean);
+          if (loaded.length) {
+            const med = spread(loaded.map((l) => l.paced.medianMs));
+            const p95 = spread(loaded.map((l) => l.paced.p95Ms));
+            const sat = spread(loaded.map((l) => l.saturated.rps));
+            row["50 users × 1/s: median ms"] = `${med.min}–${med.max}`;
+            row["50 users × 1/s: p95 ms"] = `${p95.min}–${p95.max}`;
+            row["saturated pages/s"] = `${sat.min}–${sat.max}`;
+            row.errors = loaded.reduce((n, l) => n + l.paced.errors + l.saturated.errors, 0);
+            if (p95.median > budgets.p95Ms) overBudget.push(`${p.path}: p95 ${p95.median} ms > ${budgets.p95Ms} ms`);
+            if (sat.median < budgets.saturatedRps[kind]) overBudget.push(`${p.path}: saturated ${sat.median}/s < ${budgets.saturatedRps[kind]}/s`);
+          }
+          pages[p.path] = row;
+        }
+        out[kind] = {
+          runs,
+          loadAverageAtEachRun: loadAverages.map((l) => l.join(" ")).join(" | "),
+          loginServerMs: spread(idleRuns.map((r) => r["/login"].medianMs)),
+          loginCpuMs: spread(idleRuns.map((r) => r["/login"].cpuMs)),
+          pages,
+          budgets: `signed-in list/dashboard: median ≤ ${budgets.ratioToLogin}× /login and ≤ ${budgets.medianMs} ms; 50 users × 1/s p95 ≤ ${budgets.p95Ms} ms; saturated ≥ ${budgets.saturatedRps[kind]} pages/s`,
+          overBudget,
+          raw: { idle: idleRuns, load: loadRuns },
+        };
+        if (kind === "pglite" && process.env.BENCH_SHIPPED !== "false") {
+          const server = await startServer({ command: ["npx", "tsx", "server/start.ts"], port: BENCH_PORT, dataDir: path.join(tmp, kind) });
+          try {
+            const base = `http://127.0.0.1:${BENCH_PORT}`;
+            const cookie = await signIn(base);
             out["shipped:/login"] = await shipped(base, "/login");
             out["shipped:/companies"] = await shipped(base, "/companies", cookie);
+          } finally {
+            await server.stop();
           }
-        } finally {
-          await server.stop();
         }
       }
     } finally {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, passwordResetTokens, sessions } from "../db/schema/index.ts";
 import { createCompany, createUser } from "../tests/setup/app.ts";
 import { createTestDatabase } from "../tests/setup/db.ts";
-import { backoffMs, enqueue, releaseStale, runOne, startRunner, type JobHandler } from "./runner.ts";
+import { backoffMs, enqueue, releaseStale, runOne, startRunner, webRequestsFirst, type JobHandler } from "./runner.ts";
 import { purgeSessionsTask } from "./tasks/purge-sessions.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -113,5 +113,47 @@ describe("purge task", () => {
     }
     expect(ran).toEqual([7]);
     expect(beats).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe("jobs runner and the web requests of its process", () => {
+  const until = async (check: () => boolean, ms = 10_000) => {
+    const deadline = Date.now() + ms;
+    while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  };
+
+  it("between two jobs, waits while web requests are in flight (at most maxWaitMs), then goes on", async () => {
+    const order: string[] = [];
+    let inFlight = 1; // a web request being served
+    const handlers: Record<string, JobHandler> = { step: async (p) => void order.push(`job ${p.n}`) };
+    for (const n of [1, 2]) await enqueue(database.db, "step", { n }, { runAt: new Date(Date.now() - 60_000 + n) });
+    // The runner's own first look for jobs drains them.
+    const runner = startRunner(database.db, { handlers, schedules: [], pollMs: 3_600_000, betweenJobs: webRequestsFirst(() => inFlight, 60_000) });
+    try {
+      await until(() => order.length > 0);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(order).toEqual(["job 1"]); // job 2 waits for the request
+      order.push("request done");
+      inFlight = 0;
+      await until(() => order.length === 3);
+    } finally {
+      inFlight = 0;
+      await runner.stop();
+    }
+    expect(order).toEqual(["job 1", "request done", "job 2"]);
+  });
+
+  it("under constant traffic a job still starts after maxWaitMs", async () => {
+    const started: number[] = [];
+    const handlers: Record<string, JobHandler> = { tick: async () => void started.push(performance.now()) };
+    for (const n of [1, 2]) await enqueue(database.db, "tick", { n }, { runAt: new Date(Date.now() - 60_000 + n) });
+    const runner = startRunner(database.db, { handlers, schedules: [], pollMs: 3_600_000, betweenJobs: webRequestsFirst(() => 1, 150) });
+    try {
+      await until(() => started.length === 2);
+    } finally {
+      await runner.stop();
+    }
+    expect(started).toHaveLength(2);
+    expect(started[1] - started[0]).toBeGreaterThanOrEqual(150);
   });
 });

@@ -87,6 +87,24 @@ export async function releaseStale(db: Db, now: Date, staleMs = 10 * 60_000) {
     .where(and(eq(jobs.status, "running"), lte(jobs.lockedAt, new Date(now.getTime() - staleMs))));
 }
 
+/** One turn of the event loop (timers and I/O callbacks run) between two jobs. */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Web requests first (docs/decisions/192-jobs-and-web-requests.md): resolves when no web request is
+ * in flight, or after `maxWaitMs` so jobs still advance under constant traffic. PGlite is one
+ * connection; a job's transaction holds it, so between two jobs the runner lets the pages go first.
+ */
+export function webRequestsFirst(inFlight: () => number, maxWaitMs = 100): () => Promise<void> {
+  return async () => {
+    await yieldToEventLoop();
+    const deadline = performance.now() + maxWaitMs;
+    while (inFlight() > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+  };
+}
+
 export interface Runner {
   stop(): Promise<void>;
   /** Runs due jobs until none is left (tests and the CLI). */
@@ -105,6 +123,11 @@ export function startRunner(
     now?: () => Date;
     /** Called at every look for due jobs and after every job: the process is alive and its loop turns (health check). */
     heartbeat?: () => void;
+    /**
+     * Awaited between two jobs (default: one turn of the event loop). The web process on PGlite
+     * passes a wait for its web requests, so a backlog of jobs does not slow the pages down.
+     */
+    betweenJobs?: () => Promise<void>;
   },
 ): Runner {
   const workerId = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 6)}`;
@@ -128,6 +151,7 @@ export function startRunner(
     while (!stopping && (await runOne(db, opts.handlers, workerId, now))) {
       n++;
       beat();
+      await (opts.betweenJobs ?? yieldToEventLoop)();
     }
     return n;
   };

@@ -12,11 +12,13 @@ import { RouterContextProvider } from "react-router";
 import { migrateDatabase, openDatabase, setDatabase, sql, type Database } from "../db/client.ts";
 import { seedDemo, seedReferenceData } from "../db/seed/index.ts";
 import { handlers, schedules } from "../jobs/registry.ts";
-import { startRunner, type Runner } from "../jobs/runner.ts";
+import { startRunner, webRequestsFirst, type Runner } from "../jobs/runner.ts";
 import { lockDataDir, prepareEnvironment } from "./environment.ts";
 import { precompressedAssets } from "./precompressed-assets.ts";
 import { clientAddress } from "./client-ip.ts";
 import { createRequestHandler } from "./request-handler.ts";
+import { requestTimingLog } from "./request-timing.ts";
+import { installQueryStats } from "../db/query-stats.ts";
 import { anyCompanyUsesSandbox } from "../app/server/hacienda-config.server.ts";
 
 /** The built app (`react-router build`); BUILD_DIR lets tests serve a build of their own. */
@@ -99,6 +101,21 @@ if (cluster.isPrimary && workers > 1) {
   const build = await import(pathToFileURL(path.join(buildDir, "server/index.js")).href);
   const app = express();
   app.disable("x-powered-by");
+  // Development (or QUERY_STATS=1; =log also prints each query and its time): each answer says how many queries it ran and their time
+  // (`Server-Timing`); REQUEST_TIMING_FILE: the benchmark's log of server times. Neither is
+  // installed otherwise, so production pays nothing (docs/decisions/190-request-cost.md).
+  const queryStats = process.env.NODE_ENV === "development" || process.env.QUERY_STATS === "1" || process.env.QUERY_STATS === "log";
+  if (queryStats || process.env.REQUEST_TIMING_FILE) {
+    const totals = installQueryStats();
+    if (process.env.REQUEST_TIMING_FILE) app.use(requestTimingLog(process.env.REQUEST_TIMING_FILE, totals));
+  }
+  // Web requests being served: the in-process jobs runner lets them go first (jobs/runner.ts).
+  let inFlight = 0;
+  app.use((_req, res, next) => {
+    inFlight++;
+    res.once("close", () => inFlight--);
+    next();
+  });
   app.use((req, res, next) => {
     // The app reads the client address from this header; whatever a client sent in it is replaced.
     req.headers["x-colibri-client-ip"] = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
@@ -114,13 +131,16 @@ if (cluster.isPrimary && workers > 1) {
   app.use(compression());
   app.use("/assets", precompressedAssets(path.join(buildDir, "client/assets")));
   app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y" }));
-  app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h" }));
+  // The public folder's own files (favicon…), looked up by name: a page request costs no file-system call.
+  const publicFiles = new Set(fs.readdirSync(path.join(buildDir, "client"), { withFileTypes: true }).filter((e) => e.isFile()).map((e) => "/" + e.name));
+  const publicStatic = express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false });
+  app.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, next) : next()));
   // Request bodies are limited per route on the bytes read (app/domain/request-limits.ts).
-  app.all("/{*splat}", createRequestHandler({ build, getLoadContext: () => new RouterContextProvider() }));
+  app.all("/{*splat}", createRequestHandler({ build, getLoadContext: () => new RouterContextProvider(), queryStats }));
 
   let runner: Runner | undefined;
   if (embedded || (!isWorker && process.env.JOBS_IN_PROCESS === "true")) {
-    runner = startRunner(database.db, { handlers, schedules });
+    runner = startRunner(database.db, { handlers, schedules, betweenJobs: webRequestsFirst(() => inFlight) });
   }
 
   const server = app.listen(config.port, config.host, () => {

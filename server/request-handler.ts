@@ -10,6 +10,7 @@ import { createRequestHandler as createRouterHandler, type RouterContextProvider
 import { writeReadableStreamToWritable } from "@react-router/node";
 import { bodyLimitFor, bodyTooLargeText } from "../app/domain/request-limits.ts";
 import { contentSecurityPolicy } from "../app/server/security-headers.server.ts";
+import { currentQueryStats, serverTiming, withQueryStats, type QueryStats } from "../db/query-stats.ts";
 
 export class BodyTooLargeError extends Error {}
 
@@ -136,6 +137,9 @@ async function send(res: ExpressResponse, response: Response, pathname: string) 
     else res.setHeader(name, value);
   }
   if (!response.headers.has("Content-Security-Policy")) res.setHeader("Content-Security-Policy", contentSecurityPolicy({ pathname }));
+  // Development: the request's queries so far (its loaders are done; the render streams after).
+  const stats = currentQueryStats();
+  if (stats) res.setHeader("Server-Timing", serverTiming(stats));
   if (!response.body) {
     res.end();
     return;
@@ -148,9 +152,15 @@ async function send(res: ExpressResponse, response: Response, pathname: string) 
   }
 }
 
-export function createRequestHandler(opts: { build: ServerBuild; getLoadContext: () => RouterContextProvider; mode?: string }) {
+export function createRequestHandler(opts: {
+  build: ServerBuild;
+  getLoadContext: () => RouterContextProvider;
+  mode?: string;
+  /** Count each request's queries (db/query-stats.ts must be installed): a `Server-Timing` header. */
+  queryStats?: boolean;
+}) {
   const handle = createRouterHandler(opts.build, opts.mode ?? process.env.NODE_ENV);
-  return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+  const serve = async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
     const limit = bodyLimitFor(req.path);
     if (hasBody && Number(req.headers["content-length"] ?? 0) > limit) return refuseTooLarge(req, res, limit);
@@ -170,4 +180,6 @@ export function createRequestHandler(opts: { build: ServerBuild; getLoadContext:
       next(error);
     }
   };
+  if (!opts.queryStats) return serve;
+  return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => withQueryStats<Promise<void>>({ queries: 0, ms: 0 } satisfies QueryStats, () => serve(req, res, next));
 }

@@ -1,31 +1,23 @@
-import { asc, eq, isNull, and } from "drizzle-orm";
-import { NavLink, Outlet } from "react-router";
+import { Link, Outlet, useLocation } from "react-router";
 import type { Route } from "./+types/app-layout";
-import { companies, companyUsers } from "../../db/schema/index.ts";
 import { AppForm, liveTotalsShouldRevalidate } from "../components/form.tsx";
 import { navigationFor } from "../domain/navigation.ts";
 import { requestContext } from "../server/context.ts";
-import { db } from "../server/db.server.ts";
 
 // The live totals of the document form reload nothing, not even the session and menu (one request per pause).
 export const shouldRevalidate = liveTotalsShouldRevalidate;
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const { user, company, title } = context.get(requestContext);
+// No query: the session's own query brought the switcher's companies (docs/decisions/191-request-shell.md).
+export function loader({ context }: Route.LoaderArgs) {
+  const { user, company, title, companies: myCompanies = [] } = context.get(requestContext);
   if (!user || !company) throw new Response("Unauthorized", { status: 401 });
-  const myCompanies = await db()
-    .select({ id: companies.id, name: companies.name })
-    .from(companyUsers)
-    .innerJoin(companies, eq(companies.id, companyUsers.companyId))
-    .where(and(eq(companyUsers.userId, user.id), isNull(companies.deletedAt)))
-    .orderBy(asc(companies.name))
-    .limit(200);
   const nav = navigationFor({ signedIn: true, hasCompany: true, isAdmin: user.isAdmin, isSuperAdmin: user.isSuperAdmin, companyActive: company.active, permission: company.permission });
   return { user: { name: user.name, email: user.email, isAdmin: user.isAdmin }, company, companies: myCompanies, nav, title: title ?? "" };
 }
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
   const { user, company, companies, nav, title } = loaderData;
+  const here = useLocation().pathname.toLowerCase();
   return (
     <div className="min-h-screen lg:flex">
       <input type="checkbox" id="nav-toggle" className="peer hidden" />
@@ -36,13 +28,17 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
             <div key={g.label} className="mt-3">
               <div className="px-5 text-xs font-semibold uppercase text-slate-400">{g.label}</div>
               <ul>
-                {g.items.map((i) => (
-                  <li key={i.to}>
-                    <NavLink to={i.to} prefetch="none" className={({ isActive }) => `block px-5 py-1.5 text-sm no-underline ${isActive ? "bg-primary/10 font-semibold text-primary-dark" : "text-slate-700 hover:bg-slate-50"}`}>
-                      {i.label}
-                    </NavLink>
-                  </li>
-                ))}
+                {g.items.map((i) => {
+                  // What NavLink decides, once per page instead of once per entry (docs/decisions/191).
+                  const active = here === i.to.toLowerCase() || here.startsWith(i.to.toLowerCase() + "/");
+                  return (
+                    <li key={i.to}>
+                      <Link to={i.to} prefetch="none" aria-current={active ? "page" : undefined} className={`block px-5 py-1.5 text-sm no-underline ${active ? "bg-primary/10 font-semibold text-primary-dark" : "text-slate-700 hover:bg-slate-50"}`}>
+                        {i.label}
+                      </Link>
+                    </li>
+                  );
+                })}
               </ul>
             </div>
           ))}

@@ -22,6 +22,12 @@ export interface CurrentUser {
   advertisementCode: number | null;
 }
 
+/** A company of the signed-in user, for the company switcher. */
+export interface SwitcherCompany {
+  id: number;
+  name: string;
+}
+
 export interface RequestState {
   ip: string;
   /** The CSRF token forms must echo in `_csrf`. */
@@ -30,6 +36,10 @@ export interface RequestState {
   sessionId?: string;
   user?: CurrentUser;
   company?: CurrentCompany;
+  /** The user's companies (the switcher), read with the session (docs/decisions/191-request-shell.md). */
+  companies?: SwitcherCompany[];
+  /** The session's remembered list pages (app/server/page-memory.server.ts), read with the session. */
+  uiState?: string | null;
   /** Route rule that matched (title for the page head). */
   title?: string;
 }

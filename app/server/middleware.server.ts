@@ -31,6 +31,8 @@ export const rootMiddleware: MiddlewareFunction<Response> = async ({ request, co
     state.sessionId = lookup.sessionId;
     state.user = lookup.user;
     state.company = lookup.company;
+    state.companies = lookup.companies;
+    state.uiState = lookup.uiState;
   }
   context.set(requestContext, state);
 

@@ -9,13 +9,15 @@ import { db } from "./db.server.ts";
 type Memory = Record<string, { page?: number; perPage?: number }>;
 
 export async function listRequest(request: Request, context: Readonly<RouterContextProvider>, section: string, defaultPerPage?: number): Promise<PageRequest> {
-  const { sessionId } = context.get(requestContext);
+  const state = context.get(requestContext);
+  const { sessionId } = state;
   const params = new URL(request.url).searchParams;
   if (!sessionId) return parsePageRequest(params, undefined, defaultPerPage);
-  const [row] = await db().select({ uiState: sessions.uiState }).from(sessions).where(eq(sessions.id, sessionId));
+  // Read with the session by the root middleware (one query less per list page); read here otherwise.
+  const uiState = state.uiState !== undefined ? state.uiState : (await db().select({ uiState: sessions.uiState }).from(sessions).where(eq(sessions.id, sessionId)))[0]?.uiState;
   let memory: Memory = {};
   try {
-    memory = row?.uiState ? (JSON.parse(row.uiState) as Memory) : {};
+    memory = uiState ? (JSON.parse(uiState) as Memory) : {};
   } catch {
     memory = {};
   }
@@ -26,7 +28,8 @@ export async function listRequest(request: Request, context: Readonly<RouterCont
   const req = parsePageRequest(params, remembered, defaultPerPage);
   if (memory[section]?.page !== req.page || memory[section]?.perPage !== req.perPage) {
     memory[section] = { page: req.page, perPage: req.perPage };
-    await db().update(sessions).set({ uiState: JSON.stringify(memory) }).where(eq(sessions.id, sessionId));
+    state.uiState = JSON.stringify(memory);
+    await db().update(sessions).set({ uiState: state.uiState }).where(eq(sessions.id, sessionId));
   }
   return req;
 }

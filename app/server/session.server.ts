@@ -2,10 +2,10 @@
 // One active session per user: a newer sign-in closes the older ones with reason 'replaced'. API
 // tokens (kind 'api', app/server/api/tokens.server.ts) share the table but are never a cookie's
 // session, and a browser sign-in does not close them.
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
 import { companies, currencies, generalConfigurations, sessions, users } from "../../db/schema/index.ts";
-import type { CurrentCompany, CurrentUser } from "./context.ts";
+import type { CurrentCompany, CurrentUser, SwitcherCompany } from "./context.ts";
 import { clearCookie, readCookie, serializeCookie } from "./cookies.server.ts";
 import { env } from "./env.server.ts";
 import { randomToken, sha256Hex } from "./secrets.server.ts";
@@ -17,7 +17,23 @@ export const EXPIRED_MESSAGE = "Tu sesión expiró. Inicia sesión de nuevo.";
 export type SessionLookup =
   | { state: "none" }
   | { state: "closed"; message: string }
-  | { state: "active"; sessionId: string; user: CurrentUser; company?: CurrentCompany };
+  | { state: "active"; sessionId: string; user: CurrentUser; company?: CurrentCompany; companies: SwitcherCompany[]; uiState: string | null };
+
+/** Companies in the switcher, at most (the layout's select). */
+export const SWITCHER_LIMIT = 200;
+
+/**
+ * The user's companies for the switcher, ordered by name, as one JSON value computed in the
+ * session's own query (one round trip per request instead of two; docs/decisions/191-request-shell.md).
+ */
+const switcherCompanies = sql<SwitcherCompany[] | string | null>`(
+  select coalesce(json_agg(json_build_object('id', s.id, 'name', s.name) order by s.name, s.id), '[]'::json)
+  from (
+    select c.id, c.name from company_users cu join companies c on c.id = cu.company_id
+    where cu.user_id = ${users.id} and c.deleted_at is null
+    order by c.name, c.id limit ${sql.raw(String(SWITCHER_LIMIT))}
+  ) s
+)`;
 
 export async function createSession(db: DbOrTx, userId: number, companyId: number | null, meta: { ip: string; userAgent: string | null; now: Date }) {
   const token = randomToken();
@@ -38,6 +54,12 @@ export function sessionIdFrom(request: Request): string | undefined {
   return token ? sha256Hex(token) : undefined;
 }
 
+/**
+ * Everything a signed-in request needs about its session, in one query: the session, its user, the
+ * active company with its currency symbol, the companies of the switcher and the remembered list
+ * pages. Always read fresh: a company renamed or a user's companies changed show on the next page,
+ * in every process (docs/decisions/191-request-shell.md).
+ */
 export async function lookupSession(db: DbOrTx, sessionId: string | undefined, now: Date): Promise<SessionLookup> {
   if (!sessionId) return { state: "none" };
   const [row] = await db
@@ -59,6 +81,8 @@ export async function lookupSession(db: DbOrTx, sessionId: string | undefined, n
       permission: companies.permission,
       companyDeleted: companies.deletedAt,
       currencySymbol: currencies.symbol,
+      uiState: sessions.uiState,
+      companies: switcherCompanies,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -91,7 +115,8 @@ export async function lookupSession(db: DbOrTx, sessionId: string | undefined, n
     row.companyId && !row.companyDeleted
       ? { id: row.companyId, name: row.companyName!, active: row.companyActive!, permission: row.permission!, currencySymbol: row.currencySymbol ?? "₡" }
       : undefined;
-  return { state: "active", sessionId: row.id, user, company };
+  const switcher = (typeof row.companies === "string" ? JSON.parse(row.companies) : (row.companies ?? [])) as SwitcherCompany[];
+  return { state: "active", sessionId: row.id, user, company, companies: switcher, uiState: row.uiState };
 }
 
 export async function setSessionCompany(db: DbOrTx, sessionId: string, companyId: number) {

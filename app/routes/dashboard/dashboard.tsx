@@ -36,16 +36,17 @@ export async function loader({ context }: Route.LoaderArgs) {
   const today = crCalendar(new Date());
   const since = crMonthStart(today.year, today.month - 6);
   const day = costaRicaDay(new Date());
-  const [sums, expenses, ad, pending, deadlines] = await Promise.all([
+  const [sums, expenses, ad, pending, deadlines, keyWarning] = await Promise.all([
     dailySums(db(), { companyId: company!.id, since }),
     expensesOfMonth(db(), { companyId: company!.id, from: crMonthStart(today.year, today.month) }),
     shownAdvertisement(db(), env().superAdminEmail),
     pendingBannerText(db(), company!.id),
     // Received documents waiting for acceptance and the days left to reject them (issue 12 item 4).
     pendingDeadlines(db(), { companyId: company!.id, today: day, urgentUntil: addDays(day, DEADLINE_WARNING_DAYS) }),
+    keyExpiryWarning(db(), company!.id, new Date()),
   ]);
   const showAd = ad && ad.code !== user!.advertisementCode ? { title: ad.title, html: ad.contentHtml, code: ad.code } : null;
-  return { figures: dashboardFigures(sums, today), expenses, ad: showAd, pending, receptions: deadlineBanner(deadlines, day), receptionsLink: pendingLink(today), keyWarning: await keyExpiryWarning(db(), company!.id, new Date()), companyId: company!.id, isAdmin: user!.isAdmin };
+  return { figures: dashboardFigures(sums, today), expenses, ad: showAd, pending, receptions: deadlineBanner(deadlines, day), receptionsLink: pendingLink(today), keyWarning, companyId: company!.id, isAdmin: user!.isAdmin };
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {

@@ -4,7 +4,7 @@
 // action columns, and shows the control-number column (invoices and notes).
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/documents-list";
-import { currencies } from "../../../db/schema/index.ts";
+import { currencySymbols } from "../../server/reference-cache.server.ts";
 import { detailTypeOf, DOCUMENT_LIST_FILTERS, documentList, noteParents, type DocumentListFilter } from "../../../db/queries/document-lists.ts";
 import { linkableClientIds } from "../../../db/queries/clients.ts";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
@@ -85,13 +85,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   // Independent reads of the page, at once. The client links to client-detail unless it is deleted
   // (or the generic client).
-  const [currencyRows, linkable, parents, pending] = await Promise.all([
-    database.select({ id: currencies.id, symbol: currencies.symbol }).from(currencies),
+  const [symbols, linkable, parents, pending] = await Promise.all([
+    currencySymbols(database),
     linkableClientIds(database, { companyId: company!.id, ids: rows.flatMap((r) => (r.clientId ? [r.clientId] : [])) }),
     section === "notes" ? noteParents(database, { companyId: company!.id, noteIds: rows.map((r) => r.id) }) : new Map(),
     pendingBannerText(database, company!.id),
   ]);
-  const symbols = new Map(currencyRows.map((c) => [c.id, c.symbol]));
   const today = costaRicaDay(new Date());
   const plan5 = company!.permission === 5;
   return {
