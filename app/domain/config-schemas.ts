@@ -4,6 +4,8 @@
 // key-expiry warning text). No server code here.
 import { z } from "zod";
 import { formatDate } from "./format.ts";
+import { formatMoney } from "./format-money.ts";
+import { fillTemplate } from "./email-template.ts";
 
 export const CONFIG_MESSAGES = {
   /** General configuration saved (spec §8 Companies). */
@@ -219,15 +221,14 @@ export const PLACEHOLDERS = [
   { key: "cliente", label: "Nombre del cliente", sample: "María Rodríguez Solís" },
   { key: "referencia", label: "Consecutivo o referencia del documento", sample: "00100001010000000042" },
   { key: "compania", label: "Nombre de la compañía", sample: "Colibrí Demo S.A." },
-  { key: "monto", label: "Monto del documento o saldo", sample: "₡125 000,00" },
+  { key: "monto", label: "Monto del documento o saldo", sample: formatMoney("125000") },
   { key: "vencimiento", label: "Fecha de vencimiento", sample: "15/12/2026" },
   { key: "fecha", label: "Fecha del documento", sample: "15/11/2026" },
+  { key: "detalle", label: "Facturas pendientes (estado de cuenta)", sample: "00100001010000000042  15/11/2026  " + formatMoney("125000") },
 ] as const;
 
-/** Replaces {placeholder} with values; unknown placeholders are left as written. */
-export function renderTemplate(source: string, values: Record<string, string>): string {
-  return source.replace(/\{([a-z_]+)\}/g, (whole, key: string) => (key in values ? values[key]! : whole));
-}
+/** The preview fills the template as the e-mails do (app/domain/email-template.ts). */
+export const renderTemplate = fillTemplate;
 
 export const SAMPLE_VALUES: Record<string, string> = Object.fromEntries(PLACEHOLDERS.map((p) => [p.key, p.sample]));
 

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { dec, money } from "./decimal.ts";
+import { owes, type Receivable } from "./receivables.ts";
 
 export const PAYMENT_MESSAGES = {
   recorded: "Pago registrado correctamente",
@@ -36,6 +37,7 @@ export const PAYMENT_MESSAGES = {
   rejected: "No se puede registrar un pago a un documento rechazado por Hacienda.",
   notPayable: "Este documento no admite pagos.",
   paidInFull: "Este documento ya está pagado.",
+  creditedInFull: "Este documento no tiene saldo pendiente: sus notas de crédito lo anulan.",
 } as const;
 
 /** 'El monto no puede ser mayor al saldo pendiente (₡1.000,00)'. */
@@ -45,23 +47,12 @@ export const overDueMessage = (due: string) => `El monto no puede ser mayor al s
 export const PAYABLE_KINDS = ["fe", "te", "nc", "nd", "fec"] as const;
 export const isPayableKind = (kind: string) => (PAYABLE_KINDS as readonly string[]).includes(kind);
 
-/** What is still owed on a document: total − paid, never below zero (5 decimals). */
-export function dueAmount(total: string, paid: string): string {
-  const d = dec(total).minus(dec(paid || "0"));
-  return money(d.isNegative() ? dec("0") : d);
-}
-
-/** Total exceeds what was paid (decimal comparison, never floats). */
-export function owes(total: string, paid: string): boolean {
-  return dec(total).gt(dec(paid || "0"));
-}
-
 /**
- * The pay button (spec §4): total exceeds payment_amount, permission is not 5, a payable kind, and
- * (§4 payment status) not rejected by Hacienda.
+ * The pay button (spec §4): something is due (receivables.ts: payments, credit and debit notes
+ * counted), permission is not 5, a payable kind, and (§4 payment status) not rejected by Hacienda.
  */
-export function canPay(d: { kind: string; total: string; paymentAmount: string; status: string }, permission: number): boolean {
-  return permission !== 5 && isPayableKind(d.kind) && d.status !== "rechazado" && owes(d.total, d.paymentAmount);
+export function canPay(d: Receivable & { kind: string; status: string }, permission: number): boolean {
+  return permission !== 5 && isPayableKind(d.kind) && d.status !== "rechazado" && owes(d);
 }
 
 /** The default description: 'Pago factura Nº ' plus the document's reference. */

@@ -19,6 +19,7 @@ import { TotalsError } from "../domain/totals.ts";
 import { buyerOf, checkDraft, draftToComprobante, draftTotals, fieldOfPath, lineRate, summaryOf, type DocumentDraft, type FieldError, type PartySnapshot } from "../domain/document-draft.ts";
 import { addDays, costaRicaDay } from "../domain/document-status.ts";
 import { companyHacienda, signingKeyFor, SigningKeyError } from "./signing-key.server.ts";
+import { applyNoteToReferenced } from "./receivables.server.ts";
 
 export type IssueResult =
   | { ok: true; documentId: number; kind: string; number: number; clave: string | null; consecutivo: string | null; status: string; total: string }
@@ -290,6 +291,8 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
       })),
     );
   }
+  // Not sent to Hacienda: the note is final now, so it counts on its document at once.
+  if (!hacienda && (draft.kind === "nc" || draft.kind === "nd")) await applyNoteToReferenced(tx, { companyId, noteId: row.id });
   if (hacienda) {
     await enqueue(tx, "submit-document", { documentId: row.id, companyId }, { runAt: now, uniqueKey: `submit:${row.id}`, maxAttempts: 1000 });
   }

@@ -12,7 +12,8 @@ import { dec, money } from "../domain/decimal.ts";
 import { costaRicaDay } from "../domain/document-status.ts";
 import { formatMoney } from "../domain/format.ts";
 import type { FieldErrors } from "../domain/forms.ts";
-import { defaultDescription, dueAmount, isPayableKind, overDueMessage, PAYMENT_MESSAGES, type PaymentFormData } from "../domain/payments.ts";
+import { amountDue, creditedInFull, type Receivable } from "../domain/receivables.ts";
+import { defaultDescription, isPayableKind, overDueMessage, PAYMENT_MESSAGES, type PaymentFormData } from "../domain/payments.ts";
 
 export const PAYMENT_FORMS = paymentMethods.map((p) => ({ code: p.code as string, name: p.name as string }));
 export const PAYMENT_FORM_CODES = PAYMENT_FORMS.map((p) => p.code);
@@ -23,6 +24,9 @@ export const symbolOf = (currencyId: number) => (currencyId === 1 ? "$" : "₡")
 const CURRENCY_NAME: Record<number, string> = { 1: "Dólares", 2: "Colones" };
 
 const liveDocument = (companyId: number, id: number) => and(eq(documents.id, id), eq(documents.companyId, companyId), isNull(documents.deletedAt));
+
+/** Why nothing can be paid on a document with nothing due: its credit notes cancel it, or it is paid. */
+const nothingDueMessage = (d: Receivable) => (creditedInFull(d) ? PAYMENT_MESSAGES.creditedInFull : PAYMENT_MESSAGES.paidInFull);
 
 /** The reference a payment's default description names: the consecutive, else the counter number. */
 const referenceOf = (d: { consecutivo: string | null; number: number | null; id: number }) => d.consecutivo ?? String(d.number ?? d.id);
@@ -36,14 +40,25 @@ export type RecordPaymentResult =
  * Registers a payment against one of the company's documents, in one transaction: the document row
  * locked; it must be payable (invoice, ticket, note, purchase invoice), not rejected, in the same
  * currency as the payment; the amount (> 0, 5 decimals — the schema checked it) at most the due
- * amount (total − payment_amount); the bank, when given, the company's. The payment is stored with
+ * amount (app/domain/receivables.ts: total − payments − accepted credit notes + accepted debit
+ * notes); the bank, when given, the company's. The payment is stored with
  * the document's currency and exchange rate and added to documents.payment_amount.
  */
 export async function recordPayment(db: Db, opts: { companyId: number; userId: number | null; payment: PaymentFormData }): Promise<RecordPaymentResult> {
   const { companyId, payment: p } = opts;
   return db.transaction(async (tx): Promise<RecordPaymentResult> => {
     const [doc] = await tx
-      .select({ id: documents.id, kind: documents.kind, status: documents.status, currencyId: documents.currencyId, exchangeRate: documents.exchangeRate, total: documents.totalComprobante, paid: documents.paymentAmount })
+      .select({
+        id: documents.id,
+        kind: documents.kind,
+        status: documents.status,
+        currencyId: documents.currencyId,
+        exchangeRate: documents.exchangeRate,
+        total: documents.totalComprobante,
+        paymentAmount: documents.paymentAmount,
+        creditNoteTotal: documents.creditNoteTotal,
+        debitNoteTotal: documents.debitNoteTotal,
+      })
       .from(documents)
       .where(liveDocument(companyId, p.document_id))
       .for("update");
@@ -54,8 +69,8 @@ export async function recordPayment(db: Db, opts: { companyId: number; userId: n
     const errors: FieldErrors = {};
     if (p.currency_id !== doc.currencyId) errors.currency_id = PAYMENT_MESSAGES.currencyMismatch;
     if (p.bank_id !== null && !(await bankOf(tx, { companyId, id: p.bank_id }))) errors.bank_id = PAYMENT_MESSAGES.bankInvalid;
-    const due = dueAmount(doc.total, doc.paid);
-    if (dec(due).isZero()) errors.amount = PAYMENT_MESSAGES.paidInFull;
+    const due = amountDue(doc);
+    if (dec(due).isZero()) errors.amount = nothingDueMessage(doc);
     else if (dec(p.amount).gt(dec(due))) errors.amount = overDueMessage(formatMoney(due, symbolOf(doc.currencyId)));
     if (Object.keys(errors).length) return invalid(errors);
     const [row] = await tx
@@ -74,9 +89,9 @@ export async function recordPayment(db: Db, opts: { companyId: number; userId: n
         createdBy: opts.userId,
       })
       .returning({ id: payments.id });
-    const paid = money(dec(doc.paid).plus(dec(p.amount)));
+    const paid = money(dec(doc.paymentAmount).plus(dec(p.amount)));
     await tx.update(documents).set({ paymentAmount: paid }).where(liveDocument(companyId, doc.id));
-    return { ok: true, paymentId: row.id, documentId: doc.id, paymentAmount: paid, due: dueAmount(doc.total, paid) };
+    return { ok: true, paymentId: row.id, documentId: doc.id, paymentAmount: paid, due: amountDue({ ...doc, paymentAmount: paid }) };
   });
 }
 
@@ -149,9 +164,9 @@ export async function paymentFormState(db: Db, opts: { companyId: number; docume
   const [d] = await db.select().from(documents).where(liveDocument(companyId, documentId));
   if (!d || d.kind === "qt") return null;
   const symbol = symbolOf(d.currencyId);
-  const due = dueAmount(d.totalComprobante, d.paymentAmount);
+  const due = amountDue({ ...d, total: d.totalComprobante });
   const reference = referenceOf(d);
-  const blocked = !isPayableKind(d.kind) ? PAYMENT_MESSAGES.notPayable : d.status === "rechazado" ? PAYMENT_MESSAGES.rejected : dec(due).isZero() ? PAYMENT_MESSAGES.paidInFull : null;
+  const blocked = !isPayableKind(d.kind) ? PAYMENT_MESSAGES.notPayable : d.status === "rechazado" ? PAYMENT_MESSAGES.rejected : dec(due).isZero() ? nothingDueMessage({ ...d, total: d.totalComprobante }) : null;
   return {
     document: {
       id: d.id,
@@ -163,6 +178,9 @@ export async function paymentFormState(db: Db, opts: { companyId: number; docume
       symbol,
       total: formatMoney(d.totalComprobante, symbol),
       paid: formatMoney(d.paymentAmount, symbol),
+      /** Accepted credit and debit notes, when there are any (they change what is due). */
+      credited: dec(d.creditNoteTotal).isZero() ? null : formatMoney(d.creditNoteTotal, symbol),
+      debited: dec(d.debitNoteTotal).isZero() ? null : formatMoney(d.debitNoteTotal, symbol),
       due: formatMoney(due, symbol),
     },
     /** Why no payment can be registered (rejected, paid in full, not payable), else null. */

@@ -77,7 +77,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const req = await listRequest(request, context, `/detail/${type}`);
   const { rows, total, totalCapped } = await documentList(database, { companyId: company!.id, kinds, search: req.search, page: req.page, perPage: req.perPage });
   const symbols = new Map((await database.select({ id: currencies.id, symbol: currencies.symbol }).from(currencies)).map((c) => [c.id, c.symbol]));
-  const status = { total: doc.totalComprobante, paymentAmount: doc.paymentAmount, creditNoteTotal: doc.creditNoteTotal, haciendaStatus: doc.status, expirationDate: doc.expirationDate };
+  const status = { total: doc.totalComprobante, paymentAmount: doc.paymentAmount, creditNoteTotal: doc.creditNoteTotal, debitNoteTotal: doc.debitNoteTotal, haciendaStatus: doc.status, expirationDate: doc.expirationDate };
   const plan5 = company!.permission === 5;
   const recipients = documentRecipients(doc.clientSnapshot, doc.emails);
   const rejectionDetail = doc.status === "rechazado" ? (doc.haciendaDetail ?? doc.haciendaMessage ?? null) : null;
@@ -132,7 +132,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     actions: {
       clone: !plan5 && doc.kind !== "nc" && doc.kind !== "nd",
       notes: !plan5 && noteSource,
-      pay: canPay({ kind: doc.kind, total: doc.totalComprobante, paymentAmount: doc.paymentAmount, status: doc.status }, company!.permission),
+      pay: canPay({ ...status, kind: doc.kind, status: doc.status }, company!.permission),
       recurring: !plan5 && doc.kind === "fe",
       // Payment reminder (part 2 §2 invoices, §4): due today or earlier and unpaid; shows how many went out.
       reminder: reminderAllowedNow ? { sent: doc.remindersSent } : null,

@@ -109,7 +109,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     rows: rows.map((r) => {
       const client = (r.clientSnapshot ?? {}) as { name?: string };
       const symbol = symbols.get(r.currencyId) ?? "₡";
-      const input = { total: r.total, paymentAmount: r.paymentAmount, creditNoteTotal: r.creditNoteTotal, haciendaStatus: r.status, expirationDate: r.expirationDate };
+      const input = { total: r.total, paymentAmount: r.paymentAmount, creditNoteTotal: r.creditNoteTotal, debitNoteTotal: r.debitNoteTotal, haciendaStatus: r.status, expirationDate: r.expirationDate };
       const parent = parents.get(r.id) as { id: number | null; kind: string | null; number: string | null } | undefined;
       return {
         id: r.id,
@@ -121,10 +121,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         clientName: client.name ?? "",
         total: formatMoney(r.total, symbol),
         paid: formatMoney(r.paymentAmount, symbol),
-        owes: canPay({ kind: r.kind, total: r.total, paymentAmount: r.paymentAmount, status: r.status }, company!.permission),
+        owes: canPay({ ...input, kind: r.kind, status: r.status }, company!.permission),
         paymentStatus: paymentStatus(input),
         due: dueState(input, today),
-        reminder: reminderAllowed({ kind: r.kind, status: r.status, expirationDate: r.expirationDate, paymentAmount: r.paymentAmount, creditNoteTotal: r.creditNoteTotal, total: r.total }, today) ? r.remindersSent : null,
+        reminder: reminderAllowed({ ...input, kind: r.kind, status: r.status }, today) ? r.remindersSent : null,
         date: formatDate(r.issuedAt),
         hacienda: haciendaStatusLabel(r.status),
         parent: parent ? { href: parent.id && parent.kind ? `/detail/${detailTypeOf(parent.kind)}/${parent.id}` : null, label: `${KIND_LABEL[parent.kind ?? ""] ?? "Documento"} ${parent.number ?? ""}`.trim() } : null,

@@ -162,6 +162,18 @@ function PaymentForm({ d, state }: { d: Extract<Route.ComponentProps["loaderData
           <dt className="text-slate-600">Pagado</dt>
           <dd data-payment-paid>{doc.paid}</dd>
         </div>
+        {doc.credited && (
+          <div>
+            <dt className="text-slate-600">Notas de crédito</dt>
+            <dd data-payment-credited>{doc.credited}</dd>
+          </div>
+        )}
+        {doc.debited && (
+          <div>
+            <dt className="text-slate-600">Notas de débito</dt>
+            <dd data-payment-debited>{doc.debited}</dd>
+          </div>
+        )}
         <div>
           <dt className="text-slate-600">Saldo pendiente</dt>
           <dd className="font-semibold" data-payment-due>
