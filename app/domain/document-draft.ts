@@ -110,6 +110,16 @@ export interface PartySnapshot {
   generic?: boolean;
 }
 
+/**
+ * The company as it was when a document was issued: the party of its XML (the issuer; the receiver
+ * of a purchase invoice) and the print format. Stored on the document (documents.issuer_snapshot);
+ * the PDF, preview, public page and e-mails print it (docs/decisions/162).
+ */
+export interface IssuerSnapshot extends PartySnapshot {
+  /** '1' standard; '2' adds the CABYS column. */
+  invoiceFormat: "1" | "2";
+}
+
 export interface FieldError {
   /** Form field: "lines.0.quantity", "references.0.number", "clientId", … or a Hacienda path. */
   field: string;
