@@ -7,6 +7,7 @@
  */
 import type { DocumentDraft, DraftReference, FieldError } from "./document-draft.ts";
 import { blankLine, blankPayment, type DocumentFormValues, type FormItem, type FormKind, type FormLine, type FormTaxType } from "./document-form.ts";
+import { formatDecimalInput, formatMoneyInput } from "./number-input.ts";
 
 /** A screen's document that is not this company's, or gone (also the error page's text). */
 export const NOT_FOUND = "No encontrado";
@@ -207,9 +208,10 @@ export function formValuesFromDraft(draft: DocumentDraft, taxTypes: FormTaxType[
       cabys: l.cabys ?? "",
       description: l.description,
       unit: l.unit,
-      quantity: l.quantity,
-      price: l.unitPrice,
-      discount: l.discountPercent || "0",
+      // Shown as typed in Costa Rica (decision 164): '1,5', '450.000,00'.
+      quantity: formatDecimalInput(l.quantity),
+      price: formatMoneyInput(l.unitPrice),
+      discount: formatDecimalInput(l.discountPercent || "0"),
       taxTypeId: String(taxTypeOfLine(l.tax, taxTypes)?.id ?? ""),
       ...(l.exoneration
         ? {
@@ -221,7 +223,7 @@ export function formValuesFromDraft(draft: DocumentDraft, taxTypes: FormTaxType[
             exInstitution: l.exoneration.institution,
             exInstitutionOther: l.exoneration.institutionOther ?? "",
             exDate: l.exoneration.issuedAt.slice(0, 10),
-            exPercent: l.exoneration.percentage,
+            exPercent: formatDecimalInput(l.exoneration.percentage),
           }
         : {}),
     };
@@ -231,9 +233,9 @@ export function formValuesFromDraft(draft: DocumentDraft, taxTypes: FormTaxType[
     saleCondition: draft.saleCondition || "01",
     saleConditionOther: draft.saleConditionOther ?? "",
     creditDays: draft.saleCondition === "02" && draft.creditDays ? String(draft.creditDays) : "",
-    payments: draft.payments.length ? draft.payments.slice(0, 4).map((p) => ({ code: p.code, amount: p.amount ?? "", other: p.other ?? "" })) : [blankPayment()],
+    payments: draft.payments.length ? draft.payments.slice(0, 4).map((p) => ({ code: p.code, amount: p.amount ? formatMoneyInput(p.amount) : "", other: p.other ?? "" })) : [blankPayment()],
     currency: draft.currency === "USD" ? "USD" : "CRC",
-    exchangeRate: draft.currency === "USD" && opts.keepRate ? draft.exchangeRate : "",
+    exchangeRate: draft.currency === "USD" && opts.keepRate ? formatDecimalInput(draft.exchangeRate) : "",
     note: opts.keepNote ? (draft.note ?? "") : "",
     international: !!draft.internationalClient,
     remindPayment: !!draft.remindPayment,

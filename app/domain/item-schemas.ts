@@ -2,6 +2,8 @@
 // §5 Item/Tax, §8 Items, §9): form schemas with Spanish messages and the pure rules around them
 // (CABYS rate → tax type, CABYS spreadsheet cell parsing). No database, env or clock here.
 import { z } from "zod";
+import { parseDecimalInput } from "./number-input.ts";
+import { decimalField } from "./number-schemas.ts";
 
 export const ITEM_MESSAGES = {
   saved: "Artículo Guardado correctamente",
@@ -47,10 +49,8 @@ const required = (message: string) => z.string({ error: message }).trim().min(1,
 export const priceSchema = z
   .string({ error: "El precio es obligatorio" })
   .trim()
-  .min(1, "El precio es obligatorio")
-  .transform((v) => v.replace(/\s/g, "").replace(",", "."))
-  .refine((v) => !v.startsWith("-"), "El precio no puede ser negativo")
-  .refine((v) => /^\d{1,13}(\.\d{1,2})?$/.test(v), "El precio debe ser un número con máximo 2 decimales")
+  .refine((v) => !v.startsWith("-"), { message: "El precio no puede ser negativo", abort: true })
+  .pipe(decimalField({ required: "El precio es obligatorio", format: "El precio debe ser un número con máximo 2 decimales (por ejemplo 1.500,50)", maxDecimals: 2 }))
   .transform((v) => normalizeDecimal(v));
 
 function normalizeDecimal(v: string): string {
@@ -97,7 +97,7 @@ export function taxSchema(vatCodes: readonly string[]) {
     rate: z
       .string({ error: invalid })
       .trim()
-      .transform((v) => v.replace(",", ".").replace(/%$/, "").trim())
+      .transform((v) => parseDecimalInput(v.replace(/%$/, "")) ?? "")
       .refine((v) => /^\d{1,3}(\.\d{1,4})?$/.test(v) && Number(v) <= 100, invalid)
       .transform((v) => normalizeDecimal(v)),
     vat_code: z

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { dec, money } from "./decimal.ts";
+import { decimalField } from "./number-schemas.ts";
 import { owes, type Receivable } from "./receivables.ts";
 
 export const PAYMENT_MESSAGES = {
@@ -23,7 +24,7 @@ export const PAYMENT_MESSAGES = {
   invalid: "invalido",
   readOnly: "Su plan es de solo lectura: no puede registrar pagos.",
   amountRequired: "El monto es obligatorio",
-  amountFormat: "El monto debe ser un número con máximo 5 decimales",
+  amountFormat: "El monto debe ser un número con máximo 5 decimales (por ejemplo 1.500,50)",
   amountPositive: "El monto debe ser mayor que cero",
   formRequired: "La forma de pago es obligatoria",
   currencyRequired: "La moneda es obligatoria",
@@ -95,13 +96,8 @@ export function isCalendarDay(v: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
 }
 
-/** Amount: required, a positive decimal with at most 5 decimals (comma accepted as the decimal mark); kept as a string. */
-export const amountSchema = z
-  .string({ error: PAYMENT_MESSAGES.amountRequired })
-  .trim()
-  .min(1, PAYMENT_MESSAGES.amountRequired)
-  .transform((v) => v.replace(/\s/g, "").replace(",", "."))
-  .refine((v) => /^\d{1,13}(\.\d{1,5})?$/.test(v), { message: PAYMENT_MESSAGES.amountFormat, abort: true })
+/** Amount: required, a positive decimal typed the Costa Rican way with at most 5 decimals (decision 164); kept as a 5-decimal string. */
+export const amountSchema = decimalField({ required: PAYMENT_MESSAGES.amountRequired, format: PAYMENT_MESSAGES.amountFormat, maxDecimals: 5 })
   .refine((v) => dec(v).gt(0), PAYMENT_MESSAGES.amountPositive)
   .transform((v) => money(v));
 

@@ -14,6 +14,7 @@ import { addItemLine, POS_MESSAGES, posExactItem, posSearch } from "../domain/po
 import { costaRicaDay } from "../domain/document-status.ts";
 import { INVOICE_REFERENCE_CODES, INVOICE_REFERENCE_DEFAULT, INVOICE_REFERENCE_DOC_TYPES, purchaseReference, readReferenceForm, type ReferenceFormValues, type ReferenceView, type SourceView } from "../domain/document-source.ts";
 import { editableReferenceView } from "./reference-view.server.ts";
+import { formatDecimalInput } from "../domain/number-input.ts";
 import { checkDraft, draftTotals, summaryOf, type DocumentDraft, type DraftReference, type FieldError } from "../domain/document-draft.ts";
 import type { RecurrenceFormValues } from "../domain/recurring.ts";
 import { applyItemPicks, billedToRepresentative, blankLine, blankPayment, chosenStudent, contingencyReference, errorMap, FORM_CLIENT_MATCHES, FORM_KINDS, FORM_LIST_LIMIT, FORM_SAVED, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, offeredCreditTerms, PAYMENT_TERM_MESSAGES, readCreditTerm, readDocumentForm, toDraft, withoutBlankLines, type CreditTerm, type DocumentFormValues, type FormStudent, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
@@ -202,7 +203,7 @@ function lockedBySource(form: DocumentFormValues, source: FormSource | undefined
   if (!source) return form;
   let out = form;
   if (source.client !== undefined) out = { ...out, clientId: source.client ? String(source.client.id) : "" };
-  if (source.currency) out = { ...out, currency: source.currency.code, exchangeRate: source.currency.code === "USD" ? source.currency.rate : "" };
+  if (source.currency) out = { ...out, currency: source.currency.code, exchangeRate: source.currency.code === "USD" ? formatDecimalInput(source.currency.rate) : "" };
   return out;
 }
 
@@ -260,7 +261,7 @@ async function withRate(db: Db, form: DocumentFormValues, now: Date): Promise<{ 
   if (form.exchangeRate && form.exchangeRate !== "1") return { form, message: null };
   const rate = await currentRate(db, { currency: "USD", now });
   if (!rate.ok) return { form: { ...form, exchangeRate: "" }, message: rate.message };
-  return { form: { ...form, exchangeRate: rate.rate }, message: rate.warning ?? null };
+  return { form: { ...form, exchangeRate: formatDecimalInput(rate.rate) }, message: rate.warning ?? null };
 }
 
 /** Whether the form may show `id` as its client: one of the clients (or students) it offers — never another company's. */

@@ -2,6 +2,7 @@
 // one POST of it (shared by /new-item, /edit-item/:id and the dialog over /items), save (with the CABYS
 // code checked against the catalogue or Hacienda), delete. Every call is scoped to the company.
 import { data } from "react-router";
+import { formatMoneyInput } from "../domain/number-input.ts";
 import type { Db } from "../../db/client.ts";
 import { cabysByCode } from "../../db/queries/cabys.ts";
 import { deleteItem as deleteItemRow, insertItem, itemById, itemCodeTaken, taxTypesOf, updateItem, type ItemValues } from "../../db/queries/items.ts";
@@ -103,11 +104,6 @@ export async function requireItem(db: Db, companyId: number, raw: string | null 
   return item;
 }
 
-/** "1500.00000" → "1500.00" for the input (prices have at most 2 decimals). */
-function formatPrice(price: string): string {
-  const [i, f = ""] = price.split(".");
-  return `${i}.${f.padEnd(2, "0").slice(0, 2)}`;
-}
 
 async function cabysLabel(db: Db, code: string | undefined) {
   if (!code || !/^\d{13}$/.test(code)) return null;
@@ -129,7 +125,7 @@ export async function itemFormState(db: Db, opts: { companyId: number; itemId: s
         unit: item.unitCode,
         tax_type: String(item.taxTypeId),
         currency: String(item.currencyId),
-        price: formatPrice(item.price),
+        price: formatMoneyInput(item.price),
       }
     : { ...NEW_DEFAULTS, tax_type: String(lists.taxTypes[0]?.id ?? "") };
   return { id: item?.id ?? null, values, lists, errors: {}, cabysResults: [], cabysMessage: null, cabys: await cabysLabel(db, values.cabys_code) };

@@ -12,6 +12,7 @@ import { dec, money } from "../domain/decimal.ts";
 import { costaRicaDay } from "../domain/document-status.ts";
 import { formatMoney } from "../domain/format.ts";
 import type { FieldErrors } from "../domain/forms.ts";
+import { formatMoneyInput } from "../domain/number-input.ts";
 import { amountDue, creditedInFull, type Receivable } from "../domain/receivables.ts";
 import { defaultDescription, isPayableKind, overDueMessage, PAYMENT_MESSAGES, type PaymentFormData } from "../domain/payments.ts";
 
@@ -187,8 +188,8 @@ export async function paymentFormState(db: Db, opts: { companyId: number; docume
     blocked,
     defaults: {
       document_id: String(d.id),
-      // The due amount as typed by a person: no trailing zeros ("1130.5", "1000").
-      amount: dec(due).toString(),
+      // The due amount as typed in Costa Rica (decision 164): "1.130,50".
+      amount: formatMoneyInput(due),
       payment_form: "01",
       currency_id: String(d.currencyId),
       date: costaRicaDay(opts.now),

@@ -102,8 +102,8 @@ describe("credit and debit notes", () => {
     expect(s.lists.clients.map((c: { id: number }) => c.id)).toEqual([a.client.id]);
     expect(s.form).toMatchObject({ clientId: String(a.client.id), currency: "CRC", note: "", payments: [{ code: "04", amount: "" }] });
     expect(s.form.lines.map((l: { description: string; quantity: string; price: string; discount: string; taxTypeId: string }) => [l.description, l.quantity, l.price, l.discount, l.taxTypeId])).toEqual([
-      ["Computadora portátil 14 pulgadas", "2", "450000", "5", String(tax13)],
-      ["Horas de consultoría en sistemas", "10", "25000", "0", String(tax4)],
+      ["Computadora portátil 14 pulgadas", "2", "450.000,00", "5", String(tax13)],
+      ["Horas de consultoría en sistemas", "10", "25.000,00", "0", String(tax4)],
     ]);
     expect(s.totals.total).toBe("1226150.00000");
     expect(s.source.references).toEqual([expect.objectContaining({ mode: "reason", docType: "01", number: invoice.clave, code: "01", codeLabel: "Anula documento de referencia", reason: "" })]);
