@@ -102,6 +102,8 @@ export const generalConfigSchema = z.object({
   currency: z.preprocess(text, z.enum(["1", "2"], { error: CONFIG_MESSAGES.missing }).transform(Number)),
   mode_pos: z.preprocess(text, z.enum(["0", "1"], { error: CONFIG_MESSAGES.missing }).transform((v) => v === "1")),
   currency_emit_doc: z.preprocess(text, z.enum(["0", "1", "2"], { error: CONFIG_MESSAGES.missing }).transform(Number)),
+  /** How tickets and the detail's print variant print (decision 165); absent: a full page. */
+  print_format: z.preprocess((v) => text(v) || "a4", z.enum(["a4", "80", "58"], { error: CONFIG_MESSAGES.missing })),
 });
 export type GeneralConfigInput = z.output<typeof generalConfigSchema>;
 

@@ -148,9 +148,14 @@ function PublicDocument({ view, qr }: { view: DocumentView; qr: string }) {
   );
 }
 
-/** The page of a view (200), as a complete HTML response. */
+/** The QR of a document's public link as inline SVG markup, labelled for screen readers. */
+export async function documentQrSvg(url: string): Promise<string> {
+  return (await qrSvg(url)).replace(/<\?xml[^>]*\?>/, "").replace("<svg ", '<svg role="img" aria-label="Código QR del documento" ');
+}
+
+/** The page of a view (200), as a complete HTML response: the public page, and the detail's full-page print variant. */
 export async function publicPageResponse(view: DocumentView): Promise<Response> {
-  const qr = (await qrSvg(view.publicUrl)).replace(/<\?xml[^>]*\?>/, "").replace("<svg ", '<svg role="img" aria-label="Código QR del documento" ');
+  const qr = await documentQrSvg(view.publicUrl);
   return page(`${view.kindLabel} ${view.consecutive}`, renderToStaticMarkup(<PublicDocument view={view} qr={qr} />), 200);
 }
 

@@ -1,14 +1,16 @@
 // /detail/:type/:id/:print? (route detail-transaction, spec part 2 "Document detail viewer"): on the
 // left a paged, searchable list of the documents of that type; on the right the document as
 // printed (from the stored view), its Hacienda status ribbon (none for quotations), the rejection
-// reasons, and the actions (quotations: convert to invoice, confirmed; edit). `print` renders only the document. Tenancy: the document is read by the
+// reasons, and the actions (quotations: convert to invoice, confirmed; edit). The print variant
+// (/detail/:type/:id/print) is detail-print.tsx, a recurring template's preview recurring-detail.tsx
+// (docs/decisions/169). Tenancy: the document is read by the
 // current company's id and the id together; anything else is 404.
 import { useEffect, useState } from "react";
-import { data, Link, redirect } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/detail";
 import { currencies } from "../../../db/schema/index.ts";
-import { DETAIL_TYPE_KINDS, documentList } from "../../../db/queries/document-lists.ts";
-import { documentOf } from "../../../db/queries/documents.ts";
+import { documentList } from "../../../db/queries/document-lists.ts";
+import { generalConfigOf } from "../../../db/queries/config.ts";
 import { invoiceOfQuotation } from "../../../db/queries/quotations.ts";
 import { QuotationActions } from "../../components/quotation-actions.tsx";
 import { quotationNameOf } from "../../server/quotations.server.ts";
@@ -28,6 +30,7 @@ import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { documentEmailDefaults, nextEmailAttempt, sendDocumentEmailNow } from "../../server/document-email.server.ts";
 import { loadDocumentView } from "../../server/document-view.server.ts";
+import { loadDetailDocument } from "./detail.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 import { paymentReminderDefaults, REMINDER_MESSAGES, sendPaymentReminder } from "../../server/payment-reminders.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
@@ -45,14 +48,7 @@ function notFound(): never {
   throw data(DETAIL_MESSAGES.notFound, { status: 404 });
 }
 
-async function loadDoc(companyId: number, params: { type?: string; id?: string }) {
-  const kinds = DETAIL_TYPE_KINDS[params.type ?? ""];
-  const id = Number(params.id);
-  if (!kinds || !Number.isInteger(id) || id <= 0) notFound();
-  const doc = await documentOf(db(), { companyId, id });
-  if (!doc || !kinds.includes(doc.kind) || doc.deletedAt) notFound();
-  return { doc, kinds, type: params.type! };
-}
+const loadDoc = (companyId: number, params: { type?: string; id?: string }) => loadDetailDocument(db(), companyId, params);
 
 /** The query that opens the payment-reminder form on the detail page (works without JavaScript). */
 const REMINDER_QUERY = "recordatorio";
@@ -61,8 +57,6 @@ type EmailFormValues = { emails: string; subject: string; body: string };
 type FormFailure = { intent: "email" | "reminder"; errors: FieldErrors; values: Record<string, string> };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  // A recurring invoice is a template, not an issued document: its screen is the editor (decision 091).
-  if (params.type === "recurring") throw redirect(`/edit-recurring/recurring/${encodeURIComponent(params.id ?? "")}`);
   const { company } = context.get(requestContext);
   const { doc, kinds, type } = await loadDoc(company!.id, params);
   const database = db();
@@ -71,8 +65,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const preview: PreviewView = { ...view, company: { ...view.company, logo: null } };
   const logoSrc = view.company.logo ? `/company-logo/${company!.id}` : null;
   const ribbon = doc.kind === "qt" ? null : haciendaStatusLabel(doc.status);
-  const print = !!params.print;
-  if (print) return { print: true as const, preview, logoSrc, ribbon, title: `${view.kindLabel} ${view.consecutive}` };
+  const printFormat = (await generalConfigOf(database, company!.id))?.printFormat ?? "a4";
 
   const req = await listRequest(request, context, `/detail/${type}`);
   const { rows, total, totalCapped } = await documentList(database, { companyId: company!.id, kinds, search: req.search, page: req.page, perPage: req.perPage });
@@ -88,8 +81,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const noteSource = doc.kind === "fe" || doc.kind === "te" || doc.kind === "fec";
   const quotation = doc.kind === "qt" && !plan5 ? { invoiceId: await invoiceOfQuotation(database, { companyId: company!.id, quotationId: doc.id }), name: await quotationNameOf(database, company!.id) } : null;
   return {
-    print: false as const,
     preview,
+    /** The company's print format (decision 165): a receipt also offers its narrow PDF. */
+    receipt: printFormat !== "a4",
     logoSrc,
     ribbon,
     title: `${view.kindLabel} ${view.consecutive}`,
@@ -167,8 +161,6 @@ export function meta({ data: d }: Route.MetaArgs) {
   return [{ title: d?.title ?? "Detalle del documento" }];
 }
 
-const PRINT_ONLY_CSS = "@media print{body *{visibility:hidden}[data-print],[data-print] *{visibility:visible}[data-print]{position:absolute;left:0;top:0;width:100%}}";
-
 function CopyLink({ url }: { url: string }) {
   const [hydrated, setHydrated] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
@@ -223,15 +215,6 @@ function EmailFields({ prefix, values, errors }: { prefix: string; values: Parti
 }
 
 export default function Detail({ loaderData, actionData }: Route.ComponentProps) {
-  if (loaderData.print) {
-    return (
-      <div className="mx-auto max-w-4xl" data-print>
-        {/* The layout around this page is not ours: when printing, only the document is visible. */}
-        <style>{PRINT_ONLY_CSS}</style>
-        <DocumentPreview view={loaderData.preview} logoSrc={loaderData.logoSrc} ribbon={loaderData.ribbon} />
-      </div>
-    );
-  }
   const d = loaderData;
   const failed = (intent: FormFailure["intent"]) => (actionData && actionData.intent === intent ? actionData : null);
   const emailFailure = failed("email");
@@ -323,9 +306,14 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
                 XML de respuesta
               </a>
             )}
-            <Link className="btn btn-outline btn-sm" to={`/detail/${d.type}/${d.id}/print`} target="_blank">
+            <a className="btn btn-outline btn-sm" href={`/detail/${d.type}/${d.id}/print`} target="_blank" rel="noreferrer" data-print-link>
               Imprimir
-            </Link>
+            </a>
+            {d.receipt && (
+              <a className="btn btn-outline btn-sm" href={`/document-file/${d.id}/recibo`} download>
+                Recibo PDF
+              </a>
+            )}
             {d.actions.clone && (
               <Link className="btn btn-outline btn-sm" to={`/new-clone/${d.type}/${d.id}`}>
                 Clonar
