@@ -5,7 +5,7 @@
  */
 import type { DocumentDraft, DraftKind, DraftReference, FieldError } from "./document-draft.ts";
 import { linePriceOk } from "./line-price.ts";
-import { formatDecimalInput, formatMoneyInput, parseDecimalInput } from "./number-input.ts";
+import { formatMoneyInput, parseDecimalInput } from "./number-input.ts";
 import type { TarifaCode, TaxCode } from "./totals.ts";
 
 export const FORM_MESSAGES = {

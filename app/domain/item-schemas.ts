@@ -74,6 +74,16 @@ export interface ItemSchemaOptions {
   taxTypeIds: readonly number[];
 }
 
+/** The schema's options from the lists the item form offers (the same on the server and in the browser). */
+export function itemSchemaOptions(lists: { categories: { id: number }[]; units: { symbol: string }[]; currencies: { id: number }[]; taxTypes: { id: number }[] }): ItemSchemaOptions {
+  return {
+    categoryIds: lists.categories.map((c) => c.id),
+    unitSymbols: lists.units.map((u) => u.symbol),
+    currencyIds: lists.currencies.map((c) => c.id),
+    taxTypeIds: lists.taxTypes.map((t) => t.id),
+  };
+}
+
 export function itemSchema(opts: ItemSchemaOptions) {
   return z.object({
     code: required("El código es obligatorio").pipe(z.string().max(20, "El código admite máximo 20 caracteres")),

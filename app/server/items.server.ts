@@ -8,7 +8,7 @@ import { cabysByCode } from "../../db/queries/cabys.ts";
 import { deleteItem as deleteItemRow, insertItem, itemById, itemCodeTaken, taxTypesOf, updateItem, type ItemValues } from "../../db/queries/items.ts";
 import { categories, currencies, unitsOfMeasure } from "../../db/seed/reference-data.ts";
 import { formValues, parseForm, type FieldErrors } from "../domain/forms.ts";
-import { formatRate, ITEM_MESSAGES, itemSchema, taxTypeForRate, type ItemInput, type ItemSchemaOptions, type TaxTypeOption } from "../domain/item-schemas.ts";
+import { formatRate, ITEM_MESSAGES, itemSchema, itemSchemaOptions, taxTypeForRate, type ItemInput, type TaxTypeOption } from "../domain/item-schemas.ts";
 import { findCabysCode, searchCabysCatalogue, type CabysResult, type RemoteOptions } from "./cabys.server.ts";
 
 export interface ItemFormLists {
@@ -28,14 +28,7 @@ export async function itemFormLists(db: Db, companyId: number): Promise<ItemForm
   };
 }
 
-export function schemaOptions(lists: ItemFormLists): ItemSchemaOptions {
-  return {
-    categoryIds: lists.categories.map((c) => c.id),
-    unitSymbols: lists.units.map((u) => u.symbol),
-    currencyIds: lists.currencies.map((c) => c.id),
-    taxTypeIds: lists.taxTypes.map((t) => t.id),
-  };
-}
+export const schemaOptions = itemSchemaOptions;
 
 /** The company's tax type for a CABYS rate (Exento when exempt), as the form shows it. */
 export function matchingTaxType(lists: ItemFormLists, rate: string | null | undefined) {

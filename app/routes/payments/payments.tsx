@@ -6,12 +6,14 @@
 //   action of the lists, the detail viewer and the client detail). After saving it goes back to
 //   `volver` (a whitelist: app/domain/payments.ts paymentReturn) with the toast.
 // Plan 5 (read-only) sees the list only: no form, no actions; the server answers 403 to its posts.
+import { useMemo } from "react";
 import { data, isRouteErrorResponse, Link, useRouteError } from "react-router";
 import type { Route } from "./+types/payments";
 import { bankOf, banksOf, fold, paymentsPage } from "../../../db/queries/payments.ts";
 import { detailTypeOf } from "../../../db/queries/document-lists.ts";
 import { ConfirmAction } from "../../components/confirm.tsx";
 import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
+import { useFieldChecks } from "../../components/form-checks.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { formatMoney, truncate } from "../../domain/format.ts";
 import { parseForm } from "../../domain/forms.ts";
@@ -135,12 +137,16 @@ export function meta({ data: d }: Route.MetaArgs) {
   return [{ title: d?.mode === "pay" ? `Registrar pago — ${d.document.label}` : "Pagos" }];
 }
 
-const invalid = (errors: Record<string, string>, name: string) => (errors[name] ? true : undefined);
-const describedBy = (errors: Record<string, string>, name: string) => (errors[name] ? `${name}-error` : undefined);
+const invalid = (errors: Record<string, string | undefined>, name: string) => (errors[name] ? true : undefined);
+const describedBy = (errors: Record<string, string | undefined>, name: string) => (errors[name] ? `${name}-error` : undefined);
 
 function PaymentForm({ d, state }: { d: Extract<Route.ComponentProps["loaderData"], { mode: "pay" }>; state?: ActionState }) {
   const v = state?.intent === "pay" ? { ...d.defaults, ...state.values } : d.defaults;
-  const errors = state?.intent === "pay" ? state.errors : {};
+  const serverErrors = state?.intent === "pay" ? state.errors : null;
+  // The same schema the action parses with, checked as the fields are left (decision 166).
+  const schema = useMemo(() => paymentSchema({ paymentForms: d.paymentForms.map((p) => p.code) }), [d.paymentForms]);
+  const check = useFieldChecks(schema, { serverErrors, saveIntents: ["pay"] });
+  const errors = check.errors;
   const doc = d.document;
   return (
     <div className="card mx-auto max-w-2xl space-y-4" data-payment-form>
@@ -189,7 +195,7 @@ function PaymentForm({ d, state }: { d: Extract<Route.ComponentProps["loaderData
           </Link>
         </>
       ) : (
-        <AppForm action={d.action} className="space-y-3" key={JSON.stringify(v)} noValidate>
+        <AppForm action={d.action} className="space-y-3" key={JSON.stringify(v)} {...check.formProps}>
           <input type="hidden" name="intent" value="pay" />
           <input type="hidden" name="document_id" value={doc.id} />
           <input type="hidden" name="volver" value={d.volver} />
