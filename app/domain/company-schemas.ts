@@ -69,6 +69,16 @@ const checkbox = z
   .optional()
   .transform((v) => v === "on" || v === "1" || v === "true");
 
+/**
+ * What a user of an inactive company is told (spec part 1 §2.2): selecting it, and whenever a screen
+ * it may not open sends them to the dashboard. Administrators may still use it.
+ */
+export function inactiveCompanyMessage(name: string, isAdmin: boolean): string {
+  return isAdmin
+    ? `La compañia ${name} esta inactiva. Como administrador puede seguir usándola.`
+    : `La compañia ${name} esta inactiva: solo puede ver el inicio y las compañías. Pida a un administrador que la active.`;
+}
+
 export interface CompanySchemaOptions {
   creating: boolean;
   isAdmin: boolean;

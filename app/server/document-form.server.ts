@@ -190,6 +190,8 @@ export interface FormSource {
   replacesDocumentId?: number | null;
   /** The quotation being edited: Guardar updates it instead of issuing a new document. */
   updates?: number;
+  /** A rule of the source on the draft as it will be issued (run when everything else is valid). */
+  checkDraft?: (draft: DocumentDraft) => FieldError[];
 }
 
 /** A source's locked client is the only one offered. */
@@ -429,6 +431,8 @@ export async function submitDocumentForm(
     ? { ...formDraft, references: opts.source.references }
     : { ...formDraft, ...(contingency.reference ? { situacion: 2 as const } : {}), ...(references.length ? { references } : {}) };
   errors.push(...formErrors, ...checkDraft(draft));
+  // The source's own rule on the whole draft (a credit note marked 'Anula' must cancel it all).
+  if (!errors.length && opts.source?.checkDraft) errors.push(...opts.source.checkDraft(draft));
   if (errors.length > 0) return { ok: false, status: 400, state: state(kind, form, lists, errors, rated.message, view, ref?.typed ?? null) };
 
   if (opts.save) {

@@ -1,6 +1,7 @@
 // The root middleware: session, CSRF, toasts and the access rules of spec part 1 §2.2.
 import { data, redirect, type MiddlewareFunction } from "react-router";
-import { decideAccess } from "../domain/access.ts";
+import { decideAccess, matchRoute } from "../domain/access.ts";
+import { inactiveCompanyMessage } from "../domain/company-schemas.ts";
 import { requestContext, type RequestState } from "./context.ts";
 import { checkCsrf, csrfFor, CSRF_MESSAGE } from "./csrf.server.ts";
 import { db } from "./db.server.ts";
@@ -45,7 +46,12 @@ export const rootMiddleware: MiddlewareFunction<Response> = async ({ request, co
     companyActive: state.company?.active ?? false,
     permission: state.company?.permission ?? 0,
   });
-  if (decision.kind === "redirect") return finish(redirect(decision.to));
+  if (decision.kind === "redirect") {
+    // Sent to the dashboard because the company is inactive (part 1 §2.2): say why.
+    if (decision.to === "/dashboard" && state.company && !state.company.active && !state.user?.isAdmin && request.method === "GET" && !matchRoute(pathname)?.public)
+      setCookies.push(toastCookie([...(toasts ?? []), { type: "warning", text: inactiveCompanyMessage(state.company.name, false) }]));
+    return finish(redirect(decision.to));
+  }
   state.title = decision.route.title;
 
   if (UNSAFE.has(request.method) && !decision.route.csrfExempt && !(await checkCsrf(request, csrf.token))) {

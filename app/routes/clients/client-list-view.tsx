@@ -102,7 +102,7 @@ export function ClientListView({ loaderData, actionData }: { loaderData: LoaderD
       )}
       <ListControls search={search} perPage={perPage} extra={inactive ? { tab: "inactive" } : undefined} />
       <div className="overflow-x-auto">
-        <table className="table" data-clients>
+        <table className="table" data-clients data-stack>
           <thead>
             <tr>
               <th>#</th>
@@ -220,19 +220,25 @@ function ClientRow({
   const fields: Record<string, string | number> = scripted ? { client_id: c.id, stay: 1 } : { client_id: c.id };
   return (
     <tr data-client-id={c.id}>
-      <td>{n}</td>
-      <td title={c.name}>
+      <td className="max-sm:hidden">{n}</td>
+      <td data-label="Nombre" title={c.name}>
         <Link to={`/client-detail/${c.id}`}>{truncate(c.name)}</Link>
       </td>
-      <td title={c.email}>{truncate(c.email)}</td>
-      <td>{c.identification}</td>
-      {provider && <td>{c.phone}</td>}
-      {!readOnly && <td>{formatMoney(c.balance, "₡")}</td>}
-      <td>
+      <td data-label="Email" title={c.email}>
+        {truncate(c.email)}
+      </td>
+      <td data-label="Identificación">{c.identification}</td>
+      {provider && <td data-label="Teléfono">{c.phone}</td>}
+      {!readOnly && (
+        <td data-label="Balance" className="whitespace-nowrap">
+          {formatMoney(c.balance, "₡")}
+        </td>
+      )}
+      <td data-label="Status">
         <span className={`chip ${c.active ? "chip-on" : "chip-off"}`}>{c.active ? "Activo" : "Inactivo"}</span>
       </td>
-      <td>
-        <div className="flex flex-wrap gap-1">
+      <td data-label="Acciones">
+        <div className="flex flex-wrap justify-end gap-1">
           <Link className="btn btn-outline btn-sm" to={editHref}>
             Editar
           </Link>

@@ -232,9 +232,11 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
           {d.list.map((r) => (
             <li key={r.id} className={r.id === d.id ? "bg-primary/10" : undefined} aria-current={r.id === d.id ? "true" : undefined}>
               <Link to={`/detail/${d.type}/${r.id}`} className="block px-2 py-2">
-                <div className="flex justify-between gap-2">
-                  <span className="font-medium">{r.number}</span>
-                  <span>{r.total}</span>
+                <div className="flex flex-wrap justify-between gap-x-2">
+                  <span className="min-w-0 break-all font-medium">{r.number}</span>
+                  <span className="shrink-0 whitespace-nowrap" data-list-total>
+                    {r.total}
+                  </span>
                 </div>
                 <div className="flex justify-between gap-2 text-xs text-slate-600">
                   <span>{r.client}</span>

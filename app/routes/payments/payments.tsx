@@ -312,7 +312,7 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
         <h1 className="mb-4 text-lg font-semibold">Pagos</h1>
         <ListControls search={d.search} perPage={d.perPage} />
         <div className="overflow-x-auto">
-          <table className="table" data-payments>
+          <table className="table" data-payments data-stack>
             <thead>
               <tr>
                 <th>Número</th>
@@ -336,18 +336,22 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
               )}
               {d.rows.map((r) => (
                 <tr key={r.id} data-payment-id={r.id}>
-                  <td>{r.id}</td>
-                  <td>
+                  <td data-label="Número">{r.id}</td>
+                  <td data-label="Factura" className="break-all">
                     <Link to={r.document.href}>{r.document.number}</Link>
                   </td>
-                  <td title={r.clientName}>{r.clientId ? <Link to={`/client-detail/${r.clientId}`}>{truncate(r.clientName)}</Link> : truncate(r.clientName)}</td>
-                  <td>{r.paymentForm}</td>
-                  <td className="text-right">{r.amount}</td>
-                  <td>{r.bank}</td>
-                  <td>{r.reference}</td>
-                  <td>{r.date}</td>
+                  <td data-label="Cliente" title={r.clientName}>
+                    {r.clientId ? <Link to={`/client-detail/${r.clientId}`}>{truncate(r.clientName)}</Link> : truncate(r.clientName)}
+                  </td>
+                  <td data-label="Forma de pago">{r.paymentForm}</td>
+                  <td data-label="Monto" className="whitespace-nowrap text-right">
+                    {r.amount}
+                  </td>
+                  <td data-label="Banco">{r.bank}</td>
+                  <td data-label="Referencia">{r.reference}</td>
+                  <td data-label="Fecha">{r.date}</td>
                   {!d.plan5 && (
-                    <td>
+                    <td data-label="Acciones">
                       <ConfirmAction
                         label="Eliminar"
                         title="Eliminar pago"
