@@ -256,8 +256,16 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
           <div className="flex flex-wrap items-center justify-between gap-2">
             <h1 className="text-lg font-semibold">{d.title}</h1>
             <div className="flex flex-wrap gap-2 text-sm">
-              {d.paymentStatus && <span className="chip">{d.paymentStatus}</span>}
-              {d.due && <span className="chip chip-off">{d.due}</span>}
+              {d.paymentStatus && (
+                <span className="chip" data-payment-status>
+                  {d.paymentStatus}
+                </span>
+              )}
+              {d.due && (
+                <span className="chip chip-off" data-due>
+                  {d.due}
+                </span>
+              )}
             </div>
           </div>
           {d.rejected && (
