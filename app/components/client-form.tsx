@@ -76,7 +76,7 @@ export function ClientForm({ state, action, cancelTo, title }: { state: ClientFo
           {mode === "dialog" ? "Cerrar" : "Volver"}
         </Link>
       </div>
-      {Object.keys(state.errors).length > 0 && (
+      {check.hasErrors && (
         <p className="rounded-md bg-danger/10 p-3 text-sm text-danger" role="alert">
           Revisa los datos marcados.
         </p>
@@ -103,7 +103,7 @@ export function ClientForm({ state, action, cancelTo, title }: { state: ClientFo
           {text("email", "Email", { type: "email", required: true, maxLength: 160 })}
           {text("phone", "Teléfono", { inputMode: "numeric", pattern: "\\d+", required: true, maxLength: 20 })}
         </div>
-        {mode === "detail" ? <ActivityHidden state={state} /> : <ActivityFields state={state} />}
+        {mode === "detail" ? <ActivityHidden state={{ ...state, errors: check.errors }} /> : <ActivityFields state={{ ...state, errors: check.errors }} />}
       </section>
 
       <section className="card space-y-4" aria-labelledby="card-ubicacion">

@@ -55,6 +55,8 @@ export function useFieldChecks(schema: $ZodType | null, opts: FieldChecksOptions
     formProps: { id: form.id, onSubmit: form.onSubmit, noValidate: true },
     /** The message of a field (by the form's error key), from the checks or the server. */
     error,
+    /** Whether any field has a message now (the form's summary alert). */
+    hasErrors: Object.values(all).some((m) => m?.length),
     /** The same as a record keyed like the server's errors (errors.amount, errors["contacts.0.name"]). */
     errors: new Proxy({} as Record<string, string | undefined>, { get: (_, key) => (typeof key === "string" ? error(key) : undefined) }),
   };

@@ -73,7 +73,7 @@ export function ItemFormView({ state, action, closeTo = "/items", dialog = false
           {dialog ? "Cerrar" : "Volver"}
         </Link>
       </div>
-      <FormAlert>{Object.keys(state.errors).length > 0 && (state.errors._form ?? "Revisa los datos marcados.")}</FormAlert>
+      <FormAlert>{(check.hasErrors || Object.keys(state.errors).length > 0) && (state.errors._form ?? "Revisa los datos marcados.")}</FormAlert>
       <section className="card space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
           {text("code", "Código", { required: true, maxLength: 20 })}

@@ -183,7 +183,7 @@ function CompanyFormView({ state }: { state: ViewState }) {
           Volver
         </Link>
       </div>
-      <FormAlert>{Object.keys(state.errors).length > 0 && "Revisa los datos marcados."}</FormAlert>
+      <FormAlert>{(check.hasErrors || Object.keys(state.errors).length > 0) && "Revisa los datos marcados."}</FormAlert>
 
       <section className="card space-y-4" aria-labelledby="card-detalle">
         <h2 id="card-detalle" className="font-semibold">
