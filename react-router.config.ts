@@ -2,6 +2,8 @@ import type { Config } from "@react-router/dev/config";
 
 export default {
   ssr: true,
+  // Tests build into a folder of their own (tests/integration/http-server.test.ts); the server reads the same variable.
+  buildDirectory: process.env.BUILD_DIR || "build",
   future: {
     v8_middleware: true,
     v8_splitRouteModules: true,

@@ -23,21 +23,21 @@ const RUNS = Number(process.env.BENCH_DOCUMENT_RUNS || 40);
 /** Share of documents per company (the first holds most). */
 const SHARES = [0.7, 0.2, 0.1];
 
-function percentile(sorted: number[], p: number) {
+export function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-async function exec(database: Database, query: string) {
+export async function exec(database: Database, query: string) {
   if (database.kind === "pglite") await database.pglite!.exec(query);
   else await database.db.execute(query as never);
 }
 
-async function all<T>(database: Database, query: string): Promise<T[]> {
+export async function all<T>(database: Database, query: string): Promise<T[]> {
   if (database.kind === "pglite") return (await database.pglite!.query<T>(query)).rows;
   return (await database.db.execute(query as never)) as unknown as T[];
 }
 
-async function one<T>(database: Database, query: string): Promise<T> {
+export async function one<T>(database: Database, query: string): Promise<T> {
   if (database.kind === "pglite") return (await database.pglite!.query<T>(query)).rows[0];
   return ((await database.db.execute(query as never)) as unknown as T[])[0];
 }
@@ -50,8 +50,9 @@ const sqlArray = (xs: string[]) => `array[${xs.map((s) => `'${s}'`).join(",")}]`
  * Three companies (one user each), CLIENTS clients split by SHARES, then `documents` documents:
  * 80 % fe, 12 % te, 5 % nc, 2 % nd, 1 % fec over ~3 years (newest last); 85 % aceptado, 7 %
  * rechazado, 5 % procesando, 3 % por enviar; invoices 60 % paid, 10 % partly, 30 % unpaid.
+ * (bench/reports.ts seeds the same data and adds lines, note references and expenses.)
  */
-async function fill(database: Database, documents: number) {
+export async function fill(database: Database, documents: number) {
   const db = database.db;
   await db.insert(currencies).values(ref.currencies.map((r) => ({ id: r.id, code: r.code, name: r.name, symbol: r.symbol }))).onConflictDoNothing();
   const owners: { companyId: number; browser: Browser }[] = [];

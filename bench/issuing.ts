@@ -41,7 +41,7 @@ async function setup(database: Database) {
   const db = database.db;
   const [c] = await db
     .insert(companies)
-    .values({ name: "Empresa de prueba S.A.", identificationTypeId: 2, identification: "3101123456", email: "f@example.cr", phone: "22223333", provinceNumber: 1, cantonNumber: 1, districtNumber: 1, otherSigns: "Frente al parque central", economicActivityCode: "620100" })
+    .values({ name: "Empresa de prueba S.A.", identificationTypeId: 2, identification: "3101123456", email: "f@example.cr", phone: "22223333", provinceNumber: 1, cantonNumber: 1, districtNumber: 1, otherSigns: "Frente al parque central", economicActivityCode: "6201.0" })
     .returning();
   const [cl] = await db
     .insert(clients)

@@ -20,6 +20,12 @@ export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
   close(): Promise<void>;
+  /**
+   * Runs `fn` holding a PostgreSQL session-level advisory lock (on a connection of its own), so
+   * processes started together do it one after another; a process that dies releases it with its
+   * connection. PGlite: one process owns the folder (server/environment.ts lockDataDir), so `fn` just runs.
+   */
+  exclusive<T>(lockKey: bigint, fn: () => Promise<T>): Promise<T>;
   /** The PGlite instance, when embedded (for snapshots in tests). */
   pglite?: PGlite;
 }
@@ -40,24 +46,52 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const client = postgres(opts.databaseUrl, {
       max: opts.maxConnections ?? 10,
       onnotice: () => {},
-      connection: { TimeZone: "UTC" },
+      // No JIT: compiling a report's aggregate (estimated cost above jit_above_cost) took longer
+      // than running it — 260 ms of the items report's 540 (docs/decisions/151).
+      connection: { TimeZone: "UTC", jit: "off" },
     });
     const db = drizzlePostgres(client, { schema }) as unknown as Db;
-    return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
+    // The lock lives on a connection of its own, so the pool (even of one) stays free for `fn`.
+    const exclusive = async <T>(lockKey: bigint, fn: () => Promise<T>): Promise<T> => {
+      const session = postgres(opts.databaseUrl!, { max: 1, onnotice: () => {} });
+      try {
+        await session`select pg_advisory_lock(${lockKey.toString()}::bigint)`;
+        try {
+          return await fn();
+        } finally {
+          await session`select pg_advisory_unlock(${lockKey.toString()}::bigint)`;
+        }
+      } finally {
+        await session.end({ timeout: 5 });
+      }
+    };
+    return { db, kind: "postgres", close: () => client.end({ timeout: 5 }), exclusive };
   }
   if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
   const pglite = new PGlite({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir });
   await pglite.waitReady;
   const db = drizzlePglite(pglite, { schema }) as unknown as Db;
-  return { db, kind: "pglite", pglite, close: () => pglite.close() };
+  return { db, kind: "pglite", pglite, close: () => pglite.close(), exclusive: (_key, fn) => fn() };
 }
 
-export async function migrateDatabase(database: Database): Promise<void> {
-  if (database.kind === "postgres") {
-    await migratePostgres(database.db as never, { migrationsFolder });
-  } else {
-    await migratePglite(database.db as never, { migrationsFolder });
-  }
+/** The advisory lock key of start-up work (migrations and seeding): any fixed 64-bit number of ours. */
+export const STARTUP_LOCK_KEY = 0x636f6c6962726en; // "colibri"
+
+/**
+ * Applies the pending migrations, then `andThen` (seeding), under one advisory lock: web and jobs
+ * processes started together on an empty PostgreSQL database migrate one after the other instead
+ * of colliding ("duplicate key … pg_type"); the second finds nothing left to do
+ * (docs/decisions/112-start-up-and-health.md).
+ */
+export async function migrateDatabase(database: Database, opts: { andThen?: (db: Db) => Promise<void> } = {}): Promise<void> {
+  await database.exclusive(STARTUP_LOCK_KEY, async () => {
+    if (database.kind === "postgres") {
+      await migratePostgres(database.db as never, { migrationsFolder });
+    } else {
+      await migratePglite(database.db as never, { migrationsFolder });
+    }
+    await opts.andThen?.(database.db);
+  });
 }
 
 /** Rows of a raw query on either driver (PGlite returns {rows}, postgres.js an array). */

@@ -1,4 +1,5 @@
 // `npm run jobs`: the jobs process for PostgreSQL deployments (with PGlite the web process runs jobs).
+import fs from "node:fs";
 import { openDatabase, migrateDatabase } from "../db/client.ts";
 import { handlers, schedules } from "./registry.ts";
 import { startRunner } from "./runner.ts";
@@ -10,8 +11,11 @@ if (!config.databaseUrl) {
   process.exit(1);
 }
 const database = await openDatabase({ databaseUrl: config.databaseUrl, maxConnections: 4 });
+// Under the start-up lock: a web process starting at the same time migrates first, or after (decision 112).
 await migrateDatabase(database);
-const runner = startRunner(database.db, { handlers, schedules });
+// JOBS_HEARTBEAT_FILE: touched while the runner's loop turns; the container's health check reads its age.
+const heartbeatFile = process.env.JOBS_HEARTBEAT_FILE;
+const runner = startRunner(database.db, { handlers, schedules, heartbeat: heartbeatFile ? () => fs.writeFileSync(heartbeatFile, new Date().toISOString()) : undefined });
 console.log("[jobs] en marcha");
 const shutdown = async () => {
   console.log("[jobs] deteniendo…");

@@ -6,6 +6,8 @@ import { haciendaSweepTask, pollDocumentTask } from "./tasks/poll-document.ts";
 import { recurringTask } from "./tasks/recurring.ts";
 import { sendDocumentEmailTask } from "./tasks/send-document-email.ts";
 import { paymentRemindersTask } from "./tasks/payment-reminders.ts";
+import { apiPurgeTask, deliverWebhookTask } from "./tasks/webhooks.ts";
+import { checkReceptionIssuerTask, pollReceptionTask, receptionDeadlinesTask, receptionMailboxesTask, receptionMailboxTask, receptionSweepTask, submitReceptionTask } from "./tasks/receptions.ts";
 
 export const handlers: Record<string, JobHandler> = {
   "purge-sessions": purgeSessionsTask,
@@ -16,6 +18,15 @@ export const handlers: Record<string, JobHandler> = {
   recurring: recurringTask,
   "send-document-email": sendDocumentEmailTask,
   "payment-reminders": paymentRemindersTask,
+  "deliver-webhook": deliverWebhookTask,
+  "api-purge": apiPurgeTask,
+  "check-reception-issuer": checkReceptionIssuerTask,
+  "submit-reception": submitReceptionTask,
+  "poll-reception": pollReceptionTask,
+  "reception-sweep": receptionSweepTask,
+  "reception-mailbox": receptionMailboxTask,
+  "reception-mailboxes": receptionMailboxesTask,
+  "reception-deadlines": receptionDeadlinesTask,
 };
 
 export const schedules: Schedule[] = [
@@ -30,4 +41,13 @@ export const schedules: Schedule[] = [
   { cron: "*/15 * * * *", type: "recurring" },
   // Payment reminders: every hour; each invoice's is sent once, the day after it is due (CR date).
   { cron: "35 * * * *", type: "payment-reminders" },
+  // Integrator API: expired idempotency keys and webhook deliveries older than 30 days.
+  { cron: "50 * * * *", type: "api-purge" },
+  // Received documents: safety net of their MensajeReceptor (docs/decisions/173).
+  { cron: "*/5 * * * *", type: "reception-sweep" },
+  // Reception mailboxes: every 5 minutes, one job per company (docs/decisions/175).
+  { cron: "2-59/5 * * * *", type: "reception-mailboxes" },
+  // Pending received documents whose deadline to reject is near: e-mailed once (docs/decisions/172).
+  // Hourly: the task works with Costa Rica dates whatever the server's time zone.
+  { cron: "20 * * * *", type: "reception-deadlines" },
 ];

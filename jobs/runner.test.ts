@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, passwordResetTokens, sessions } from "../db/schema/index.ts";
 import { createCompany, createUser } from "../tests/setup/app.ts";
 import { createTestDatabase } from "../tests/setup/db.ts";
-import { backoffMs, enqueue, releaseStale, runOne, type JobHandler } from "./runner.ts";
+import { backoffMs, enqueue, releaseStale, runOne, startRunner, type JobHandler } from "./runner.ts";
 import { purgeSessionsTask } from "./tasks/purge-sessions.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -98,5 +98,20 @@ describe("purge task", () => {
     expect(left).toEqual(["live", "replaced-recently"]);
     const tokens = await database.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.userId, user.id));
     expect(tokens.map((t) => t.tokenHash[0])).toEqual(["c"]);
+  });
+
+  it("beats its heartbeat at every look for jobs and after every job (the jobs container's health check)", async () => {
+    let beats = 0;
+    const ran: number[] = [];
+    await enqueue(database.db, "beat-echo", { n: 7 });
+    const runner = startRunner(database.db, { handlers: { "beat-echo": async (p) => void ran.push(Number(p.n)) }, schedules: [], pollMs: 20, heartbeat: () => beats++ });
+    try {
+      // Waits (no time assertion) until the runner has looked twice after running the job.
+      for (let i = 0; i < 1000 && !(ran.length === 1 && beats >= 3); i++) await new Promise((r) => setTimeout(r, 10));
+    } finally {
+      await runner.stop();
+    }
+    expect(ran).toEqual([7]);
+    expect(beats).toBeGreaterThanOrEqual(3);
   });
 });

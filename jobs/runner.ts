@@ -96,7 +96,17 @@ export interface Runner {
 /** How often an idle runner looks for due jobs: JOBS_POLL_MS, else 2 s. */
 const DEFAULT_POLL_MS = Number(process.env.JOBS_POLL_MS) > 0 ? Number(process.env.JOBS_POLL_MS) : 2000;
 
-export function startRunner(db: Db, opts: { handlers: Record<string, JobHandler>; schedules: Schedule[]; pollMs?: number; now?: () => Date }): Runner {
+export function startRunner(
+  db: Db,
+  opts: {
+    handlers: Record<string, JobHandler>;
+    schedules: Schedule[];
+    pollMs?: number;
+    now?: () => Date;
+    /** Called at every look for due jobs and after every job: the process is alive and its loop turns (health check). */
+    heartbeat?: () => void;
+  },
+): Runner {
   const workerId = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 6)}`;
   const now = opts.now ?? (() => new Date());
   let stopping = false;
@@ -106,13 +116,24 @@ export function startRunner(db: Db, opts: { handlers: Record<string, JobHandler>
       if (!stopping) void enqueue(db, s.type, s.payload ?? {}, { uniqueKey: `schedule:${s.type}` }).catch((e) => console.error("[jobs] schedule", e));
     }),
   );
+  const beat = () => {
+    try {
+      opts.heartbeat?.();
+    } catch (e) {
+      console.error("[jobs] heartbeat", (e as Error).message);
+    }
+  };
   const drain = async () => {
     let n = 0;
-    while (!stopping && (await runOne(db, opts.handlers, workerId, now))) n++;
+    while (!stopping && (await runOne(db, opts.handlers, workerId, now))) {
+      n++;
+      beat();
+    }
     return n;
   };
   const tick = async () => {
     if (stopping) return;
+    beat();
     busy = (async () => {
       await releaseStale(db, now());
       await drain();

@@ -8,18 +8,19 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import compression from "compression";
 import express from "express";
-import { createRequestHandler } from "@react-router/express";
 import { RouterContextProvider } from "react-router";
-import { migrateDatabase, openDatabase, setDatabase, type Database } from "../db/client.ts";
+import { migrateDatabase, openDatabase, setDatabase, sql, type Database } from "../db/client.ts";
 import { seedDemo, seedReferenceData } from "../db/seed/index.ts";
 import { handlers, schedules } from "../jobs/registry.ts";
 import { startRunner, type Runner } from "../jobs/runner.ts";
 import { lockDataDir, prepareEnvironment } from "./environment.ts";
 import { precompressedAssets } from "./precompressed-assets.ts";
+import { clientAddress } from "./client-ip.ts";
+import { createRequestHandler } from "./request-handler.ts";
 import { anyCompanyUsesSandbox } from "../app/server/hacienda-config.server.ts";
 
-/** Largest request body accepted (uploads: CABYS spreadsheets up to 20 MB). */
-const MAX_BODY_BYTES = 25 * 1024 * 1024;
+/** The built app (`react-router build`); BUILD_DIR lets tests serve a build of their own. */
+const buildDir = path.resolve(process.env.BUILD_DIR || "build");
 
 const started = Date.now();
 const config = prepareEnvironment();
@@ -29,14 +30,21 @@ const isWorker = cluster.isWorker;
 
 /** Migrations, reference data, the demo company and the local Hacienda simulator: once, before serving. */
 async function prepare(database: Database) {
-  await migrateDatabase(database);
-  await seedReferenceData(database.db);
-  if (process.env.SEED_DEMO !== "false") {
-    const demoFile = path.join(config.dataDir, "demo-user.txt");
-    const demo = await seedDemo(database.db, { password: process.env.DEMO_PASSWORD || undefined });
-    if (demo.created && demo.password) fs.writeFileSync(demoFile, `${demo.email} / ${demo.password}\n`, { mode: 0o600 });
-    if (fs.existsSync(demoFile)) console.log(`Usuario demo: ${fs.readFileSync(demoFile, "utf8").trim()}`);
-  }
+  // Migrations and seeding under one PostgreSQL advisory lock: web and jobs processes started
+  // together take turns (docs/decisions/112-start-up-and-health.md).
+  await migrateDatabase(database, {
+    andThen: async (db) => {
+      await seedReferenceData(db);
+      if (process.env.SEED_DEMO === "false") return;
+      const demoFile = path.join(config.dataDir, "demo-user.txt");
+      const demo = await seedDemo(db, { password: process.env.DEMO_PASSWORD || undefined });
+      if (demo.created && demo.password) fs.writeFileSync(demoFile, `${demo.email} / ${demo.password}\n`, { mode: 0o600 });
+      // The password is printed when the demo company was just created, and on every start in
+      // development only; a production log never repeats it (it stays in DATA_DIR/demo-user.txt).
+      if (demo.created && demo.password) console.log(`Usuario demo: ${demo.email} / ${demo.password}`);
+      else if (process.env.NODE_ENV === "development" && fs.existsSync(demoFile)) console.log(`Usuario demo: ${fs.readFileSync(demoFile, "utf8").trim()}`);
+    },
+  });
   // The local Hacienda simulator, when a company (the demo one) uses environment 'sandbox'
   // (docs/decisions/060-company-configuration.md). Its URL reaches 'probar acceso' through HACIENDA_SANDBOX_URL.
   if (process.env.HACIENDA_SANDBOX !== "false" && !process.env.HACIENDA_SANDBOX_URL && (await anyCompanyUsesSandbox(database.db))) {
@@ -88,25 +96,26 @@ if (cluster.isPrimary && workers > 1) {
   setDatabase(database);
   const sandbox = isWorker ? undefined : await prepare(database);
 
-  const build = await import(pathToFileURL(path.resolve("build/server/index.js")).href);
+  const build = await import(pathToFileURL(path.join(buildDir, "server/index.js")).href);
   const app = express();
   app.disable("x-powered-by");
-  app.use(compression());
-  app.use("/assets", precompressedAssets("build/client/assets"));
-  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
-  app.use(express.static("build/client", { maxAge: "1h" }));
   app.use((req, res, next) => {
-    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
-      res.status(413).type("text/plain; charset=utf-8").send("El archivo o formulario es demasiado grande (máximo 25 MB).");
-      return;
-    }
     // The app reads the client address from this header; whatever a client sent in it is replaced.
-    req.headers["x-colibri-client-ip"] = req.socket.remoteAddress ?? "unknown";
+    req.headers["x-colibri-client-ip"] = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "same-origin");
-    res.setHeader("X-Frame-Options", "SAMEORIGIN");
     next();
   });
+  // For the container's health check and load balancers: the process serves and the database answers. No session.
+  app.get("/healthz", async (_req, res) => {
+    const ok = await Promise.race([database.db.execute(sql`select 1`).then(() => true, () => false), new Promise<boolean>((r) => setTimeout(() => r(false), 3000).unref())]);
+    res.status(ok ? 200 : 503).set("Cache-Control", "no-store").type("text/plain; charset=utf-8").send(ok ? "ok" : "sin base de datos");
+  });
+  app.use(compression());
+  app.use("/assets", precompressedAssets(path.join(buildDir, "client/assets")));
+  app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y" }));
+  app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h" }));
+  // Request bodies are limited per route on the bytes read (app/domain/request-limits.ts).
   app.all("/{*splat}", createRequestHandler({ build, getLoadContext: () => new RouterContextProvider() }));
 
   let runner: Runner | undefined;

@@ -4,6 +4,7 @@ import { AppForm, Field, SubmitButton } from "./form.tsx";
 import { ContactsFields } from "./contacts-fields.tsx";
 import { activityLookupCheck, clientFormObject, clientSchema, HOME_COUNTRY, maxContacts, type ClientFormMode, type ContactValues } from "../domain/client-schemas.ts";
 import { useFieldChecks } from "./form-checks.tsx";
+import { ACTIVITY_CODE_MESSAGES, isLegacyActivityCode } from "../domain/activity-codes.ts";
 import { ACTIVITY_MESSAGES, type Activity, type ActivityLookup } from "../domain/company-schemas.ts";
 
 interface Place {
@@ -28,6 +29,8 @@ export interface ClientFormViewState {
   };
   errors: Record<string, string | undefined>;
   message: string | null;
+  /** The stored client's activity code (an old-catalogue code it already has is accepted unchanged). */
+  storedActivityCode?: string | null;
 }
 
 /** A key that resets the uncontrolled inputs whenever the server sends a new state. */
@@ -49,7 +52,7 @@ const clientPathName = (path: PropertyKey[]) => clientFieldName(path.map(String)
 export function ClientForm({ state, action, cancelTo, title }: { state: ClientFormViewState; action: string; cancelTo: string; title: string }) {
   const { mode, values, lists } = state;
   // The schema the server parses the client with, checked as the fields are left (decision 166).
-  const schema = useMemo(() => clientSchema({ mode, provider: !!state.provider }), [mode, state.provider]);
+  const schema = useMemo(() => clientSchema({ mode, provider: !!state.provider, storedActivityCode: state.storedActivityCode }), [mode, state.provider, state.storedActivityCode]);
   const check = useFieldChecks(schema, {
     serverErrors: state.errors as Record<string, string>,
     prepare: (v) => clientFormObject(v as Record<string, string>),
@@ -69,7 +72,7 @@ export function ClientForm({ state, action, cancelTo, title }: { state: ClientFo
   const form = (
     <AppForm action={action} className="space-y-4" data-client-form={mode} {...check.formProps}>
       {/* Enter in a field saves (the first submit button is the form's default). */}
-      <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" style={{ position: "absolute", left: "-9999px" }} />
+      <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" className="absolute -left-[9999px]" />
       <div className="flex items-center justify-between">
         <h1 className="text-lg font-semibold">{title}</h1>
         <Link to={cancelTo} className="btn btn-outline">
@@ -99,7 +102,7 @@ export function ClientForm({ state, action, cancelTo, title }: { state: ClientFo
               ))}
             </select>
           </Field>
-          {text("identification", "Identificación", { required: true, inputMode: "numeric", pattern: "\\d{9,12}", maxLength: 12 })}
+          {text("identification", "Identificación", { required: true, pattern: "[0-9A-Z]{9,12}", maxLength: 12 })}
           {text("email", "Email", { type: "email", required: true, maxLength: 160 })}
           {text("phone", "Teléfono", { inputMode: "numeric", pattern: "\\d+", required: true, maxLength: 20 })}
         </div>
@@ -229,15 +232,22 @@ export function ActivityFields({
             id="economic_activity_code"
             name="economic_activity_code"
             className="input"
-            inputMode="numeric"
-            maxLength={8}
-            placeholder="Código de la actividad"
+            inputMode="decimal"
+            pattern="\d{4}\.\d"
+            maxLength={6}
+            placeholder="Código CIIU 4, p. ej. 6201.0"
             value={activity}
             onChange={(e) => setActivity(e.target.value)}
             aria-invalid={!!errors.economic_activity_code || undefined}
           />
         )}
       </Field>
+      {/* A stored code of the catalogue before TRIBU-CR that the migration could not convert (decision 132). */}
+      {isLegacyActivityCode(activity) && (
+        <p className="rounded-md bg-warning/10 p-3 text-sm" role="alert" data-activity-legacy>
+          {ACTIVITY_CODE_MESSAGES.legacyClient(activity)}
+        </p>
+      )}
       <input type="hidden" name="activity_options" value={JSON.stringify(activities)} />
       {foundName && <input type="hidden" name="found_company_name" value={foundName} />}
       {activities.length > 0 ? (
@@ -290,7 +300,7 @@ function ClientLocation({
   }
   async function loadBarrios(p: string, c: string, d: string) {
     if (!withBarrio) return;
-    const res = await fetch(`/clients?barrios=1&province=${encodeURIComponent(p)}&canton=${encodeURIComponent(c)}&district=${encodeURIComponent(d)}`, { headers: { accept: "application/json" } });
+    const res = await fetch(`/locations?province=${encodeURIComponent(p)}&canton=${encodeURIComponent(c)}&district=${encodeURIComponent(d)}`, { headers: { accept: "application/json" } });
     const list = res.ok ? ((await res.json()) as { barrios: { id: number; name: string }[] }).barrios : [];
     setBarrios(list);
     setBarrio(list[0]?.name ?? "");

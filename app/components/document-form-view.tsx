@@ -9,12 +9,14 @@ import { Link, useLocation } from "react-router";
 import { EditableReference } from "./document-source.tsx";
 import { AppForm, Field, FormAlert, SubmitButton } from "./form.tsx";
 import { creditTermOptions, FORM_KINDS, FORM_UNITS, hasExoneration, lineFieldName, MAX_PAYMENTS, QUICK_ADD_RETURNS, quickAddReturn, studentChoice, type FormLine } from "../domain/document-form.ts";
-import { EXONERATION_DOC_TYPES, EXONERATION_INSTITUTIONS } from "../hacienda/codes.ts";
+import { EXONERATION_INSTITUTIONS } from "../hacienda/codes.ts";
 import { formatMoney } from "../domain/format-money.ts";
 import { useLiveTotals } from "./live-totals.ts";
 import { paymentMethods, saleConditions } from "../../db/seed/reference-data.ts";
 import type { DocumentFormState } from "../server/document-form.server.ts";
 
+/** NombreInstitucion in code order (an object lists "10", "11", "12", "99" before "01"). */
+const INSTITUTIONS = Object.entries(EXONERATION_INSTITUTIONS).sort(([a], [b]) => a.localeCompare(b));
 const UNIT_OPTIONS = FORM_UNITS.map(([symbol, description]) => ({ value: symbol, label: `${symbol} — ${description}` }));
 
 /**
@@ -263,6 +265,13 @@ export function DocumentFormView({ state, recurrenceBlock, facts, references }: 
               {totals ? formatMoney(totals.total, symbol) : "—"}
             </dd>
           </dl>
+          {!!totals?.warnings.length && (
+            <ul className="rounded-md bg-warning/10 p-3 text-sm" role="status" data-totals-warnings>
+              {totals.warnings.map((w) => (
+                <li key={w}>{w}</li>
+              ))}
+            </ul>
+          )}
         </section>
 
         {references}
@@ -429,12 +438,12 @@ function ExonerationRow({ index, line, state }: { index: number; line: FormLine;
       <input id={n(f)} name={n(f)} className="input mt-1" aria-label={label(text)} defaultValue={line[f]} {...props} />
     </label>
   );
-  const select = (f: Parameters<typeof lineFieldName>[1], text: string, options: Readonly<Record<string, string>>) => (
+  const select = (f: Parameters<typeof lineFieldName>[1], text: string, options: ReadonlyArray<[string, string]>) => (
     <label className="text-sm">
       {text}
       <select id={n(f)} name={n(f)} className="input mt-1" aria-label={label(text)} defaultValue={line[f]}>
         <option value="">Seleccione</option>
-        {Object.entries(options).map(([code, name]) => (
+        {options.map(([code, name]) => (
           <option key={code} value={code}>
             {code} — {name}
           </option>
@@ -448,10 +457,10 @@ function ExonerationRow({ index, line, state }: { index: number; line: FormLine;
         <details open={hasExoneration(line) || errs.length > 0}>
           <summary className="cursor-pointer text-sm">{label("Exoneración")}</summary>
           <div className="mt-2 grid gap-2 sm:grid-cols-3">
-            {select("exType", "Tipo de exoneración", EXONERATION_DOC_TYPES)}
+            {select("exType", "Tipo de exoneración", state.lists.exonerationTypes)}
             {input("exTypeOther", "Otro tipo (si es 99)", { maxLength: 100 })}
             {input("exNumber", "Número de exoneración", { maxLength: 40 })}
-            {select("exInstitution", "Institución", EXONERATION_INSTITUTIONS)}
+            {select("exInstitution", "Institución", INSTITUTIONS)}
             {input("exInstitutionOther", "Otra institución (si es 99)", { maxLength: 100 })}
             {input("exDate", "Fecha de emisión", { type: "date" })}
             {input("exArticle", "Artículo", { inputMode: "numeric", maxLength: 6 })}

@@ -66,7 +66,7 @@ export function ItemFormView({ state, action, closeTo = "/items", dialog = false
   const form = (
     <AppForm action={action} className="space-y-4" data-item-form={dialog ? "dialog" : "page"} {...check.formProps}>
       {/* Enter in a field saves (the first submit button is the form's default). */}
-      <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" style={{ position: "absolute", left: "-9999px" }} />
+      <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" className="absolute -left-[9999px]" />
       <div className="flex items-center justify-between">
         {dialog ? <h2 className="text-lg font-semibold">{title}</h2> : <h1 className="text-lg font-semibold">{title}</h1>}
         <Link to={closeTo} className="btn btn-outline">

@@ -7,18 +7,25 @@ import { EditableReference } from "./document-source.tsx";
 import { Field } from "./form.tsx";
 
 export function SourceFacts({ view }: { view: SourceView }) {
-  if (!view.facts.length) return null;
+  if (!view.facts.length && !view.notice) return null;
   return (
-    <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm" data-source-facts>
-      {view.facts.map((f) => (
-        <div key={f.label} className="flex gap-1">
-          <dt className="text-slate-600">{f.label}:</dt>
-          <dd className="font-medium break-all" data-fact={f.label}>
-            {f.value}
-          </dd>
-        </div>
-      ))}
-    </dl>
+    <>
+      <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm" data-source-facts>
+        {view.facts.map((f) => (
+          <div key={f.label} className="flex gap-1">
+            <dt className="text-slate-600">{f.label}:</dt>
+            <dd className="font-medium break-all" data-fact={f.label}>
+              {f.value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {view.notice && (
+        <p className="rounded-md bg-warning/10 p-3 text-sm" role="status" data-source-notice>
+          {view.notice}
+        </p>
+      )}
+    </>
   );
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideAccess, matchRoute, ROUTES, type AccessState } from "./access.ts";
+import { decideAccess, matchRoute, PLAN5_READ_ONLY, ROUTES, targetCompanyId, type AccessState } from "./access.ts";
 
 // Every authenticated route of spec part 1 §2.1, written out again so the table cannot drift.
 const SPEC_ROUTES = `/dashboard, /rdashboard, /advertisement, /clients, /new-client, /client-detail/:id, /students, /items, /new-item, /edit-item/:id, /companies, /new-company, /edit-company/:id, /quotations, /recurrings, /new-quotation, /recurring-new, /edit-quotation/:document_type/:document_id, /edit-recurring/:document_type/:document_id, /invoices, /new-invoice, /tickets, /new-ticket, /detail/:type/:id/:print?, /main-configurations/:company_id, /all-configurations/:company_id, /config-hacienda/:company_id, /config-generals/:company_id, /config-email/:company_id, /template-email/:company_id, /notes, /new-note/:note_type/:document_type/:document_id, /payments, /expenses, /message-receptors, /new-message-receptor, /new-clone/:document_type/:document_id, /new-recurring/:document_type/:document_id, /report-tickets, /report-invoices, /report-notes, /report-expenses, /report-items, /report-purchases, /terms/:company_id, /taxes/:company_id, /add-user, /edit-user/:user_id, /users, /assign-company, /companies-user/:user_id, /all-companies, /simples, /new-simple, /providers, /report-document-receptions`
@@ -78,5 +78,34 @@ describe("decideAccess", () => {
       expect(decideAccess(path, { ...base, permission: 2, companyActive: false }).kind).toBe("allow");
       expect(decideAccess(path, { ...base, signedIn: false, hasCompany: false })).toEqual({ kind: "redirect", to: "/login" });
     }
+  });
+
+  it("plan 5: writes to the company's data are refused, reads and the marked routes are not (decision 124)", () => {
+    const plan5 = { ...base, permission: 5 };
+    const refused = { kind: "refuse", status: 403, message: PLAN5_READ_ONLY };
+    for (const path of ["/clients", "/new-invoice", "/items", "/config-generals/3", "/detail/invoice/9", "/payments", "/company-logo/3"]) {
+      expect(decideAccess(path, { ...plan5, writing: true }), path).toEqual(refused);
+      expect(decideAccess(path, plan5).kind, path).toBe("allow");
+    }
+    for (const path of ["/logout", "/select-company", "/advertisement-seen", "/users", "/add-user", "/edit-company/3", "/companies"]) {
+      expect(decideAccess(path, { ...plan5, writing: true }).kind, path).toBe("allow");
+    }
+    // A route that names its company is judged by that company's plan.
+    expect(decideAccess("/terms/4", { ...base, writing: true, targetPermission: 5 })).toEqual(refused);
+    expect(decideAccess("/terms/4", { ...plan5, writing: true, targetPermission: 1 }).kind).toBe("allow");
+    expect(targetCompanyId(matchRoute("/config-hacienda/42")!, "/config-hacienda/42")).toBe(42);
+    expect(targetCompanyId(matchRoute("/clients")!, "/clients")).toBeNull();
+    // Not signed in: still the sign-in page, not the refusal.
+    expect(decideAccess("/clients", { ...plan5, writing: true, signedIn: false, hasCompany: false })).toEqual({ kind: "redirect", to: "/login" });
+  });
+
+  it("the expense dialogs and the report exports follow their screen's rules (plan 2: only the expenses report and its Excel)", () => {
+    const plan2 = { ...base, permission: 2 };
+    expect(decideAccess("/report-expenses/excel", plan2).kind).toBe("allow");
+    for (const path of ["/report-invoices/excel", "/report-tickets/excel", "/report-notes/excel", "/report-items/excel", "/report-iva", "/report-iva/excel", "/expenses/new", "/expenses/new/category", "/expenses/categories", "/expenses/payment-methods", "/expense-file/7"])
+      expect(decideAccess(path, plan2), path).toEqual({ kind: "redirect", to: "/dashboard" });
+    for (const permission of [1, 3, 4, 5])
+      for (const path of ["/report-invoices/excel", "/report-iva", "/expenses/new/category", "/expense-file/7"]) expect(decideAccess(path, { ...base, permission }).kind, path).toBe("allow");
+    expect(decideAccess("/expense-file/7", { ...base, signedIn: false, hasCompany: false })).toEqual({ kind: "redirect", to: "/login" });
   });
 });

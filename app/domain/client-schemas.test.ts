@@ -60,3 +60,39 @@ describe("contacts and activity rules", () => {
     expect(parsed.contacts).toHaveLength(1);
   });
 });
+
+describe("issue 11: CIIU 4 activity codes and alphanumeric cédulas jurídicas", () => {
+  const form = (over: Record<string, string>) =>
+    clientFormObject({
+      name: "Empresa",
+      identification_type: "2",
+      identification: "3101123456",
+      email: "x@x.cr",
+      phone: "8888",
+      address: "Del parque 100 m norte",
+      country: "52",
+      contact_count: "1",
+      contact_name_0: "A",
+      contact_email_0: "a@x.cr",
+      ...over,
+    });
+  const errorsOf = (over: Record<string, string>, stored?: string) => {
+    const r = clientSchema({ mode: "dialog", provider: false, storedActivityCode: stored }).safeParse(form(over));
+    return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path.join("."), i.message]));
+  };
+
+  it("accepts a CIIU 4 code (and reads 62010 as 6201.0), refuses an old six-digit one unless it is the stored one", () => {
+    expect(errorsOf({ economic_activity_code: "6201.0" })).toEqual({});
+    expect(clientSchema({ mode: "dialog", provider: false }).parse(form({ economic_activity_code: "62010" })).economic_activity_code).toBe("6201.0");
+    expect(errorsOf({ economic_activity_code: "722003" })).toEqual({ economic_activity_code: "La actividad económica debe tener un código CIIU 4 de la forma 0000.0 (por ejemplo 6201.0)" });
+    expect(errorsOf({ economic_activity_code: "722003" }, "722003")).toEqual({});
+    expect(errorsOf({ economic_activity_code: "960105" }, "722003")).toEqual({ economic_activity_code: "La actividad económica debe tener un código CIIU 4 de la forma 0000.0 (por ejemplo 6201.0)" });
+  });
+
+  it("a cédula jurídica may be alphanumeric (3101A00001); other types stay digits", () => {
+    expect(identificationError(2, "3101A00001")).toBeNull();
+    expect(identificationError(2, "31A1000001")).toBe("La cédula jurídica debe tener 10 caracteres sin guiones: 4 dígitos y luego 6 dígitos o letras mayúsculas (por ejemplo 3101123456 o 3101A00001)");
+    expect(identificationError(1, "10987065A")).toBe("La identificación solo admite números");
+    expect(errorsOf({ identification: "3101A00001" })).toEqual({});
+  });
+});

@@ -1,5 +1,7 @@
 // Validation of the client/provider form (spec part 1 §3 Client/provider and Contact, §5 Client,
 // Identification length, Contacts, Activity lookup; §9), with Spanish messages. Pure: no I/O.
+import { activityCodeError, isCiiu4, normalizeActivityCode } from "./activity-codes.ts";
+import { IDENTIFICATION_MESSAGES, isCedulaJuridica } from "./identification.ts";
 import { z } from "zod";
 
 export const HOME_COUNTRY = 60;
@@ -28,6 +30,7 @@ export const CLIENT_MESSAGES = {
   maxContacts4: "No puede agregar mas de 4 contactos",
   maxContacts3: "No puede agregar mas de 3 contactos",
   readOnlyPlan: "Tu plan no permite crear clientes desde la aplicación.",
+  activitiesSuperAdminOnly: "Solo el superadministrador puede importar el catálogo de actividades: lo usan todas las empresas.",
   invalid: "invalido",
 } as const;
 
@@ -51,6 +54,7 @@ export const CLIENT_ID_TYPES: Record<number, string> = { 1: "01", 2: "02", 3: "0
 
 /** The stricter per-type reading of spec part 1 §5 applies to clients. */
 export function identificationError(typeId: number, identification: string): string | null {
+  if (typeId === 2 && !/^\d+$/.test(identification)) return isCedulaJuridica(identification) ? null : IDENTIFICATION_MESSAGES.juridica;
   if (!/^\d+$/.test(identification)) return "La identificación solo admite números";
   const n = identification.length;
   switch (typeId) {
@@ -127,6 +131,8 @@ const optionalInt = z
 export interface ClientSchemaOptions {
   mode: ClientFormMode;
   provider: boolean;
+  /** The activity code stored now: an old-catalogue code may be posted back unchanged (activityCodeError). */
+  storedActivityCode?: string | null;
 }
 
 /** Whether the economic activity is required (spec part 1 §5 Client). See docs/decisions/040. */
@@ -160,7 +166,7 @@ export function clientSchema(opts: ClientSchemaOptions) {
         .string()
         .trim()
         .optional()
-        .transform((v) => v || null),
+        .transform((v) => normalizeActivityCode(v) || null),
       economic_activity_name: optionalText(250),
       contacts: z.array(
         z.object({
@@ -180,8 +186,8 @@ export function clientSchema(opts: ClientSchemaOptions) {
         if (!v.district) ctx.addIssue({ code: "custom", path: ["district"], message: "El distrito es obligatorio" });
         if (opts.mode !== "new" && !v.barrio) ctx.addIssue({ code: "custom", path: ["barrio"], message: "El barrio es obligatorio" });
       }
-      if (v.economic_activity_code && !/^\d{4,6}(\.\d{1,2})?$/.test(v.economic_activity_code))
-        ctx.addIssue({ code: "custom", path: ["economic_activity_code"], message: "La actividad económica debe tener un código válido" });
+      const activityError = activityCodeError(v.economic_activity_code, opts.storedActivityCode);
+      if (activityError) ctx.addIssue({ code: "custom", path: ["economic_activity_code"], message: activityError });
       if (!v.economic_activity_code && activityRequired(opts, v.identification_type))
         ctx.addIssue({ code: "custom", path: ["economic_activity_code"], message: "La actividad económica es obligatoria" });
       if (v.contacts.length < 1) ctx.addIssue({ code: "custom", path: ["contacts"], message: "Debe haber al menos un contacto" });
@@ -231,7 +237,7 @@ export const ACTIVITY_IMPORT_MESSAGES = {
   done: (n: number) => `Catálogo de actividades importado: ${n} actividades`,
   line: (n: number, why: string) => `Línea ${n}: ${why}`,
   columns: "debe tener el formato código;descripción",
-  code: "el código debe tener entre 4 y 6 dígitos (opcionalmente con decimales, p. ej. 6201.0)",
+  code: "el código debe ser CIIU 4 de la forma 0000.0 (p. ej. 6201.0)",
   description: "la descripción es obligatoria (máximo 250 caracteres)",
   duplicate: (code: string) => `el código ${code} está repetido`,
 } as const;
@@ -240,9 +246,9 @@ export const ACTIVITY_IMPORT_MESSAGES = {
 export function parseActivityLine(line: string): { ok: true; code: string; description: string } | { ok: false; why: string } {
   const parts = line.split(";");
   if (parts.length < 2) return { ok: false, why: ACTIVITY_IMPORT_MESSAGES.columns };
-  const code = parts[0].trim().replace(/^"|"$/g, "");
+  const code = normalizeActivityCode(parts[0].trim().replace(/^"|"$/g, ""));
   const description = parts.slice(1).join(";").trim().replace(/^"|"$/g, "").trim();
-  if (!/^\d{4,6}(\.\d{1,2})?$/.test(code)) return { ok: false, why: ACTIVITY_IMPORT_MESSAGES.code };
+  if (!isCiiu4(code)) return { ok: false, why: ACTIVITY_IMPORT_MESSAGES.code };
   if (!description || description.length > 250) return { ok: false, why: ACTIVITY_IMPORT_MESSAGES.description };
   return { ok: true, code, description };
 }

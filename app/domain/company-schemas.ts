@@ -1,6 +1,8 @@
 // Validation of the company form (spec part 1 §3 Company, §5 Company, §9), with Spanish messages,
 // and the pure rules around it: plans, logo type/size by magic bytes, activity selection.
 import { z } from "zod";
+import { ACTIVITY_CODE_MESSAGES, activityCodeError, normalizeActivityCode, type ActivityOption } from "./activity-codes.ts";
+import { IDENTIFICATION_MESSAGES, isCedulaJuridica } from "./identification.ts";
 
 export const PLANS = [
   { value: 1, label: "1 - Completo" },
@@ -85,6 +87,8 @@ export interface CompanySchemaOptions {
   isSuperAdmin: boolean;
   /** The company already has an API password stored (editing may leave the field blank). */
   hasApiPassword?: boolean;
+  /** The activity code stored now: an old-catalogue code may be posted back unchanged (activityCodeError). */
+  storedActivityCode?: string | null;
 }
 
 export function companySchema(opts: CompanySchemaOptions) {
@@ -93,10 +97,11 @@ export function companySchema(opts: CompanySchemaOptions) {
       name: required("El nombre es obligatorio").pipe(z.string().max(160, "El nombre admite máximo 160 caracteres")),
       fantasy_name: optionalText(160),
       identification_type: intIn("El tipo de identificación es obligatorio", [1, 2, 3, 4]),
+      // Digits, or a cédula jurídica in Registro Nacional's alphanumeric form (checked with the type below).
       identification: required("La identificación es obligatoria").pipe(
         z
           .string()
-          .regex(/^\d+$/, "La identificación solo admite números")
+          .regex(/^[0-9A-Z]+$/, "La identificación solo admite números")
           .min(9, "La identificación debe tener entre 9 y 12 caracteres")
           .max(12, "La identificación debe tener entre 9 y 12 caracteres"),
       ),
@@ -107,14 +112,10 @@ export function companySchema(opts: CompanySchemaOptions) {
       canton: positiveInt("El cantón es obligatorio"),
       district: positiveInt("El distrito es obligatorio"),
       other_signs: required("Otras señas son obligatorias").pipe(z.string().max(250, "Otras señas admite máximo 250 caracteres")),
-      economic_activity_code: opts.creating
-        ? required("La actividad económica es obligatoria").pipe(z.string().regex(/^\d{6}$/, "La actividad económica debe tener un código de 6 dígitos"))
-        : z
-            .string()
-            .trim()
-            .optional()
-            .refine((v) => !v || /^\d{6}$/.test(v), "La actividad económica debe tener un código de 6 dígitos")
-            .transform((v) => v || null),
+      economic_activity_code: (opts.creating ? required("La actividad económica es obligatoria") : z.string().trim().optional())
+        .transform((v) => normalizeActivityCode(v))
+        .refine((v) => !activityCodeError(v, opts.storedActivityCode), ACTIVITY_CODE_MESSAGES.format)
+        .transform((v) => v || null),
       economic_activity_name: optionalText(250),
       custom_quotation_name: required("El nombre de la cotización es obligatorio").pipe(z.string().max(60, "Máximo 60 caracteres")),
       currency: intIn("La moneda es obligatoria", [1, 2]),
@@ -138,17 +139,28 @@ export function companySchema(opts: CompanySchemaOptions) {
       no_hacienda: checkbox,
     })
     .superRefine((v, ctx) => {
+      if (!/^\d+$/.test(v.identification) && !(v.identification_type === 2 && isCedulaJuridica(v.identification)))
+        ctx.addIssue({ code: "custom", path: ["identification"], message: v.identification_type === 2 ? IDENTIFICATION_MESSAGES.juridica : "La identificación solo admite números" });
       if (v.permission === 5) {
-        if (!v.username_api) ctx.addIssue({ code: "custom", path: ["username_api"], message: "El usuario API es obligatorio para el plan 5" });
+        if (!v.username_api) ctx.addIssue({ code: "custom", path: ["username_api"], message: API_CREDENTIAL_MESSAGES.usernameRequired });
         if (!v.password_api && !opts.hasApiPassword)
-          ctx.addIssue({ code: "custom", path: ["password_api"], message: "La contraseña API es obligatoria para el plan 5" });
+          ctx.addIssue({ code: "custom", path: ["password_api"], message: API_CREDENTIAL_MESSAGES.passwordRequired });
       }
-      if (v.password_api && (v.password_api.length < 6 || v.password_api.length > 30))
-        ctx.addIssue({ code: "custom", path: ["password_api"], message: "La contraseña API debe tener entre 6 y 30 caracteres" });
+      if (v.password_api && !apiPasswordLengthOk(v.password_api))
+        ctx.addIssue({ code: "custom", path: ["password_api"], message: API_CREDENTIAL_MESSAGES.passwordLength });
     });
 }
 
 export type CompanyInput = z.output<ReturnType<typeof companySchema>>;
+
+/** The company's API credentials (plan 5): the company form and the API configuration screen. */
+export const API_CREDENTIAL_MESSAGES = {
+  usernameRequired: "El usuario API es obligatorio para el plan 5",
+  passwordRequired: "La contraseña API es obligatoria para el plan 5",
+  passwordLength: "La contraseña API debe tener entre 6 y 30 caracteres",
+} as const;
+
+export const apiPasswordLengthOk = (password: string) => password.length >= 6 && password.length <= 30;
 
 // ---- Logo -------------------------------------------------------------------------------------
 
@@ -185,22 +197,22 @@ export const ACTIVITY_MESSAGES = {
   loaded: "Actividades cargadas",
   network: "Error conectando con Hacienda",
   identification: "La identificación debe tener entre 9 y 12 caracteres",
+  rateLimited: "Hacienda está limitando las consultas: intente de nuevo en un minuto.",
 } as const;
 
-export interface Activity {
-  code: string;
-  description: string;
-  type: string;
-}
+export type Activity = ActivityOption;
 
 export type ActivityLookup =
   | { ok: true; activities: Activity[]; selected: string; message: string; name: string | null }
   | { ok: false; activities: Activity[]; message: string };
 
-/** Whether an identification is long enough to look up (spec part 1 §4 Company creation). */
+/**
+ * The identification as Hacienda's fe/ae lookup takes it (spec part 1 §4 Company creation): no
+ * dashes or spaces, 9 to 12 characters; letters are kept (an alphanumeric cédula jurídica).
+ */
 export function lookupDigits(identification: string): string | null {
-  const digits = identification.replace(/\D/g, "");
-  return digits.length >= 9 && digits.length <= 12 ? digits : null;
+  const id = identification.toUpperCase().replace(/[^0-9A-Z]/g, "");
+  return id.length >= 9 && id.length <= 12 ? id : null;
 }
 
 /** The reply of Hacienda's fe/ae endpoint: active activities, the principal 'P' preselected. */
@@ -210,7 +222,7 @@ export function interpretActivities(reply: unknown): ActivityLookup {
   if (list.length === 0) return { ok: false, activities: [], message: ACTIVITY_MESSAGES.none };
   const active = list
     .filter((a) => String(a.estado ?? "").toUpperCase() === "A")
-    .map((a) => ({ code: String(a.codigo ?? "").trim(), description: String(a.descripcion ?? "").trim(), type: String(a.tipo ?? "").toUpperCase() }))
+    .map((a) => ({ code: normalizeActivityCode(String(a.codigo ?? "")), description: String(a.descripcion ?? "").trim(), type: String(a.tipo ?? "").toUpperCase() }))
     .filter((a) => a.code);
   if (active.length === 0) return { ok: false, activities: [], message: ACTIVITY_MESSAGES.noActive };
   const principal = active.find((a) => a.type === "P");

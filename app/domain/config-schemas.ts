@@ -196,6 +196,9 @@ export function receptionEmailSchema(opts: { hasPassword: boolean }) {
         .transform((v) => v || null),
     ),
     encryption: z.preprocess(text, z.enum(["", "none", "ssl", "tls"], { error: m }).transform((v) => v || null)),
+    // What documents that arrive by e-mail get until someone processes them (issue 12, decision 175).
+    default_tax_condition: z.preprocess((v) => text(v) || "01", z.enum(["01", "02", "03", "04", "05"], { error: m })),
+    default_expense_category: z.preprocess(text, z.string().regex(/^(\d{1,9})?$/, m).transform((v) => (v ? Number(v) : null))),
   });
 }
 export type ReceptionEmailInput = z.output<ReturnType<typeof receptionEmailSchema>>;

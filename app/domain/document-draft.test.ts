@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { buyerOf, checkDraft, DRAFT_MESSAGES, draftToComprobante, draftTotals, fieldOfPath, partyOf, type DocumentDraft, type PartySnapshot } from "./document-draft.ts";
 import { documentTotals } from "../hacienda/build.ts";
 
-const issuer: PartySnapshot = { name: "Soluciones Colibrí S.A.", idType: "02", idNumber: "3101123456", email: "f@colibri.cr", phone: "22905555", province: 1, canton: 1, district: 8, address: "Del ICE 200 metros norte", activityCode: "620100" };
-const client: PartySnapshot = { name: "La Sabana Ltda", idType: "02", idNumber: "3102654321", email: "c@sabana.cr", province: 4, canton: 1, district: 1, address: "Costado sur del parque", activityCode: "464900" };
+const issuer: PartySnapshot = { name: "Soluciones Colibrí S.A.", idType: "02", idNumber: "3101123456", email: "f@colibri.cr", phone: "22905555", province: 1, canton: 1, district: 8, address: "Del ICE 200 metros norte", activityCode: "6201.0" };
+const client: PartySnapshot = { name: "La Sabana Ltda", idType: "02", idNumber: "3102654321", email: "c@sabana.cr", province: 4, canton: 1, district: 1, address: "Costado sur del parque", activityCode: "4649.0" };
 const ctx = { issuer, client, clave: "5".repeat(50), consecutivo: "00100001010000000001", issuedAt: new Date("2026-11-21T15:30:00Z"), providerId: "3101123456" };
 
 const draft = (over: Partial<DocumentDraft> = {}): DocumentDraft => ({
@@ -43,7 +43,7 @@ describe("checkDraft (part 2 §5)", () => {
 describe("draftToComprobante", () => {
   it("maps an FE: parties, discount, IVA, payments, currency", () => {
     const doc = draftToComprobante(draft({ currency: "USD", exchangeRate: "505.12", note: "OC-118" }), ctx);
-    expect(doc).toMatchObject({ kind: "fe", activityCode: "620100", receiverActivityCode: "464900", currency: { code: "USD", rate: "505.12" }, others: [{ text: "OC-118" }] });
+    expect(doc).toMatchObject({ kind: "fe", activityCode: "6201.0", receiverActivityCode: "4649.0", currency: { code: "USD", rate: "505.12" }, others: [{ text: "OC-118" }] });
     expect(doc.issuer.location).toEqual({ province: "1", canton: "01", district: "08", otherSigns: "Del ICE 200 metros norte" });
     expect(doc.lines[0]).toMatchObject({ discounts: [{ code: "07", percent: "10" }], taxes: [{ code: "01", tarifaCode: "08" }] });
   });
@@ -55,7 +55,7 @@ describe("draftToComprobante", () => {
     const fec = draftToComprobante(draft({ kind: "fec" }), ctx);
     expect(fec.issuer.id.number).toBe("3102654321");
     expect(fec.receiver?.id.number).toBe("3101123456");
-    expect(fec.receiverActivityCode).toBe("620100");
+    expect(fec.receiverActivityCode).toBe("6201.0");
     const te = draftToComprobante(draft({ kind: "te" }), { ...ctx, client: { ...client, generic: true } });
     expect(te.receiver).toBeUndefined();
   });

@@ -6,7 +6,7 @@
  */
 import type { Comprobante, Line, Party, Reference } from "../hacienda/model.ts";
 import type { IdType, Situacion } from "../hacienda/clave.ts";
-import { EXONERATION_DOC_TYPES, EXONERATION_INSTITUTIONS } from "../hacienda/codes.ts";
+import { EXONERATION_DOC_TYPES, EXONERATION_INSTITUTIONS, NOTES_ONLY_EXONERATIONS } from "../hacienda/codes.ts";
 import { linePriceOk, parseAmount as num } from "./line-price.ts";
 import { computeTotals, fillPayments, IVA_RATES, type DocumentTotals, type LineInput, type TarifaCode, type TaxCode } from "./totals.ts";
 
@@ -144,6 +144,7 @@ export const DRAFT_MESSAGES = {
   exonerationOther: "Con 'Otros', describa el tipo de documento o la institución (de 5 a 100 caracteres).",
   exonerationNumber: "El número del documento de exoneración debe tener entre 3 y 40 caracteres.",
   exonerationArticle: "El artículo y el inciso de la exoneración son números de hasta 6 dígitos.",
+  exonerationNotesOnly: (code: string) => `El tipo de exoneración ${code} solo se admite en notas de crédito y débito (Anexo 4.4, nota 10.1): elija otro tipo.`,
   internationalClient: "Indique el nombre y la identificación del cliente internacional.",
   saleConditionOther: "Con la condición de venta 'Otros', describa la condición (de 5 a 100 caracteres).",
   paymentOther: "Con el medio de pago 'Otros', describa el medio de pago (de 3 a 100 caracteres).",
@@ -194,6 +195,7 @@ export function checkDraft(d: DocumentDraft): FieldError[] {
       if (!EXONERATION_DOC_TYPES[x.docType] || !x.number || !/^\d{4}-\d{2}-\d{2}$/.test(x.issuedAt) || !EXONERATION_INSTITUTIONS[x.institution])
         e.push({ field: at, message: DRAFT_MESSAGES.exonerationFields });
       else if (x.number.trim().length < 3 || x.number.trim().length > 40) e.push({ field: `${at}.number`, message: DRAFT_MESSAGES.exonerationNumber });
+      if (NOTES_ONLY_EXONERATIONS.has(x.docType) && d.kind !== "nc" && d.kind !== "nd") e.push({ field: `${at}.type`, message: DRAFT_MESSAGES.exonerationNotesOnly(x.docType) });
       const other = (v: string | undefined) => (v ?? "").trim().length >= 5 && (v ?? "").trim().length <= 100;
       if ((x.docType === "99" && !other(x.docTypeOther)) || (x.institution === "99" && !other(x.institutionOther))) e.push({ field: `${at}.other`, message: DRAFT_MESSAGES.exonerationOther });
       if ([x.article, x.inciso].some((v) => v && !/^\d{1,6}$/.test(v))) e.push({ field: `${at}.article`, message: DRAFT_MESSAGES.exonerationArticle });

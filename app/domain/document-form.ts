@@ -8,6 +8,14 @@ import { linePriceOk } from "./line-price.ts";
 import { formatMoneyInput, parseDecimalInput } from "./number-input.ts";
 import type { TarifaCode, TaxCode } from "./totals.ts";
 
+/**
+ * Most lines one document may have in Colibrí (docs/decisions/123-document-line-limit.md; Hacienda
+ * allows 1000). More are refused with FORM_MESSAGES.tooManyLines, never cut.
+ */
+export const MAX_LINES = 200;
+/** Lines read from one submission at most (Hacienda's maximum): past MAX_LINES they are read to be shown again with the refusal. */
+export const READ_LINES = 1000;
+
 export const FORM_MESSAGES = {
   descriptionRequired: "La descripción es obligatoria.",
   taxTypeRequired: "Seleccione el impuesto.",
@@ -21,6 +29,8 @@ export const FORM_MESSAGES = {
   /** Plan 5 (API): the interface is read-only; documents come through the API. */
   readOnlyPlan: "Tu plan no permite emitir ni modificar documentos desde la aplicación.",
   emailInvalid: "invalido",
+  tooManyLines: (n: number) => `Un documento admite como máximo ${MAX_LINES} líneas y este tiene ${n}. Quite líneas o divídalo en varios documentos.`,
+  lineLimit: `Un documento admite como máximo ${MAX_LINES} líneas.`,
 } as const;
 
 /**
@@ -122,9 +132,6 @@ export function billedToRepresentative(form: DocumentFormValues, student: FormSt
   const note = form.note.startsWith(line) ? form.note : form.note.trim() ? `${line}\n${form.note}` : line;
   return { ...form, clientId: String(student.clientId), note: note.slice(0, 1000) };
 }
-
-/** At most this many lines are read from one submission. */
-export const MAX_LINES = 200;
 
 export interface FormTaxType {
   id: number;
@@ -240,7 +247,7 @@ export function readDocumentForm(values: Record<string, string | undefined>): Do
     if (!m || !(LINE_FIELDS as readonly string[]).includes(m[2])) continue;
     const i = Number(m[1]);
     if (!byIndex.has(i)) {
-      if (byIndex.size >= MAX_LINES) continue;
+      if (byIndex.size >= READ_LINES) continue;
       byIndex.set(i, { ...blankLine(), unit: "", quantity: "", discount: "" });
     }
     byIndex.get(i)![m[2] as (typeof LINE_FIELDS)[number]] = (raw ?? "").trim();
@@ -277,6 +284,16 @@ export function readDocumentForm(values: Record<string, string | undefined>): Do
     emails: (values.emails ?? "").trim().slice(0, 1000),
     lines,
   };
+}
+
+/** How many line rows a submission holds (every index, also past READ_LINES). */
+export function countLineRows(values: Record<string, string | undefined>): number {
+  const indices = new Set<string>();
+  for (const key of Object.keys(values)) {
+    const m = LINE_KEY.exec(key);
+    if (m && (LINE_FIELDS as readonly string[]).includes(m[2])) indices.add(m[1]);
+  }
+  return indices.size;
 }
 
 /** The structured form → flat field names (what the inputs are called). */

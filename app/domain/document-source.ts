@@ -57,6 +57,10 @@ export const FEC_REFERENCE_HINT =
  */
 export const REPLACEMENT_REFERENCE = { docType: "10", code: "16", reason: "Sustituye comprobante electrónico rechazado" } as const;
 
+/** What the corrected replacement screen tells the user (issue 11 point 8). */
+export const REPLACEMENT_NOTICE =
+  "Este comprobante sustituye al que Hacienda rechazó con el código de referencia 16, «Sustituye comprobante electrónico rechazado», de la revisión 2026 de los comprobantes: el rechazado no se anula con una nota de crédito.";
+
 /**
  * The reference block of a purchase invoice (FEC, whose schema requires 1..10 InformacionReferencia):
  * the document the seller gave, if any. Types and codes offered (Nota 10 / Nota 9): a special-regime
@@ -294,4 +298,6 @@ export interface SourceView {
   references: ReferenceView[];
   /** Where "Volver" goes when not the kind's list (recurring templates: /recurrings). */
   listPath?: string;
+  /** A sentence that explains what the screen issues (the corrected replacement: its reference code). */
+  notice?: string;
 }

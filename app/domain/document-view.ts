@@ -125,7 +125,7 @@ export interface DocumentView {
   references: ReferenceView[];
   note: string | null;
   terms: string | null;
-  /** Absolute URL of the public query page (printed as a QR code). */
+  /** Absolute URL of the public query page (printed as a QR code); empty for a received document (no public page). */
   publicUrl: string;
 }
 

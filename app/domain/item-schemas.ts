@@ -30,7 +30,7 @@ export const CABYS_IMPORT_MESSAGES = {
   noRows: "El archivo no tiene códigos CABYS",
   refused: "El archivo tiene filas con errores; no se importó nada. Corrige las filas indicadas y vuelve a subirlo.",
   imported: (n: number) => `Catálogo CABYS actualizado: ${n.toLocaleString("es-CR")} códigos importados`,
-  adminOnly: "Solo un administrador puede importar el catálogo CABYS.",
+  superAdminOnly: "Solo el superadministrador puede importar el catálogo CABYS: lo usan todas las empresas.",
 } as const;
 
 /** Upload limit of the CABYS spreadsheet (the official file is about 3 MB). */

@@ -5,6 +5,8 @@ export interface NavItem {
   label: string;
   to: string;
   adminOnly?: boolean;
+  /** Shown only to the super-admin (content every tenant sees: docs/decisions/121). */
+  superAdminOnly?: boolean;
 }
 
 export interface NavGroup {
@@ -50,6 +52,7 @@ export const NAV: NavGroup[] = [
       { label: "Notas", to: "/report-notes" },
       { label: "Gastos", to: "/report-expenses" },
       { label: "Artículos", to: "/report-items" },
+      { label: "Resumen de IVA (D-150)", to: "/report-iva" },
       { label: "Compras", to: "/report-purchases" },
       { label: "Documentos recibidos", to: "/report-document-receptions" },
     ],
@@ -59,15 +62,15 @@ export const NAV: NavGroup[] = [
     items: [
       { label: "Compañías", to: "/companies" },
       { label: "Usuarios", to: "/users", adminOnly: true },
-      { label: "Anuncio", to: "/advertisement", adminOnly: true },
+      { label: "Anuncio", to: "/advertisement", superAdminOnly: true },
     ],
   },
 ];
 
-/** The navigation a user sees: entries the access rules allow, admin entries for admins only. */
-export function navigationFor(state: AccessState): NavGroup[] {
+/** The navigation a user sees: entries the access rules allow, admin entries for admins only, super-admin entries for him. */
+export function navigationFor(state: AccessState & { isSuperAdmin?: boolean }): NavGroup[] {
   return NAV.map((g) => ({
     label: g.label,
-    items: g.items.filter((i) => (!i.adminOnly || state.isAdmin) && decideAccess(i.to, state).kind === "allow"),
+    items: g.items.filter((i) => (!i.adminOnly || state.isAdmin) && (!i.superAdminOnly || !!state.isSuperAdmin) && decideAccess(i.to, state).kind === "allow"),
   })).filter((g) => g.items.length > 0);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lastPage, pageWindow, parsePageRequest, showPager } from "./pagination.ts";
+import { cleanPage, cleanSearch, lastPage, MAX_PAGE, pageWindow, parsePageRequest, showPager } from "./pagination.ts";
 
 describe("pagination", () => {
   it("defaults to page 1 of 10 and accepts only the allowed sizes", () => {
@@ -18,5 +18,18 @@ describe("pagination", () => {
     expect(lastPage(0, 10)).toBe(1);
     expect(pageWindow(5, 10)).toEqual([1, null, 4, 5, 6, null, 10]);
     expect(pageWindow(1, 2)).toEqual([1, 2]);
+  });
+  it("cleans hostile pages and searches in one place (issue 10)", () => {
+    for (const raw of ["1e308", "-5", "NaN", "Infinity", "2.5", "0x10", "0", "", " ", "99999999999999999999"]) expect(cleanPage(raw), raw).toBe(1);
+    expect(cleanPage("7")).toBe(7);
+    expect(cleanPage("999999999")).toBe(MAX_PAGE);
+    expect(cleanPage(1e308)).toBe(1);
+    expect(parsePageRequest(new URLSearchParams(), { page: 1e308 }).page).toBe(1);
+    expect(parsePageRequest(new URLSearchParams("page=1e308"), { page: 4 }).page).toBe(1);
+    expect(cleanSearch("ana\u0000maría")).toBe("ana maría");
+    expect(cleanSearch("\u0001\u001f\u007f\u009f x \ud800")).toBe("x");
+    expect(cleanSearch("ñ".repeat(150))).toBe("ñ".repeat(100));
+    expect(cleanSearch("😀".repeat(101))).toBe("😀".repeat(100));
+    expect(parsePageRequest(new URLSearchParams("search=%00pedro%00")).search).toBe("pedro");
   });
 });

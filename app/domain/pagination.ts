@@ -10,13 +10,41 @@ export interface PageRequest {
   search: string;
 }
 
-export function parsePageRequest(params: URLSearchParams, remembered?: { page?: number; perPage?: number }): PageRequest {
-  const perPageRaw = Number(params.get("perPage") ?? remembered?.perPage ?? DEFAULT_PAGE_SIZE);
-  const perPage = (PAGE_SIZES as readonly number[]).includes(perPageRaw) ? perPageRaw : DEFAULT_PAGE_SIZE;
-  const pageRaw = Number(params.get("page") ?? remembered?.page ?? 1);
-  const page = Number.isInteger(pageRaw) && pageRaw >= 1 ? pageRaw : 1;
-  const search = (params.get("search") ?? "").trim().slice(0, 100);
-  return { page, perPage, search };
+/**
+ * The highest page a list accepts. Far past any real list (100 million rows at 100 a page), and small
+ * enough that the offset stays an ordinary integer for the database.
+ */
+export const MAX_PAGE = 1_000_000;
+/** Longest search a list or lookup uses (characters). */
+export const MAX_SEARCH = 100;
+
+/** A page number as typed or remembered: digits only, 1 to MAX_PAGE; anything else is `fallback`. */
+export function cleanPage(raw: unknown, fallback = 1): number {
+  const text = typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : "";
+  if (!/^\d{1,9}$/.test(text)) return fallback;
+  const n = Number(text);
+  return n >= 1 ? Math.min(n, MAX_PAGE) : fallback;
+}
+
+/**
+ * A search as typed, safe for any query: control characters (NUL, C1, DEL…) and unpaired surrogates
+ * become spaces, then it is trimmed and cut at MAX_SEARCH characters (whole characters).
+ */
+export function cleanSearch(raw: string | null | undefined, max = MAX_SEARCH): string {
+  const text = (raw ?? "").replace(/[\p{Cc}\p{Cs}]/gu, " ").trim();
+  return Array.from(text).slice(0, max).join("").trim();
+}
+
+/**
+ * The list parameters of a request, every one cleaned here (the one place every list goes through,
+ * via app/server/page-memory.server.ts): a hostile page, page size or search can neither break the
+ * query nor stay remembered.
+ */
+export function parsePageRequest(params: URLSearchParams, remembered?: { page?: number; perPage?: number }, defaultPerPage: number = DEFAULT_PAGE_SIZE): PageRequest {
+  const perPageRaw = Number(params.get("perPage") ?? remembered?.perPage ?? defaultPerPage);
+  const perPage = (PAGE_SIZES as readonly number[]).includes(perPageRaw) ? perPageRaw : defaultPerPage;
+  const page = params.has("page") ? cleanPage(params.get("page")) : cleanPage(remembered?.page);
+  return { page, perPage, search: cleanSearch(params.get("search")) };
 }
 
 export function lastPage(total: number, perPage: number): number {

@@ -157,3 +157,25 @@ describe("fillPayments", () => {
     expect(money("-2.000005")).toBe("-2.00001");
   });
 });
+
+describe("goods and services by CABYS (issue 11 point 2, A44 pp.50–52)", () => {
+  it("a CABYS starting with 5–9 is a service, 0–4 a good, whatever the unit; without one, the unit decides", () => {
+    expect(lineKind({ unit: "Unid", cabys: "8313100000000" })).toBe("service");
+    expect(lineKind({ unit: "Unid", cabys: "5000000000000" })).toBe("service");
+    expect(lineKind({ unit: "Sp", cabys: "4523000000100" })).toBe("goods");
+    expect(lineKind({ unit: "Sp", cabys: "0113100000100" })).toBe("goods");
+    expect(lineKind({ unit: "Sp" })).toBe("service");
+    expect(lineKind({ unit: "Sp", cabys: "83131" })).toBe("service"); // not a CABYS code: the unit
+    const t = computeTotals([
+      { quantity: "1", unitPrice: "1000", unit: "Unid", cabys: "8313100000000", taxes: [iva("08")] },
+      { quantity: "1", unitPrice: "500", unit: "Sp", cabys: "4523000000100", taxes: [iva("08")] },
+    ]).resumen;
+    expect([t.totalServGravados, t.totalMercanciasGravadas]).toEqual(["1000.00000", "500.00000"]);
+  });
+
+  it("tarifa 01 counts as no sujeto (A44 p.51); with noSujetoTotals false (FEE) as exento", () => {
+    const lines = [{ quantity: "1", unitPrice: "1000", unit: "Unid", taxes: [iva("02", { tarifaCode: "01" })] }];
+    expect(computeTotals(lines).resumen).toMatchObject({ totalMercNoSujeta: "1000.00000", totalNoSujeto: "1000.00000", totalExento: "0.00000" });
+    expect(computeTotals(lines, [], { noSujetoTotals: false }).resumen).toMatchObject({ totalMercanciasExentas: "1000.00000", totalNoSujeto: "0.00000" });
+  });
+});

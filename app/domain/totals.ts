@@ -23,8 +23,35 @@ export const IVA_RATES: Record<TarifaCode, string> = {
   "11": "0",
 };
 
-/** Units of measure that denote services (Nota 15); every other unit is goods (mercancías). */
+/**
+ * Units of measure that denote services (Nota 15); every other unit is goods (mercancías). Only the
+ * fallback for a line without a CABYS code: the Anexo splits goods and services by CABYS (below).
+ */
 export const SERVICE_UNITS: ReadonlySet<string> = new Set(["Sp", "Spe", "St", "Al", "Alc", "Cm", "I", "Os"]);
+
+/**
+ * CodigoTarifaIVA → ResumenFactura category when the line is not exonerated (Nota 8.1, A44 p.71;
+ * ResumenFactura, A44 pp.50–52): 01 (0 %, art. 32 RLIVA) and 11 (0 % sin derecho a crédito) are
+ * "no sujeto" — TotalServNoSujeto/TotalMercNoSujeta name exactly "los códigos de tarifa del IVA 01
+ * y 11 de la nota 8.1" (p.51, p.52); 10 (tarifa exenta, Ley 9635 art. 8) is "exento"; every other
+ * rate, 0 % transitorio (05) included, is "gravado". docs/decisions/130.
+ */
+export const TARIFA_CATEGORY: Readonly<Record<TarifaCode, "gravado" | "exento" | "noSujeto">> = {
+  "01": "noSujeto",
+  "02": "gravado",
+  "03": "gravado",
+  "04": "gravado",
+  "05": "gravado",
+  "06": "gravado",
+  "07": "gravado",
+  "08": "gravado",
+  "09": "gravado",
+  "10": "exento",
+  "11": "noSujeto",
+};
+
+/** CodigoTarifaIVA reserved for notas de crédito y débito (Nota 8.1 footnotes 29–31, A44 p.71). */
+export const NOTES_ONLY_TARIFAS: ReadonlySet<string> = new Set(["05", "06", "07"]);
 
 /** Taxes that are part of the IVA taxable base (BaseImponible = SubTotal + these). */
 const ONE_HUNDREDTH: Fx = { m: 1n, e: 2 };
@@ -56,8 +83,12 @@ export interface LineInput {
   quantity: string;
   unitPrice: string;
   unit: string;
-  /** Overrides the goods/services classification by unit. */
+  /** 13-digit CABYS code: its first digit decides goods (0–4) or services (5–9) (A44 pp.50–52). */
+  cabys?: string;
+  /** Without a CABYS code: overrides the goods/services classification by unit. */
   kind?: "goods" | "service";
+  /** IVACobradoFabrica (Nota 21): 01 IVA cobrado a nivel de fábrica, 02 exento por ese sistema. */
+  ivaCobradoFabrica?: string;
   discounts?: DiscountInput[];
   taxes: TaxInput[];
   impuestoAsumidoEmisorFabrica?: string;
@@ -137,8 +168,46 @@ export class TotalsError extends Error {
   }
 }
 
-export function lineKind(line: Pick<LineInput, "unit" | "kind">): "goods" | "service" {
+const CABYS_RE = /^\d{13}$/;
+
+/**
+ * Goods or services, as the Anexo splits ResumenFactura (TotalServ* / TotalMerc*, A44 pp.50–52):
+ * a CABYS code starting with 5, 6, 7, 8 or 9 is a service, 0–4 a good. A line without a valid
+ * CABYS code (old data, a quotation, a REP line) falls back to `kind`, then to its unit of
+ * measure — and says so (kindWarnings).
+ */
+export function lineKind(line: Pick<LineInput, "unit" | "kind" | "cabys">): "goods" | "service" {
+  const c = line.cabys;
+  if (c !== undefined && CABYS_RE.test(c)) return c.charCodeAt(0) >= 53 /* "5" */ ? "service" : "goods";
   return line.kind ?? (SERVICE_UNITS.has(line.unit) ? "service" : "goods");
+}
+
+/** Whether a line's goods/services class comes from its CABYS code (else from the unit: a warning). */
+export function hasCabys(line: Pick<LineInput, "cabys">): boolean {
+  return line.cabys !== undefined && CABYS_RE.test(line.cabys);
+}
+
+export interface LineWarning {
+  /** 1-based line number. */
+  line: number;
+  message: string;
+}
+
+/**
+ * Warnings (not errors) about how the totals classified lines: a line without a CABYS code is
+ * counted as goods or services by its unit of measure, which Hacienda may see otherwise.
+ */
+export function kindWarnings(lines: ReadonlyArray<Pick<LineInput, "unit" | "kind" | "cabys">>): LineWarning[] {
+  const out: LineWarning[] = [];
+  lines.forEach((l, i) => {
+    if (hasCabys(l)) return;
+    const kind = lineKind(l) === "service" ? "servicio" : "mercancía";
+    out.push({
+      line: i + 1,
+      message: `La línea ${i + 1} no tiene código CABYS: se contó como ${kind} por su unidad de medida (${l.unit || "sin unidad"}). Hacienda clasifica por el CABYS: indíquelo para que los totales de mercancías y servicios coincidan.`,
+    });
+  });
+  return out;
 }
 
 const IVA_RATE_FX = new Map(Object.entries(IVA_RATES).map(([k, v]) => [k, fx(v)]));
@@ -230,7 +299,7 @@ function computeLineD(line: LineInput, n: number): { out: LineTotals; d: LineDec
       if (!t.tarifaCode) throw new TotalsError(`${f}/Impuesto/CodigoTarifaIVA`, `El IVA de la ${f} necesita CodigoTarifaIVA: elija la tarifa.`);
       hasIva = true;
       monto = t.amount !== undefined ? round5(fx(t.amount)) : percentOf(baseImponible, rate!);
-      category = t.tarifaCode === "11" ? "noSujeto" : t.tarifaCode === "10" || t.tarifaCode === "01" ? "exento" : "gravado";
+      category = TARIFA_CATEGORY[t.tarifaCode] ?? "gravado";
     } else monto = computed.get(t)!;
     const out: TaxTotals = { code: t.code, tarifaCode: t.tarifaCode, rate: rate ? fxFixed(rate, 2) : undefined, monto: money5(monto) };
     grossTax = add5(grossTax, monto);
@@ -252,9 +321,27 @@ function computeLineD(line: LineInput, n: number): { out: LineTotals; d: LineDec
     taxes.push(out);
   }
   if (!hasIva) category = "exento";
+  // IVA cobrado a nivel de fábrica (Nota 21): such goods are left out of TotalMercanciasGravadas
+  // (A44 p.51) and, with code 02, must carry tarifa 10 exenta (A44 p.36): they count as exento.
+  // docs/decisions/131.
+  if (category === "gravado" && line.ivaCobradoFabrica) category = "exento";
   const asumido = line.impuestoAsumidoEmisorFabrica ? round5(fx(line.impuestoAsumidoEmisorFabrica)) : 0n;
   const impuestoNeto = add5(add5(grossTax, -exonerationTotal), -asumido);
   if (impuestoNeto < 0n) throw new TotalsError(`${f}/ImpuestoNeto`, `El impuesto neto de la ${f} resulta negativo: revise la exoneración y el impuesto asumido.`);
+  // TotalDesgloseImpuesto groups "Impuestos Netos", i.e. Monto − exoneración − impuesto asumido por
+  // el emisor o cobrado a nivel de fábrica, per tax code (A44 p.53), so that it adds up to
+  // TotalImpuesto. The line's asumido is taken from its IVA first, then from its other taxes, in
+  // order (the Anexo states the amount per line, not per tax). docs/decisions/131.
+  if (asumido > 0n) {
+    let left = asumido;
+    const order = line.taxes.map((_, j) => j).sort((a, b) => Number(!IVA_CODES.has(line.taxes[a].code)) - Number(!IVA_CODES.has(line.taxes[b].code)));
+    for (const j of order) {
+      if (left === 0n) break;
+      const take = taxNet[j] < left ? taxNet[j] : left;
+      taxNet[j] = add5(taxNet[j], -take);
+      left = add5(left, -take);
+    }
+  }
 
   const split: Record<LineCategory, Money5> = { gravado: 0n, exento: 0n, exonerado: 0n, noSujeto: 0n };
   if (category === "gravado" && exoneratedFraction && fxSign(exoneratedFraction) > 0) {
@@ -285,6 +372,12 @@ export interface TotalsOptions {
    * lines (healthService: true) at the 4 % rate (CodigoTarifaIVA 04) is refunded (TotalIVADevuelto).
    */
   paidByCard?: boolean;
+  /**
+   * Whether the document has "no sujeto" totals (TotalServNoSujeto, TotalMercNoSujeta,
+   * TotalNoSujeto). The FEE has none (A44 pp.51–52, column FEE = 4 "inexistente"): its 0 % lines
+   * (tarifa 01) then count as exento. Default true. docs/decisions/130.
+   */
+  noSujetoTotals?: boolean;
 }
 
 export function computeTotals(lines: LineInput[], otherCharges: OtherChargeInput[] = [], opts: TotalsOptions = {}): DocumentTotals {
@@ -299,6 +392,11 @@ export function computeTotals(lines: LineInput[], otherCharges: OtherChargeInput
     const a = acc[lt[i].kind];
     for (const cat of ["gravado", "exento", "exonerado", "noSujeto"] as const) if (l.split[cat] !== 0n) a[cat] = add5(a[cat], l.split[cat]);
   });
+  if (opts.noSujetoTotals === false)
+    for (const a of [acc.service, acc.goods]) {
+      a.exento = add5(a.exento, a.noSujeto);
+      a.noSujeto = 0n;
+    }
   const { gravado: servG, exento: servE, exonerado: servX, noSujeto: servN } = acc.service;
   const { gravado: merG, exento: merE, exonerado: merX, noSujeto: merN } = acc.goods;
   const totalGravado = add5(servG, merG);

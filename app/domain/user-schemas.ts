@@ -18,6 +18,7 @@ export const USER_MESSAGES = {
   noCreator: "S/C",
   empty: "No hay Usuarios",
   adminOnly: "Solo un administrador puede usar esta sección.",
+  reservedEmail: "Este correo está reservado para la cuenta del superadministrador.",
 } as const;
 
 const password = z

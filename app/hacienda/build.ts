@@ -165,7 +165,7 @@ function line(out: string[], l: Line, n: number, t: DocumentTotals["lines"][numb
 export function comprobanteTotals(doc: Comprobante): DocumentTotals {
   const paidByCard = HAS.ivaDevuelto.has(doc.kind) && doc.payments.length > 0 && doc.payments.every((p) => p.code === "02");
   const lines = doc.kind === "rep" ? doc.lines.map((l) => ({ ...l, quantity: "1", unit: l.unit || "Os", discounts: [] })) : doc.lines;
-  return computeTotals(lines, HAS.otrosCargos.has(doc.kind) ? (doc.otherCharges ?? []) : [], { paidByCard });
+  return computeTotals(lines, HAS.otrosCargos.has(doc.kind) ? (doc.otherCharges ?? []) : [], { paidByCard, noSujetoTotals: HAS.exoneradoNoSujeto.has(doc.kind) });
 }
 
 /** Totals of a comprobante, exactly as the builder writes them. */

@@ -80,8 +80,9 @@ export function subjectSerialNumberFor(cedula: string, idType: TestIdType): stri
     if (ten.length !== 10) throw new Error(`cédula física must have 9 digits, got ${cedula}`);
     return `CPF-${ten.slice(0, 2)}-${ten.slice(2, 6)}-${ten.slice(6)}`;
   }
-  if (d.length !== 10) throw new Error(`cédula jurídica must have 10 digits, got ${cedula}`);
-  return `CPJ-${d.slice(0, 1)}-${d.slice(1, 4)}-${d.slice(4)}`;
+  const j = cedula.replace(/[^0-9A-Z]/g, "");
+  if (!/^\d{4}[0-9A-Z]{6}$/.test(j)) throw new Error(`cédula jurídica must have 10 characters (4 digits, then 6 digits or capital letters), got ${cedula}`);
+  return `CPJ-${j.slice(0, 1)}-${j.slice(1, 4)}-${j.slice(4)}`;
 }
 
 export interface MakeTestP12Options {

@@ -7,6 +7,8 @@
  * Day/month/year are those of the issue instant in America/Costa_Rica, never the server zone.
  */
 
+import { CEDULA_JURIDICA } from "../domain/identification.ts";
+
 export const DOC_TYPE_CODES = {
   fe: "01",
   nd: "02",
@@ -79,12 +81,21 @@ export function parseConsecutivo(s: string): ConsecutivoParts {
 export type IdType = "01" | "02" | "03" | "04" | "05" | "06";
 
 /**
- * Pads an issuer identification to the 12 positions of the clave (NOTES §4): física (9 digits),
- * jurídica (10), DIMEX (11 or 12), NITE (10) are left-padded with zeros.
+ * Pads an issuer identification to the 12 positions of the clave (NOTES §4, A44 p.67 nota 4.1):
+ * física (9 digits), jurídica (10), DIMEX (11 or 12), NITE (10) are left-padded with zeros. Since
+ * the 2026 revision (ClaveType [a-zA-Z0-9]{50}) a cédula jurídica may carry capital letters in its
+ * last six positions (Registro Nacional's alphanumeric form, e.g. 3-101-A00001): docs/decisions/133.
  */
 export function padIssuerId(id: string, type?: IdType): string {
   const digits = id.replace(/[-\s]/g, "");
-  if (!/^\d+$/.test(digits)) throw new ClaveError("Identificacion", `La identificación del emisor "${id}" debe contener solo dígitos.`);
+  const alphanumeric = type === "02" && CEDULA_JURIDICA.test(digits);
+  if (!alphanumeric && !/^\d+$/.test(digits))
+    throw new ClaveError(
+      "Identificacion",
+      type === "02"
+        ? `La cédula jurídica del emisor "${id}" debe tener 4 dígitos y luego 6 dígitos o letras mayúsculas.`
+        : `La identificación del emisor "${id}" debe contener solo dígitos.`,
+    );
   const expected: Record<string, number[]> = { "01": [9], "02": [10], "03": [11, 12], "04": [10] };
   if (type && expected[type] && !expected[type].includes(digits.length))
     throw new ClaveError(

@@ -164,6 +164,72 @@ describe("hacienda CLI", () => {
     expect(notXml.stdout).toMatch(/\[(esquema|reglas)\]/);
   }, 120_000);
 
+  it("send reads the identification types from the XML; a MensajeReceptor, which has none, needs --tipo-emisor/--tipo-receptor (issue 11 point 11)", async () => {
+    const env = { HACIENDA_ENV: "sandbox", HACIENDA_BASE_URL: sandbox.url, HACIENDA_USER: DEFAULT_SANDBOX_USER.username, HACIENDA_PASSWORD: DEFAULT_SANDBOX_USER.password };
+    // A MensajeReceptor answering a supplier with a NITE (10 digits, like a cédula jurídica).
+    const mr = JSON.parse((await cli(["example", "mr"])).stdout);
+    mr.issuerId = "4000123456";
+    writeFileSync(join(dir, "mr.json"), JSON.stringify(mr));
+    const built = await cli(["build", join(dir, "mr.json")]);
+    await cli(["cert", "--cedula", "3101123456", "--pin", "1111", "--out", join(dir, "llave-mr.p12")]);
+    const signedMr = await cli(["sign", "--p12", join(dir, "llave-mr.p12"), "--pin", "1111"], { input: built.stdout });
+    writeFileSync(join(dir, "mr.xml"), signedMr.stdout);
+
+    const guessed = await cli(["send", "--file", join(dir, "mr.xml")], { env });
+    expect(guessed.code).toBe(2);
+    expect(guessed.stderr).toContain("El XML no indica el tipo de identificación del emisor: indíquelo con --tipo-emisor");
+
+    const sent = await cli(["send", "--file", join(dir, "mr.xml"), "--tipo-emisor", "04", "--tipo-receptor", "02"], { env });
+    expect(sent.stderr).toBe("");
+    expect(sent.code).toBe(0);
+    const received = sandbox.state.documents.get(`${mr.clave}-${mr.receiverConsecutivo}`)!;
+    expect(received.emisor).toEqual({ tipoIdentificacion: "04", numeroIdentificacion: "4000123456" });
+    expect(received.receptor).toEqual({ tipoIdentificacion: "02", numeroIdentificacion: "3101123456" });
+
+    // A comprobante states its types; a flag that contradicts the XML is refused.
+    const contradicts = await cli(["send", "--file", join(dir, "firmado.xml"), "--tipo-emisor", "04"], { env });
+    expect(contradicts.code).toBe(2);
+    expect(contradicts.stderr).toContain("--tipo-emisor 04 no coincide con el tipo de identificación del emisor en el XML (02)");
+  }, 120_000);
+
+  it("validate --received judges a supplier's document as Hacienda does (issue 11 point 6)", async () => {
+    const example = await cli(["example", "fe"]);
+    writeFileSync(join(dir, "fe3.json"), example.stdout);
+    const built = (await cli(["build", join(dir, "fe3.json")])).stdout;
+    // A 2-decimal system's invoice: accepted as received, refused by the exact checks for what Colibrí issues.
+    const rounded = built.replace(/<(Monto|MontoTotal|SubTotal|BaseImponible|ImpuestoNeto|MontoTotalLinea|MontoCargo|MontoDescuento|Total[A-Za-z]*|MontoExoneracion)>(\d+\.\d{5})</g, (_, tag: string, v: string) => `<${tag}>${(Math.round(Number(v) * 100 + 1e-9) / 100).toFixed(2)}<`);
+    await cli(["cert", "--cedula", "3101123456", "--pin", "2222", "--out", join(dir, "llave3.p12")]);
+    const signedRounded = (await cli(["sign", "--p12", join(dir, "llave3.p12"), "--pin", "2222"], { input: rounded })).stdout;
+    writeFileSync(join(dir, "proveedor.xml"), signedRounded);
+
+    const asReceived = await spawned(["validate", "--received", join(dir, "proveedor.xml")]);
+    expect(asReceived.stdout).toContain("FacturaElectronica v4.4 — clave");
+    expect(asReceived.stdout).toContain("Comprobante recibido aceptable: firma, esquema y reglas como las aplica Hacienda.");
+    expect(asReceived.code).toBe(0);
+    const asIssued = await cli(["validate", join(dir, "proveedor.xml")]);
+    expect(asIssued.code).toBe(1);
+    expect(asIssued.stdout).toContain("[reglas] ResumenFactura/TotalComprobante");
+
+    // The real samples: the MR v4.2 passes (with notes), the FE v4.3 fails on its signature.
+    const samples = resolve(repo, "../shared/hacienda/samples");
+    const mr = await cli(["validate", "--received", join(samples, "MR_v4.2_signed_nehemiascr_factura.xml")]);
+    expect(mr.code).toBe(0);
+    expect(mr.stdout).toContain("[nota] No se revisó el esquema: no hay esquemas de la versión 4.2 disponibles aquí.");
+    const fe43 = await cli(["validate", "--received", join(samples, "FE_v4.3_signed_devfynet_fe_firmada.xml")]);
+    expect(fe43.code).toBe(1);
+    expect(fe43.stdout).toMatch(/\[firma\] ds:Signature: .*modificado después de firmarse/);
+    expect(fe43.stderr).toContain("1 problema(s).");
+
+    writeFileSync(join(dir, "pedido.xml"), '<?xml version="1.0"?><Pedido xmlns="urn:x"/>');
+    const notOne = await cli(["validate", "--received", join(dir, "pedido.xml")]);
+    expect(notOne.code).toBe(1);
+    expect(notOne.stdout).toMatch(/^\[no-comprobante\] \(documento\): El XML no es un comprobante electrónico de Hacienda/);
+
+    const missing = await cli(["validate", "--received"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("Indique el archivo del comprobante recibido");
+  }, 120_000);
+
   it("reports errors on stderr with a non-zero exit", async () => {
     const bad = await spawned(["send", "--file", "/nonexistent.xml"], {
       env: { HACIENDA_ENV: "sandbox", HACIENDA_BASE_URL: sandbox.url, HACIENDA_USER: "x", HACIENDA_PASSWORD: "y" },

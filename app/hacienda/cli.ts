@@ -14,18 +14,23 @@ export const USAGE = `Uso: npm run hacienda -- <comando> [opciones]
   build <modelo.json>                      Imprime el XML sin firmar del modelo
   sign --p12 ARCHIVO --pin PIN [--now ISO] Firma el XML de la entrada estándar
   verify                                   Verifica la firma del XML de la entrada estándar
-  validate [--xsd CARPETA]                 Valida el XML de la entrada estándar: esquema XSD v4.4 y reglas de negocio (montos incluidos)
+  validate [--xsd CARPETA] [ARCHIVO]       Valida el XML (ARCHIVO o entrada estándar) que Colibrí emite: esquema XSD v4.4 y reglas de negocio exactas
+  validate --received ARCHIVO [--xsd CARPETA] [--xsd43 CARPETA]
+                                           Juzga un comprobante recibido como Hacienda: firma, esquema (4.4 o 4.3) y reglas con
+                                           su tolerancia (montos redondeados a 2 decimales, códigos de actividad anteriores)
   parse                                    Resume el XML de la entrada estándar (JSON)
   clave build --fecha ISO --cedula N [--tipo-id 01] [--sucursal 1] [--terminal 1]
               --tipo fe|te|nc|nd|fec|fee|rep|01..10 --numero N [--situacion 1] [--codigo 8 dígitos]
   clave parse <clave>
   cert --cedula N --pin PIN --out ARCHIVO [--tipo-id 01|02] [--nombre NOMBRE] [--dias 730]
   send [--env staging|production|sandbox] [--user U] [--password P] --file firmado.xml [--callback URL]
+       [--tipo-emisor 01..06] [--tipo-receptor 01..06]   (solo si el XML no trae Identificacion/Tipo, p. ej. un MensajeReceptor)
   status <clave> [--consecutivo-receptor N] [--env …] [--user U] [--password P]
   faults [--url URL] [--delay-ms N] [--5xx P] [--429 P] [--drop P] [--token-failure P] [--retry-after S]
 
 Variables: HACIENDA_ENV, HACIENDA_USER, HACIENDA_PASSWORD, HACIENDA_BASE_URL, HACIENDA_TOKEN_URL,
-HACIENDA_XSD_DIR (esquemas; por omisión ../shared/hacienda/xsd/v4.4-2026).`;
+HACIENDA_XSD_DIR (esquemas; por omisión ../shared/hacienda/xsd/v4.4-2026), HACIENDA_XSD43_DIR (esquemas v4.3
+para comprobantes recibidos; por omisión ../shared/hacienda/xsd/v4.3).`;
 
 export class CliError extends Error {
   constructor(
@@ -78,6 +83,29 @@ function xsdDir(flag: string | undefined, env: NodeJS.ProcessEnv): string {
   if (flag) return resolve(flag);
   if (env.HACIENDA_XSD_DIR) return resolve(env.HACIENDA_XSD_DIR);
   return resolve(repoRoot, "..", "shared", "hacienda", "xsd", "v4.4-2026");
+}
+
+function xsd43Dir(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (flag) return resolve(flag);
+  if (env.HACIENDA_XSD43_DIR) return resolve(env.HACIENDA_XSD43_DIR);
+  return resolve(repoRoot, "..", "shared", "hacienda", "xsd", "v4.3");
+}
+
+const ID_TYPES = new Set(["01", "02", "03", "04", "05", "06"]);
+
+/**
+ * The tipoIdentificacion sent for a party: the one the XML states (Identificacion/Tipo), else the
+ * flag — never guessed from the number's length (a NITE and a cédula jurídica both have 10
+ * digits, a DIMEX 11 or 12). A flag that disagrees with the XML is refused.
+ */
+export function partyIdType(who: "emisor" | "receptor", fromXml: string | undefined, flag: string | undefined): string {
+  if (flag !== undefined && !ID_TYPES.has(flag)) throw new CliError(`--tipo-${who} debe ser 01, 02, 03, 04, 05 o 06 (recibido: ${flag}).`, 2);
+  if (fromXml) {
+    if (flag !== undefined && flag !== fromXml) throw new CliError(`--tipo-${who} ${flag} no coincide con el tipo de identificación del ${who} en el XML (${fromXml}).`, 2);
+    return fromXml;
+  }
+  if (flag) return flag;
+  throw new CliError(`El XML no indica el tipo de identificación del ${who}: indíquelo con --tipo-${who} (01 física, 02 jurídica, 03 DIMEX, 04 NITE, 05 extranjero, 06 no contribuyente).`, 2);
 }
 
 const KIND_TO_TYPE: Record<string, string> = { fe: "01", nd: "02", nc: "03", te: "04", fec: "08", fee: "09", rep: "10" };
@@ -165,14 +193,19 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return 1;
     }
     case "validate": {
-      const { values } = parse({ xsd: { type: "string" } });
+      const { values, positionals } = parse({ xsd: { type: "string" }, xsd43: { type: "string" }, received: { type: "boolean" } });
+      const received = (values as Record<string, unknown>).received === true;
+      const file = positionals[0];
+      if (received && !file) throw new CliError("Indique el archivo del comprobante recibido: validate --received ARCHIVO", 2);
+      const input = file ? readFileSync(file) : Buffer.from(await io.stdin(), "utf8");
+      if (received) return validateReceived(input, values, io);
+      const xml = input.toString("utf8");
       const [{ validateSchema }, { loadSchemaSet }, { readModel }, { checkRules }] = await Promise.all([
         import("./xsd/index.ts"),
         import("./xsd/load.server.ts"),
         import("./read-model.ts"),
         import("./rules.ts"),
       ]);
-      const xml = await io.stdin();
       const set = loadSchemaSet(xsdDir(values.xsd as string | undefined, io.env));
       const unsigned = !/<(\w+:)?Signature[\s>]/.test(xml);
       const errors: { path: string; message: string; kind: string }[] = validateSchema(xml, set, { unsigned }).map((e) => ({
@@ -244,6 +277,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         password: { type: "string" },
         file: { type: "string" },
         callback: { type: "string" },
+        "tipo-emisor": { type: "string" },
+        "tipo-receptor": { type: "string" },
       });
       const xml = readFileSync(need(values.file as string | undefined, "file"), "utf8");
       const { readComprobante } = await import("./sandbox/mensaje.ts");
@@ -257,16 +292,16 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       const fecha = /<(?:\w+:)?FechaEmision(?:Doc)?>([^<]+)</.exec(xml)?.[1];
       if (!fecha) throw new CliError("El XML no tiene FechaEmision.");
       if (!facts.emisor.numero) throw new CliError("El XML no identifica al emisor.");
-      const { client, credentials } = await makeClient(values, io.env);
       const isMr = facts.root === "MensajeReceptor";
+      // The identification types come from the XML (a MensajeReceptor carries none: then the flags).
+      const emisorTipo = partyIdType("emisor", facts.emisor.tipo, values["tipo-emisor"]);
+      const receptorTipo = facts.receptor.numero ? partyIdType("receptor", facts.receptor.tipo, values["tipo-receptor"]) : undefined;
+      const { client, credentials } = await makeClient(values, io.env);
       const res = await client.submit(credentials, {
         clave: facts.clave,
         fecha,
-        emisor: { tipoIdentificacion: facts.emisor.tipo ?? (facts.emisor.numero.length === 10 ? "02" : "01"), numeroIdentificacion: facts.emisor.numero },
-        receptor:
-          facts.receptor.numero && (facts.receptor.tipo || isMr)
-            ? { tipoIdentificacion: facts.receptor.tipo ?? (facts.receptor.numero.length === 10 ? "02" : "01"), numeroIdentificacion: facts.receptor.numero }
-            : undefined,
+        emisor: { tipoIdentificacion: emisorTipo, numeroIdentificacion: facts.emisor.numero },
+        receptor: facts.receptor.numero && receptorTipo ? { tipoIdentificacion: receptorTipo, numeroIdentificacion: facts.receptor.numero } : undefined,
         consecutivoReceptor: isMr ? facts.numeroConsecutivoReceptor : undefined,
         callbackUrl: values.callback as string | undefined,
         comprobanteXml: xml,
@@ -343,6 +378,30 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     default:
       throw new CliError(`Comando desconocido: ${command}\n\n${USAGE}`, 2);
   }
+}
+
+/** `validate --received`: judgeReceivedDocument, printed for a person; exit 0 when there is no problem. */
+async function validateReceived(input: Buffer, values: Record<string, string | undefined>, io: CliIo): Promise<number> {
+  const [{ judgeReceivedDocument }, { loadSchemaSet, loadSchemaFolder }] = await Promise.all([import("./received.ts"), import("./xsd/load.server.ts")]);
+  const schemas44 = loadSchemaSet(xsdDir(values.xsd, io.env));
+  const dir43 = xsd43Dir(values.xsd43, io.env);
+  let schemas43;
+  try {
+    schemas43 = loadSchemaFolder(dir43);
+  } catch {
+    schemas43 = undefined; // judged without it: the judgement notes it
+  }
+  const j = judgeReceivedDocument(input, { schemas44, schemas43 });
+  const s = j.summary;
+  const lines: string[] = [];
+  if (s) lines.push(`${s.rootName} v${s.version}${s.clave ? ` — clave ${s.clave}` : ""}${s.issuer?.id ? ` — emisor ${s.issuer.id}` : ""}`);
+  for (const p of j.problems) lines.push(`[${p.kind}] ${p.path || "(documento)"}: ${p.message}`);
+  for (const w of j.warnings) lines.push(`[aviso] ${w.path || "(documento)"}: ${w.message}`);
+  for (const n of j.notes) lines.push(`[nota] ${n}`);
+  lines.push(j.ok ? "Comprobante recibido aceptable: firma, esquema y reglas como las aplica Hacienda." : `${j.problems.length} problema(s).`);
+  io.stdout(`${lines.join("\n")}\n`);
+  if (!j.ok) io.stderr(`${j.problems.length} problema(s).\n`);
+  return j.ok ? 0 : 1;
 }
 
 async function claveCommand(rest: string[], io: CliIo): Promise<number> {

@@ -48,6 +48,20 @@ export const EXONERATION_DOC_TYPES: Readonly<Record<string, string>> = {
   "99": "Otros",
 };
 
+/** TipoDocumentoEX1 reserved for notas de crédito y débito (Nota 10.1 footnotes 38–41, A44 p.74). */
+export const NOTES_ONLY_EXONERATIONS: ReadonlySet<string> = new Set(["01", "05", "06", "07"]);
+
+/**
+ * The exoneration document types a kind of document may use, in code order, as [code, name] pairs
+ * (notes-only ones only on NC and ND).
+ */
+export function exonerationDocTypesFor(kind: string): Array<[string, string]> {
+  const notes = kind === "nc" || kind === "nd";
+  return Object.entries(EXONERATION_DOC_TYPES)
+    .filter(([code]) => notes || !NOTES_ONLY_EXONERATIONS.has(code))
+    .sort(([a], [b]) => a.localeCompare(b));
+}
+
 /** NombreInstitucion (Nota 23), as the v4.4 schema (2026 revision) lists them. */
 export const EXONERATION_INSTITUTIONS: Readonly<Record<string, string>> = {
   "01": "Ministerio de Hacienda",

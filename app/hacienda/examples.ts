@@ -86,7 +86,7 @@ export function exampleDocument(kind: DocumentKind): HaciendaDocument {
   const base = {
     issuedAt: EXAMPLE_ISSUED_AT,
     providerId: exampleIssuer.id.number,
-    activityCode: "620100",
+    activityCode: "6201.0",
     issuer: exampleIssuer,
     currency: { code: "CRC", rate: "1" },
   };
@@ -96,7 +96,7 @@ export function exampleDocument(kind: DocumentKind): HaciendaDocument {
         kind,
         ...header(kind, 42),
         ...base,
-        receiverActivityCode: "464900",
+        receiverActivityCode: "4649.0",
         receiver: exampleClient,
         saleCondition: "02",
         creditDays: 30,
@@ -139,7 +139,7 @@ export function exampleDocument(kind: DocumentKind): HaciendaDocument {
           emails: [],
         },
         receiver: exampleIssuer,
-        receiverActivityCode: "620100",
+        receiverActivityCode: "6201.0",
         activityCode: undefined,
         saleCondition: "01",
         lines: [
@@ -197,7 +197,7 @@ export function exampleDocument(kind: DocumentKind): HaciendaDocument {
         message: 1,
         detail: "Mercadería recibida conforme",
         taxTotal: "13000",
-        activityCode: "620100",
+        activityCode: "6201.0",
         taxCondition: "01",
         creditableTax: "13000",
         applicableExpense: "100000",

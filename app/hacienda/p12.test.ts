@@ -144,3 +144,21 @@ describe("loadP12", () => {
     expectCode(() => loadP12(p12, "1", { now }), "P12_WEAK_KEY", /1024 bits/);
   });
 });
+
+describe("keys issued in TRIBU-CR (issue 11 point 8)", () => {
+  it("opens a .p12 with a 14-character complex PIN, and refuses it with the PIN cut to 4 characters", () => {
+    const pin = "Tr1bu-CR#2026!";
+    expect(pin).toHaveLength(14);
+    const p12 = makeTestP12({ cedula: "3101123456", idType: "02", name: "EMPRESA", pin, notBefore, notAfter, keyPair, ca });
+    expect(loadP12(p12, pin, { now }).cedula).toBe("3101123456");
+    expectCode(() => loadP12(p12, pin.slice(0, 4), { now }), "P12_WRONG_PIN");
+  });
+
+  it("reads an alphanumeric cédula jurídica from the certificate (CPJ-3-101-A00001 → 3101A00001)", () => {
+    expect(subjectSerialNumberFor("3101A00001", "02")).toBe("CPJ-3-101-A00001");
+    expect(cedulaFromSerialNumber("CPJ-3-101-A00001")).toBe("3101A00001");
+    expect(cedulaFromSerialNumber("CPJ-3-101-123456")).toBe("3101123456");
+    const p12 = makeTestP12({ cedula: "3101A00001", idType: "02", name: "EMPRESA", pin: "1234", notBefore, notAfter, keyPair, ca });
+    expect(loadP12(p12, "1234", { now }).cedula).toBe("3101A00001");
+  });
+});

@@ -91,6 +91,8 @@ export function dnToRfc4514(attributes: forge.pki.CertificateField[], { readable
 
 /** Extracts the cédula digits from a Hacienda/BCCR subject serialNumber. */
 export function cedulaFromSerialNumber(serial: string): string {
+  // A CPJ may carry Registro Nacional's alphanumeric cédula jurídica (CPJ-3-101-A00001, decision 133).
+  if (/^CPJ/i.test(serial)) return serial.replace(/^[A-Za-z]+-?/, "").replace(/[^0-9A-Za-z]/g, "").toUpperCase();
   const digits = serial.replace(/^[A-Za-z]+-?/, "").replace(/\D/g, "");
   // CPF-0P-TTTT-AAAA carries the province with a leading zero; documents use the 9-digit form.
   if (/^CPF/i.test(serial) && digits.length === 10 && digits.startsWith("0")) return digits.slice(1);

@@ -7,8 +7,11 @@
  */
 import Decimal from "decimal.js";
 import { HaciendaError } from "./errors.ts";
-import { childElements, descendants, firstChild, parseXmlSafely, type XmlElement } from "./safe-xml.ts";
-import { verifyParsedXml, type VerifyResult } from "./verify.ts";
+import { parseXmlTreeSafely } from "./safe-xml.ts";
+import { verifyTree, type VerifyOptions, type VerifyResult } from "./verify.ts";
+import { elementsOf, firstElement, textOf, type XmlTreeElement } from "./xml-tree.ts";
+
+type XmlElement = XmlTreeElement;
 
 export type ReceivedKind = "FE" | "ND" | "NC" | "TE" | "FEC" | "FEE" | "REP" | "MR" | "MH";
 export type ReceivedVersion = "4.2" | "4.3" | "4.4";
@@ -98,14 +101,13 @@ export interface ReceivedSummary {
 }
 
 const val = (parent: XmlElement | undefined, name: string): string | null => {
-  const el = firstChild(parent, name);
-  const t = el?.textContent?.trim();
+  const t = textOf(firstElement(parent, name)).trim();
   return t ? t : null;
 };
 
 function party(el: XmlElement | undefined): ReceivedParty | null {
   if (!el) return null;
-  const ident = firstChild(el, "Identificacion");
+  const ident = firstElement(el, "Identificacion");
   const foreign = val(el, "IdentificacionExtranjero");
   return {
     name: val(el, "Nombre"),
@@ -126,10 +128,9 @@ function sum(values: Array<string | null>): string | null {
 }
 
 function line(el: XmlElement): ReceivedLine {
-  const codigo = firstChild(el, "Codigo");
-  const code =
-    val(el, "CodigoCABYS") ?? (codigo && childElements(codigo).length > 0 ? val(codigo, "Codigo") : (codigo?.textContent?.trim() || null));
-  const discounts = childElements(el, "Descuento").map((d) => val(d, "MontoDescuento"));
+  const codigo = firstElement(el, "Codigo");
+  const code = val(el, "CodigoCABYS") ?? (codigo && elementsOf(codigo).length > 0 ? val(codigo, "Codigo") : textOf(codigo).trim() || null);
+  const discounts = elementsOf(el, "Descuento").map((d) => val(d, "MontoDescuento"));
   return {
     number: val(el, "NumeroLinea"),
     code,
@@ -139,7 +140,7 @@ function line(el: XmlElement): ReceivedLine {
     unitPrice: val(el, "PrecioUnitario"),
     discount: sum(discounts) ?? val(el, "MontoDescuento"),
     subtotal: val(el, "SubTotal"),
-    tax: val(el, "ImpuestoNeto") ?? sum(childElements(el, "Impuesto").map((i) => val(i, "Monto"))),
+    tax: val(el, "ImpuestoNeto") ?? sum(elementsOf(el, "Impuesto").map((i) => val(i, "Monto"))),
     lineTotal: val(el, "MontoTotalLinea"),
   };
 }
@@ -151,12 +152,15 @@ function unknownRoot(name: string, ns: string): never {
   );
 }
 
-/** Parses a received document (string or bytes, ≤ 5 MB). Throws HaciendaError for refused input. */
-export function parseReceived(input: string | Uint8Array): ReceivedSummary {
-  const safe = parseXmlSafely(input);
+/**
+ * Parses a received document (string or bytes, ≤ 5 MB). Throws HaciendaError for refused input.
+ * `options` go to the signature check (verify.ts; e.g. `strict` for a document Colibrí issued).
+ */
+export function parseReceived(input: string | Uint8Array, options: VerifyOptions = {}): ReceivedSummary {
+  const safe = parseXmlTreeSafely(input);
   const root = safe.root;
-  const rootName = root.localName ?? root.nodeName;
-  const ns = root.namespaceURI ?? "";
+  const rootName = root.local;
+  const ns = root.ns;
   const m = NAMESPACE.exec(ns);
   const known = ROOTS[rootName];
   if (!m || !known) unknownRoot(rootName, ns);
@@ -164,7 +168,7 @@ export function parseReceived(input: string | Uint8Array): ReceivedSummary {
   const nsName = m[3]!;
   if (nsName !== rootName.charAt(0).toLowerCase() + rootName.slice(1) || version < known.since) unknownRoot(rootName, ns);
 
-  const verdict = verifyParsedXml(safe);
+  const verdict = verifyTree(safe, options);
   const kind = known.kind;
   const summary: ReceivedSummary = {
     kind,
@@ -214,7 +218,7 @@ export function parseReceived(input: string | Uint8Array): ReceivedSummary {
     summary.message = {
       mensaje: val(root, "Mensaje"),
       estado: val(root, "EstadoMensaje"),
-      detalle: firstChild(root, "DetalleMensaje")?.textContent ?? null,
+      detalle: firstElement(root, "DetalleMensaje") ? textOf(firstElement(root, "DetalleMensaje")) : null,
       montoTotalImpuesto: val(root, "MontoTotalImpuesto"),
       totalFactura: val(root, "TotalFactura"),
     };
@@ -223,14 +227,12 @@ export function parseReceived(input: string | Uint8Array): ReceivedSummary {
 
   summary.consecutive = val(root, "NumeroConsecutivo");
   summary.issueDate = val(root, "FechaEmision");
-  summary.issuer = party(firstChild(root, "Emisor"));
-  summary.receiver = party(firstChild(root, "Receptor"));
-  summary.lines = descendants(firstChild(root, "DetalleServicio") ?? root, "LineaDetalle")
-    .filter((l) => l.parentNode === firstChild(root, "DetalleServicio"))
-    .map(line);
-  const resumen = firstChild(root, "ResumenFactura");
+  summary.issuer = party(firstElement(root, "Emisor"));
+  summary.receiver = party(firstElement(root, "Receptor"));
+  summary.lines = elementsOf(firstElement(root, "DetalleServicio"), "LineaDetalle").map(line);
+  const resumen = firstElement(root, "ResumenFactura");
   // 4.3/4.4: ResumenFactura/CodigoTipoMoneda/{CodigoMoneda,TipoCambio}; 4.2: directly under ResumenFactura; may be absent ⇒ CRC 1.
-  const moneda = firstChild(resumen, "CodigoTipoMoneda") ?? resumen;
+  const moneda = firstElement(resumen, "CodigoTipoMoneda") ?? resumen;
   summary.currency = val(moneda, "CodigoMoneda") ?? "CRC";
   summary.exchangeRate = val(moneda, "TipoCambio") ?? "1";
   summary.totals = resumen

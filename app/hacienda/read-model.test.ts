@@ -45,7 +45,7 @@ describe("readModel", () => {
           unitPrice: "1999.99999",
           discounts: [{ code: "99", codeOther: "Descuento por fidelidad", amount: "12.34567", nature: "Cliente frecuente" }],
           taxes: [{ code: "02", rate: "10" }, { code: "04", amount: "150.5" }, { code: "01", tarifaCode: "08" }],
-          ivaCobradoFabrica: "02",
+          ivaCobradoFabrica: "01",
           impuestoAsumidoEmisorFabrica: "5",
         },
         { cabys: "8512000000000", quantity: "1", unit: "Sp", description: "Consulta médica privada", unitPrice: "30000", taxes: [{ code: "01", tarifaCode: "04" }], healthService: true },

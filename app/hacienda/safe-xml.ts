@@ -6,9 +6,12 @@
  * refusing it stops XXE and entity-expansion "billion laughs" attacks at the door; comprobantes
  * never carry one). Then parses with @xmldom/xmldom treating every parser error as fatal and
  * bounds the nesting depth so recursive consumers (canonicalizers) cannot blow the stack.
+ * `parseXmlTreeSafely` applies the same checks and builds the fast light tree of xml-tree.ts
+ * instead (reading and verifying received documents).
  */
 import { DOMParser } from "@xmldom/xmldom";
 import { HaciendaError } from "./errors.ts";
+import { parseXmlTree, XmlTreeDepthError, XmlTreeError, type XmlTreeDocument, type XmlTreeElement } from "./xml-tree.ts";
 
 export const MAX_XML_BYTES = 5 * 1024 * 1024;
 export const MAX_XML_DEPTH = 64;
@@ -63,10 +66,10 @@ export function decodeXmlBytes(bytes: Uint8Array): string {
 }
 
 /**
- * Parses untrusted XML. Throws HaciendaError (Spanish message) for anything refused.
- * @param maxBytes limit on the encoded size (default 5 MB)
+ * The intake checks shared by both parsers: size, encoding, emptiness, "is it XML at all", and no
+ * DTD. Returns the decoded text (without a byte-order mark). Throws HaciendaError.
  */
-export function parseXmlSafely(input: string | Uint8Array, { maxBytes = MAX_XML_BYTES }: { maxBytes?: number } = {}): SafeXml {
+export function admitXmlText(input: string | Uint8Array, { maxBytes = MAX_XML_BYTES }: { maxBytes?: number } = {}): string {
   const size = typeof input === "string" ? Buffer.byteLength(input, "utf8") : input.byteLength;
   if (size > maxBytes) throw new HaciendaError("XML_TOO_LARGE", sizeMessage(size, maxBytes));
   let text = typeof input === "string" ? input : decodeXmlBytes(input);
@@ -87,6 +90,49 @@ export function parseXmlSafely(input: string | Uint8Array, { maxBytes = MAX_XML_
       "El XML trae una declaración DOCTYPE o ENTITY, algo que ningún comprobante electrónico contiene y que puede usarse para atacar el sistema. Por seguridad no se procesó: pida al emisor el XML original.",
     );
   }
+  return text;
+}
+
+function depthMessage(): string {
+  return `El XML tiene más de ${MAX_XML_DEPTH} niveles de anidamiento, algo que ningún comprobante tiene. No se procesó: pida al emisor el XML original.`;
+}
+
+export interface SafeTree {
+  /** The decoded text, without a byte-order mark. */
+  text: string;
+  doc: XmlTreeDocument;
+  root: XmlTreeElement;
+}
+
+/**
+ * Parses untrusted XML into the light tree of xml-tree.ts (fast, keeps what canonicalization
+ * needs): the same intake checks and Spanish refusals as parseXmlSafely. Used by verify.ts and
+ * parse.ts.
+ */
+export function parseXmlTreeSafely(input: string | Uint8Array, options: { maxBytes?: number } = {}): SafeTree {
+  const text = admitXmlText(input, options);
+  let doc: XmlTreeDocument;
+  try {
+    doc = parseXmlTree(text, { maxDepth: MAX_XML_DEPTH });
+  } catch (cause) {
+    if (cause instanceof XmlTreeDepthError) throw new HaciendaError("XML_TOO_DEEP", depthMessage(), { cause });
+    if (cause instanceof XmlTreeError)
+      throw new HaciendaError(
+        "XML_MALFORMED",
+        `El XML está dañado y no se puede leer (línea ${cause.line}: ${cause.message}). Pida al emisor que le reenvíe el archivo original.`,
+        { cause },
+      );
+    throw cause;
+  }
+  return { text, doc, root: doc.root };
+}
+
+/**
+ * Parses untrusted XML. Throws HaciendaError (Spanish message) for anything refused.
+ * @param maxBytes limit on the encoded size (default 5 MB)
+ */
+export function parseXmlSafely(input: string | Uint8Array, { maxBytes = MAX_XML_BYTES }: { maxBytes?: number } = {}): SafeXml {
+  const text = admitXmlText(input, { maxBytes });
 
   const problems: string[] = [];
   const parser = new DOMParser({
@@ -126,10 +172,7 @@ function checkDepth(root: XmlElement): void {
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
     if (depth > MAX_XML_DEPTH) {
-      throw new HaciendaError(
-        "XML_TOO_DEEP",
-        `El XML tiene más de ${MAX_XML_DEPTH} niveles de anidamiento, algo que ningún comprobante tiene. No se procesó: pida al emisor el XML original.`,
-      );
+      throw new HaciendaError("XML_TOO_DEEP", depthMessage());
     }
     for (let c = (node as Node).firstChild; c; c = c.nextSibling) {
       if (c.nodeType === 1) stack.push([c, depth + 1]);

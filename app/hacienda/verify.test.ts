@@ -1,17 +1,16 @@
 import { createHash, sign as rsaSign } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
 import { DOMParser } from "@xmldom/xmldom";
 import { ExclusiveCanonicalization } from "xml-crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NS_DS, NS_XADES, signXml } from "./sign.ts";
 import { testSigner, TEST_NOW, unsignedDoc44, type TestSigner } from "./testing/fixtures/documents.ts";
+import { samplesDir } from "./testing/samples.ts";
 import { xmlsecVerify } from "./testing/xmlsec.ts";
-import { verifyXml } from "./verify.ts";
+import { parseXmlSafely } from "./safe-xml.ts";
+import { verifyParsedXml, verifyXml } from "./verify.ts";
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-export const samplesDir = process.env.HACIENDA_SAMPLES_DIR ?? resolve(repoRoot, "../shared/hacienda/samples");
 const sample = (name: string) => readFileSync(resolve(samplesDir, name));
 
 let signer: TestSigner;
@@ -115,6 +114,13 @@ describe("verifyXml on documents we signed", () => {
     expect(r.valid).toBe(false);
     expect(r.references).toHaveLength(1);
     expect(r.errors.join(" ")).toMatch(/no incluye la referencia a las propiedades firmadas/);
+  });
+
+  it("verifyParsedXml (over an xmldom parse, kept for compatibility) gives the same verdict", () => {
+    const tampered = signed.replace(/<TotalComprobante>[^<]*</, "<TotalComprobante>1.00000<");
+    expect(verifyParsedXml(parseXmlSafely(signed))).toEqual(verifyXml(signed));
+    expect(verifyParsedXml(parseXmlSafely(tampered))).toEqual(verifyXml(tampered));
+    expect(verifyParsedXml(parseXmlSafely(tampered)).valid).toBe(false);
   });
 
   it("rejects an unsigned document", () => {

@@ -56,7 +56,7 @@ function Facts({ view }: { view: DocumentView }) {
   );
 }
 
-function InvoiceDocument({ view, qr }: { view: DocumentView; qr: string }) {
+function InvoiceDocument({ view, qr }: { view: DocumentView; qr: string | null }) {
   const cols = lineColumns(view);
   const party = partyHeading(view);
   const cells = lineCells(view);
@@ -139,7 +139,7 @@ function InvoiceDocument({ view, qr }: { view: DocumentView; qr: string }) {
         </View>
 
         <View style={[s.row, { marginTop: 14 }]} wrap={false}>
-          <Image style={s.qr} src={qr} />
+          {qr ? <Image style={s.qr} src={qr} /> : null}
           <View style={{ flex: 1, paddingLeft: 10 }}>
             {view.terms ? (
               <Text style={{ marginBottom: 4 }}>
@@ -147,7 +147,7 @@ function InvoiceDocument({ view, qr }: { view: DocumentView; qr: string }) {
                 {view.terms}
               </Text>
             ) : null}
-            <Text style={s.small}>Consulte este documento en: {view.publicUrl}</Text>
+            {view.publicUrl ? <Text style={s.small}>Consulte este documento en: {view.publicUrl}</Text> : null}
             {view.kind !== "qt" ? <Text style={[s.small, { marginTop: 4 }]}>{LEGAL_NOTICE}</Text> : null}
           </View>
         </View>
@@ -164,6 +164,7 @@ function InvoiceDocument({ view, qr }: { view: DocumentView; qr: string }) {
 /** Renders the PDF of a document view. Throws on failure (callers show PDF_UNAVAILABLE). */
 export async function renderDocumentPdf(view: DocumentView): Promise<Buffer> {
   registerPdfFont();
-  const qr = await qrPngDataUrl(view.publicUrl);
+  // A received document (issue 12) has no public page of ours: no QR code, no link.
+  const qr = view.publicUrl ? await qrPngDataUrl(view.publicUrl) : null;
   return renderToBuffer(<InvoiceDocument view={view} qr={qr} />);
 }

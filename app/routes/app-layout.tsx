@@ -20,7 +20,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     .where(and(eq(companyUsers.userId, user.id), isNull(companies.deletedAt)))
     .orderBy(asc(companies.name))
     .limit(200);
-  const nav = navigationFor({ signedIn: true, hasCompany: true, isAdmin: user.isAdmin, companyActive: company.active, permission: company.permission });
+  const nav = navigationFor({ signedIn: true, hasCompany: true, isAdmin: user.isAdmin, isSuperAdmin: user.isSuperAdmin, companyActive: company.active, permission: company.permission });
   return { user: { name: user.name, email: user.email, isAdmin: user.isAdmin }, company, companies: myCompanies, nav, title: title ?? "" };
 }
 
@@ -29,7 +29,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
   return (
     <div className="min-h-screen lg:flex">
       <input type="checkbox" id="nav-toggle" className="peer hidden" />
-      <aside className="hidden w-60 shrink-0 bg-white shadow-sm peer-checked:block lg:block">
+      <aside className="hidden w-60 shrink-0 bg-white shadow-sm peer-checked:block lg:block" data-app-nav>
         <div className="px-5 py-4 text-xl font-bold text-primary">Colibrí</div>
         <nav aria-label="Principal" className="pb-6">
           {nav.map((g) => (
@@ -49,7 +49,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
         </nav>
       </aside>
       <div className="min-w-0 flex-1">
-        <header className="flex flex-wrap items-center gap-3 bg-white px-4 py-3 shadow-sm">
+        <header className="flex flex-wrap items-center gap-3 bg-white px-4 py-3 shadow-sm" data-app-header>
           <label htmlFor="nav-toggle" className="btn btn-outline btn-sm lg:hidden" aria-label="Menú">
             ☰
           </label>
@@ -69,6 +69,11 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
             </button>
           </AppForm>
           {!company.active && <span className="chip chip-off">Compañía inactiva</span>}
+          {company.permission === 5 && (
+            <span className="chip chip-off" title="Los cambios de esta compañía se hacen por la API" data-read-only-plan>
+              Solo lectura (plan API)
+            </span>
+          )}
           <div className="ml-auto flex items-center gap-3 text-sm">
             <span className="hidden sm:inline" data-user-name>
               {user.name}

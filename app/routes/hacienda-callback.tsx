@@ -1,23 +1,44 @@
-// POST /hacienda/callback — Hacienda's notification of a document's state (NOTES §3 callbackUrl).
-// Public (Hacienda has no session) and without CSRF (a server-to-server JSON POST); everything it
-// says is verified by handleHaciendaCallback (clave of ours + signed MensajeHacienda for that
-// clave) before the same state change polling applies. 400 and nothing changes otherwise.
+// POST /hacienda/callback — Hacienda's notification of a document's state (NOTES §3 callbackUrl),
+// taken only as a hint (docs/decisions/110-hacienda-callback-as-a-hint.md): the clave is read from
+// the body (at most the route's body limit) and, when it is a document of ours waiting for
+// Hacienda, a poll asks Hacienda's API with the company's own credentials; the state and XML in the
+// body are never used. The answer is the same whether the clave exists or not. Public (Hacienda has
+// no session), exempt from CSRF (app/domain/access.ts) and rate limited per client address.
+import type { Route } from "./+types/hacienda-callback";
+import { bodyLimitFor, bodyTooLargeText } from "../domain/request-limits.ts";
+import { requestContext } from "../server/context.ts";
 import { db } from "../server/db.server.ts";
-import { handleHaciendaCallback } from "../server/hacienda-pipeline.server.ts";
+import { callbackClave, handleHaciendaCallback } from "../server/hacienda-pipeline.server.ts";
+import { createRateLimiter } from "../server/rate-limit.server.ts";
+import { readTextLimited } from "../server/request-body.server.ts";
 
-const MAX_BODY = 8 * 1024 * 1024;
+export const CALLBACK_TEXTS = {
+  received: "Notificación recibida.",
+  invalid: "La notificación no trae una clave de comprobante válida.",
+  tooMany: "Demasiadas notificaciones desde esta dirección. Espere un momento y vuelva a intentarlo.",
+} as const;
 
-// Registered in app/routes.ts; public and exempt from CSRF in app/domain/access.ts.
-export async function action({ request }: { request: Request }) {
-  if (request.method !== "POST") return new Response("Método no permitido", { status: 405 });
-  const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > MAX_BODY) return new Response("Mensaje demasiado grande", { status: 413 });
-  const body = await request.text();
-  if (body.length > MAX_BODY) return new Response("Mensaje demasiado grande", { status: 413 });
-  const result = await handleHaciendaCallback(db(), body, new Date());
-  return new Response(result.message, { status: result.status, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
+/**
+ * Per client address and process: bursts of 60, then 10 per second. Hacienda notifies once per
+ * document (with a few retries), so a busy day stays far below this; polling covers any refused one.
+ */
+const perAddress = createRateLimiter({ capacity: 60, refillPerSecond: 10 });
+
+const text = (body: string, status: number, headers: Record<string, string> = {}) =>
+  new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", ...headers } });
+
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return text("Método no permitido", 405, { Allow: "POST" });
+  if (!perAddress.take(context.get(requestContext).ip)) return text(CALLBACK_TEXTS.tooMany, 429, { "Retry-After": "1" });
+  const limit = bodyLimitFor("/hacienda/callback");
+  const body = await readTextLimited(request, limit);
+  if (body === null) return text(bodyTooLargeText(limit), 413);
+  const clave = callbackClave(body);
+  if (!clave) return text(CALLBACK_TEXTS.invalid, 400);
+  await handleHaciendaCallback(db(), clave, new Date());
+  return text(CALLBACK_TEXTS.received, 200);
 }
 
 export function loader() {
-  return new Response("Método no permitido", { status: 405, headers: { allow: "POST" } });
+  return text("Método no permitido", 405, { Allow: "POST" });
 }

@@ -1,9 +1,11 @@
 // The welcome advertisement (spec part 1 §2.3 Advertisement admin, §4 Welcome advertisement).
 // One row; every save increments `code` so each user sees the new version once.
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import type { Db } from "../../db/client.ts";
-import { advertisements } from "../../db/schema/index.ts";
+import { advertisements, users } from "../../db/schema/index.ts";
+
+export const ADVERTISEMENT_SUPER_ADMIN_ONLY = "Solo el superadministrador puede cambiar el anuncio: lo ven los usuarios de todas las empresas.";
 
 /** The HTML whitelist: p, br, strong, em, u, a[href http/https/mailto], lists, h2–h4, img[src https]. */
 export function sanitizeAdvertisement(html: string): string {
@@ -24,17 +26,33 @@ export async function currentAdvertisement(db: Db) {
   return row;
 }
 
-export async function saveAdvertisement(db: Db, input: { active: boolean; title: string; content: string }, now: Date) {
+/**
+ * The advertisement the dashboards show: the active one, only when the super-admin saved it. One an
+ * ordinary admin saved before this rule (or nobody known) reaches nobody.
+ */
+export async function shownAdvertisement(db: Db, superAdminEmail: string) {
+  if (!superAdminEmail) return undefined;
+  const [row] = await db
+    .select({ title: advertisements.title, contentHtml: advertisements.contentHtml, code: advertisements.code })
+    .from(advertisements)
+    .innerJoin(users, eq(users.id, advertisements.savedById))
+    .where(and(eq(advertisements.active, true), eq(sql`lower(${users.email})`, superAdminEmail)))
+    .orderBy(asc(advertisements.id))
+    .limit(1);
+  return row;
+}
+
+export async function saveAdvertisement(db: Db, input: { active: boolean; title: string; content: string }, now: Date, savedById: number) {
   const contentHtml = sanitizeAdvertisement(input.content);
   return db.transaction(async (tx) => {
     const [row] = await tx.select({ id: advertisements.id, code: advertisements.code }).from(advertisements).orderBy(asc(advertisements.id)).limit(1).for("update");
     if (!row) {
-      const [created] = await tx.insert(advertisements).values({ title: input.title, contentHtml, active: input.active, code: 1, updatedAt: now }).returning();
+      const [created] = await tx.insert(advertisements).values({ title: input.title, contentHtml, active: input.active, code: 1, updatedAt: now, savedById }).returning();
       return created;
     }
     const [updated] = await tx
       .update(advertisements)
-      .set({ title: input.title, contentHtml, active: input.active, code: row.code + 1, updatedAt: now })
+      .set({ title: input.title, contentHtml, active: input.active, code: row.code + 1, updatedAt: now, savedById })
       .where(eq(advertisements.id, row.id))
       .returning();
     return updated;

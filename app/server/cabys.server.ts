@@ -17,6 +17,7 @@ import {
   searchWords,
   type CabysRow,
 } from "../domain/item-schemas.ts";
+import { cleanSearch } from "../domain/pagination.ts";
 import { env } from "./env.server.ts";
 
 export interface CabysResult {
@@ -97,7 +98,7 @@ export async function findCabysCode(db: DbOrTx, code: string, opts: RemoteOption
  * has nothing does it ask Hacienda (a full 13-digit code, or the words), caching what comes back.
  */
 export async function searchCabysCatalogue(db: DbOrTx, q: string, opts: RemoteOptions = {}): Promise<{ results: CabysResult[]; message?: string; source: "local" | "hacienda" }> {
-  const query = q.trim().slice(0, 100);
+  const query = cleanSearch(q);
   const digits = query.replace(/[\s-]/g, "");
   if (/^\d{1,13}$/.test(digits)) {
     const local = await searchCabys(db, { digits });

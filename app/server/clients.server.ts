@@ -27,6 +27,7 @@ import {
 } from "../domain/client-schemas.ts";
 import type { Activity } from "../domain/company-schemas.ts";
 import { statementEmail } from "../domain/account-statement.ts";
+import { isLegacyActivityCode, parseActivityOptions } from "../domain/activity-codes.ts";
 import { formValues, parseForm, type FieldErrors } from "../domain/forms.ts";
 import { lookupActivities } from "./activity-lookup.server.ts";
 import { sendCompanyMail } from "./company-mail.server.ts";
@@ -49,18 +50,7 @@ export const NEW_CLIENT_DEFAULTS: Record<string, string> = {
 };
 
 /** Activities carried between re-renders in a hidden field, parsed defensively. */
-export function activityOptions(raw: string | undefined): Activity[] {
-  try {
-    const list = JSON.parse(raw || "[]");
-    if (!Array.isArray(list)) return [];
-    return list
-      .slice(0, 50)
-      .filter((a) => a && /^\d{4,6}(\.\d{1,2})?$/.test(String(a.code)))
-      .map((a) => ({ code: String(a.code), description: String(a.description ?? "").slice(0, 250), type: String(a.type ?? "").slice(0, 1) }));
-  } catch {
-    return [];
-  }
-}
+export const activityOptions = parseActivityOptions;
 
 /** Form values of a stored client. */
 export async function clientValues(db: DbOrTx, companyId: number, clientId: number) {
@@ -84,7 +74,8 @@ export async function clientValues(db: DbOrTx, companyId: number, clientId: numb
     economic_activity_name: c.economicActivityName ?? "",
     ...contactFields(rows.length ? rows : [emptyContact()]),
   };
-  const activities: Activity[] = c.economicActivityCode ? [{ code: c.economicActivityCode, description: c.economicActivityName ?? "", type: "" }] : [];
+  // An old-catalogue code is shown in the typed field, not as the only choice: the user types or looks up the new one.
+  const activities: Activity[] = c.economicActivityCode && !isLegacyActivityCode(c.economicActivityCode) ? [{ code: c.economicActivityCode, description: c.economicActivityName ?? "", type: "" }] : [];
   return { client: c, values, activities };
 }
 
@@ -122,6 +113,8 @@ export interface ClientFormState {
   lists: ClientLists;
   errors: FieldErrors;
   message: string | null;
+  /** The stored client's activity code: an old-catalogue code it already has is accepted unchanged (decision 132). */
+  storedActivityCode: string | null;
 }
 
 /** The state of a fresh or stored client's form. */
@@ -129,15 +122,17 @@ export async function clientFormState(db: DbOrTx, opts: { companyId: number; mod
   let values = { ...NEW_CLIENT_DEFAULTS };
   let activities: Activity[] = [];
   let provider = opts.provider;
+  let storedActivityCode: string | null = null;
   if (opts.clientId) {
     const stored = await clientValues(db, opts.companyId, opts.clientId);
     values = stored.values;
     activities = stored.activities;
     provider = stored.client.provider;
+    storedActivityCode = stored.client.economicActivityCode;
   }
   const { lists, location } = await clientLists(db, values);
   const merged = { ...values, ...location };
-  return { mode: opts.mode, id: opts.clientId ?? null, provider, values: merged, contacts: readContacts(merged), activities, lists, errors: {}, message: null };
+  return { mode: opts.mode, id: opts.clientId ?? null, provider, values: merged, contacts: readContacts(merged), activities, lists, errors: {}, message: null, storedActivityCode };
 }
 
 export type ClientFormOutcome = { kind: "view"; state: ClientFormState; status: number } | { kind: "saved"; id: number; created: boolean };
@@ -151,7 +146,12 @@ export async function handleClientForm(
   opts: { companyId: number; mode: ClientFormMode; provider: boolean; clientId: number | null; form: FormData; lookupFetch?: typeof fetch },
 ): Promise<ClientFormOutcome> {
   let provider = opts.provider;
-  if (opts.clientId) provider = (await requireClient(db, opts.companyId, opts.clientId)).provider;
+  let storedActivityCode: string | null = null;
+  if (opts.clientId) {
+    const stored = await requireClient(db, opts.companyId, opts.clientId);
+    provider = stored.provider;
+    storedActivityCode = stored.economicActivityCode;
+  }
   const values = formValues(opts.form);
   const intent = String(values.intent ?? "save");
   delete values.intent;
@@ -189,11 +189,11 @@ export async function handleClientForm(
   const view = (errs: FieldErrors, status = 200): ClientFormOutcome => ({
     kind: "view",
     status,
-    state: { mode: opts.mode, id: opts.clientId, provider, values: { ...values, ...(intent === "refresh-location" || !values.barrio ? location : {}) }, contacts, activities, lists, errors: errs, message },
+    state: { mode: opts.mode, id: opts.clientId, provider, values: { ...values, ...(intent === "refresh-location" || !values.barrio ? location : {}) }, contacts, activities, lists, errors: errs, message, storedActivityCode },
   });
   if (intent !== "save") return view(errors, Object.keys(errors).length ? 400 : 200);
 
-  const parsed = parseForm(clientSchema({ mode: opts.mode, provider }), clientFormObject(values));
+  const parsed = parseForm(clientSchema({ mode: opts.mode, provider, storedActivityCode }), clientFormObject(values));
   if (!parsed.ok) return view(parsed.errors, 400);
   const id = opts.clientId ? await updateClient(db, opts.companyId, opts.clientId, parsed.data, values) : await createClient(db, opts.companyId, parsed.data, { provider, foundCompanyName: values.found_company_name });
   return { kind: "saved", id, created: !opts.clientId };

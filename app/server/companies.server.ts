@@ -27,6 +27,16 @@ export function requireAdmin(user: CurrentUser | undefined): CurrentUser {
   return user;
 }
 
+/**
+ * Throws 403 with `message` unless the account is the super-admin (SUPER_ADMIN_EMAIL): content every
+ * tenant sees or uses (the advertisement, the CABYS and activity catalogues) is his alone
+ * (docs/decisions/121-shared-content.md).
+ */
+export function requireSuperAdmin(user: CurrentUser | undefined, message: string): CurrentUser {
+  if (!user?.isSuperAdmin) throw data(message, { status: 403 });
+  return user;
+}
+
 /** The company the admin may change, or a 404 (a company of another tenant does not exist for them). */
 export async function requireManageableCompany(db: Db, actor: Actor, companyId: number) {
   requireAdmin(actor as CurrentUser);
@@ -156,13 +166,13 @@ export async function deleteCompany(
     const open = await tx
       .select({ id: sessions.id, userId: sessions.userId })
       .from(sessions)
-      .where(and(eq(sessions.companyId, companyId), isNull(sessions.closedAt)));
+      .where(and(eq(sessions.companyId, companyId), eq(sessions.kind, "web"), isNull(sessions.closedAt)));
     for (const s of open) {
       const [next] = await tx
         .select({ id: companies.id })
         .from(companyUsers)
         .innerJoin(companies, eq(companies.id, companyUsers.companyId))
-        .where(and(eq(companyUsers.userId, s.userId), isNull(companies.deletedAt), ne(companies.id, companyId)))
+        .where(and(eq(companyUsers.userId, s.userId ?? 0), isNull(companies.deletedAt), ne(companies.id, companyId)))
         .orderBy(asc(companies.id))
         .limit(1);
       await tx.update(sessions).set({ companyId: next?.id ?? null }).where(eq(sessions.id, s.id));

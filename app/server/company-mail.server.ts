@@ -6,16 +6,44 @@ import { and, eq } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import type { Db } from "../../db/client.ts";
 import { emailConfigOf } from "../../db/queries/config.ts";
-import { emailConfigs } from "../../db/schema/index.ts";
+import { emailConfigs, receptionSettings } from "../../db/schema/index.ts";
+import { categoriesOf, mailboxStateOf, receptionSettingsOf } from "../../db/queries/receptions.ts";
+import { formatDateTime } from "../domain/format.ts";
 import { CONFIG_MESSAGES, type OutgoingEmailInput, type ReceptionEmailInput } from "../domain/config-schemas.ts";
 import { sendMail, type MailMessage } from "./mail.server.ts";
 import { decryptSecret, encryptSecret } from "./secrets.server.ts";
 
 type Kind = "outgoing" | "reception";
 
+/**
+ * The ports a company's outgoing mail server may use (docs/decisions/114): the usual SMTP ports,
+ * plus SMTP_EXTRA_PORTS (comma-separated; tests put their local servers' ports there). Any other
+ * port is refused before connecting, so the test e-mail cannot probe the server's network.
+ */
+export const SMTP_PORTS = [25, 465, 587, 2525];
+
+export function allowedSmtpPorts(): number[] {
+  const extra = (process.env.SMTP_EXTRA_PORTS ?? "")
+    .split(",")
+    .map((p) => Number(p.trim()))
+    .filter((p) => Number.isInteger(p) && p > 0 && p < 65536);
+  return [...SMTP_PORTS, ...extra];
+}
+
+/** The message for a port that is not a mail port, or null when it is one. */
+export function smtpPortProblem(port: number): string | null {
+  return allowedSmtpPorts().includes(port) ? null : `Use un puerto de servidor de correo: ${SMTP_PORTS.slice(0, -1).join(", ")} o ${SMTP_PORTS.at(-1)}.`;
+}
+
 /** What the e-mail screen shows: values without the password, and whether one is stored. */
 export async function emailFormState(db: Db, companyId: number) {
-  const [out, rec] = await Promise.all([emailConfigOf(db, companyId, "outgoing"), emailConfigOf(db, companyId, "reception")]);
+  const [out, rec, settings, categories, mailbox] = await Promise.all([
+    emailConfigOf(db, companyId, "outgoing"),
+    emailConfigOf(db, companyId, "reception"),
+    receptionSettingsOf(db, companyId),
+    categoriesOf(db, companyId),
+    mailboxStateOf(db, companyId),
+  ]);
   return {
     outgoing: {
       values: {
@@ -30,8 +58,20 @@ export async function emailFormState(db: Db, companyId: number) {
       hasPassword: !!out?.passwordEnc,
     },
     reception: {
-      values: { host: rec?.host ?? "", port: rec ? String(rec.port) : "", username: rec?.username ?? "", encryption: rec?.encryption ?? "" } as Record<string, string>,
+      values: {
+        host: rec?.host ?? "",
+        port: rec ? String(rec.port) : "",
+        username: rec?.username ?? "",
+        encryption: rec?.encryption ?? "",
+        default_tax_condition: settings?.taxCondition ?? "01",
+        default_expense_category: settings?.expenseCategoryId ? String(settings.expenseCategoryId) : "",
+      } as Record<string, string>,
       hasPassword: !!rec?.passwordEnc,
+      categories,
+      /** How the jobs last read the mailbox (issue 12 item 5). */
+      mailbox: mailbox
+        ? { lastRunAt: mailbox.lastRunAt ? formatDateTime(mailbox.lastRunAt) : null, lastError: mailbox.lastError, read: mailbox.messagesRead, ingested: mailbox.documentsIngested, withoutDocument: mailbox.messagesWithoutDocument }
+        : null,
     },
   };
 }
@@ -65,6 +105,10 @@ export async function saveOutgoingEmail(db: Db, companyId: number, input: Outgoi
 
 export async function saveReceptionEmail(db: Db, companyId: number, input: ReceptionEmailInput) {
   await upsert(db, companyId, "reception", { protocol: "imap", encryption: input.encryption, host: input.host, port: input.port, username: input.username, active: true }, input.password);
+  // The defaults of documents received by e-mail: a category of this company only.
+  const category = input.default_expense_category && (await categoriesOf(db, companyId)).some((c) => c.id === input.default_expense_category) ? input.default_expense_category : null;
+  const settings = { taxCondition: input.default_tax_condition, expenseCategoryId: category, updatedAt: new Date() };
+  await db.insert(receptionSettings).values({ companyId, ...settings }).onConflictDoUpdate({ target: receptionSettings.companyId, set: settings });
 }
 
 function transportFor(cfg: NonNullable<Awaited<ReturnType<typeof emailConfigOf>>>) {
@@ -75,8 +119,8 @@ function transportFor(cfg: NonNullable<Awaited<ReturnType<typeof emailConfigOf>>
     requireTLS: cfg.encryption === "tls",
     ignoreTLS: cfg.encryption === "none",
     auth: { user: cfg.username, pass: decryptSecret(cfg.passwordEnc).toString("utf8") },
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
+    connectionTimeout: 8_000,
+    greetingTimeout: 8_000,
     socketTimeout: 20_000,
   });
 }
@@ -91,6 +135,9 @@ export async function sendCompanyMail(db: Db, companyId: number, message: MailMe
     const sent = await sendMail(message);
     return { via: "global", messageId: sent.messageId };
   }
+  // A server saved on another port before the rule (or by hand) is not contacted.
+  const portProblem = smtpPortProblem(cfg.port);
+  if (portProblem) throw new Error(`No se logró conectar con el servidor de correo ${cfg.host}:${cfg.port}. ${portProblem}`);
   const transporter = transportFor(cfg);
   try {
     const info = await transporter.sendMail({ from: { name: cfg.fromName ?? "", address: cfg.fromEmail ?? cfg.username }, ...message });
@@ -102,29 +149,24 @@ export async function sendCompanyMail(db: Db, companyId: number, message: MailMe
   }
 }
 
-/** A nodemailer error in plain Spanish, with what to check next. */
+/**
+ * A nodemailer error in plain Spanish, with what to check next. Whatever went wrong on the way to
+ * the server (refused, unreachable, no such host, timeout, TLS) gets the same message, so the
+ * answer tells nothing about the server's network; only what an SMTP server itself answered
+ * (credentials, recipients, the message) is told apart.
+ */
 export function smtpErrorText(error: unknown, host: string, port: number): string {
-  const e = error as { code?: string; responseCode?: number; response?: string; message?: string };
+  const e = error as { code?: string; responseCode?: number; response?: string };
   const reply = e.response ? ` Respuesta del servidor: «${e.response.slice(0, 200)}».` : "";
   switch (e.code) {
     case "EAUTH":
       return `El servidor de correo rechazó el usuario o la contraseña. Revíselos y guarde de nuevo.${reply}`;
-    case "ECONNECTION":
-    case "ESOCKET":
-      if (/ECONNREFUSED/.test(e.message ?? "")) return `No se logró conectar con el servidor de correo ${host}:${port} (conexión rechazada). Revise el servidor y el puerto.`;
-      if (/ENOTFOUND|EAI_AGAIN/.test(e.message ?? "")) return `No se encontró el servidor de correo ${host}. Revise el nombre del servidor.`;
-      if (/certificate|SSL|TLS|wrong version/i.test(e.message ?? "")) return `Falló la conexión segura con ${host}:${port}. Revise el tipo de cifrado y el puerto.`;
-      return `No se logró conectar con el servidor de correo ${host}:${port}. Revise el servidor, el puerto y el cifrado.`;
-    case "ETIMEDOUT":
-      return `El servidor de correo ${host}:${port} no respondió a tiempo. Revise el servidor, el puerto y el cifrado.`;
-    case "ETLS":
-      return `El servidor de correo no permitió la conexión segura (STARTTLS). Cambie el tipo de cifrado.`;
     case "EENVELOPE":
       return `El servidor de correo rechazó el remitente o el destinatario.${reply}`;
     case "EMESSAGE":
       return `El servidor de correo rechazó el mensaje.${reply}`;
     default:
-      return `No se logró enviar el correo de prueba.${reply || (e.message ? ` Detalle: ${e.message.slice(0, 200)}` : "")}`;
+      return `No se logró conectar con el servidor de correo ${host}:${port}. Revise el servidor, el puerto y el cifrado.`;
   }
 }
 

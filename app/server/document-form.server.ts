@@ -15,9 +15,11 @@ import { costaRicaDay } from "../domain/document-status.ts";
 import { INVOICE_REFERENCE_CODES, INVOICE_REFERENCE_DEFAULT, INVOICE_REFERENCE_DOC_TYPES, purchaseReference, readReferenceForm, type ReferenceFormValues, type ReferenceView, type SourceView } from "../domain/document-source.ts";
 import { editableReferenceView } from "./reference-view.server.ts";
 import { formatDecimalInput } from "../domain/number-input.ts";
-import { checkDraft, draftTotals, summaryOf, type DocumentDraft, type DraftReference, type FieldError } from "../domain/document-draft.ts";
+import { kindWarnings } from "../domain/totals.ts";
+import { exonerationDocTypesFor } from "../hacienda/codes.ts";
+import { checkDraft, draftLineInputs, draftTotals, summaryOf, type DocumentDraft, type DraftReference, type FieldError } from "../domain/document-draft.ts";
 import type { RecurrenceFormValues } from "../domain/recurring.ts";
-import { applyItemPicks, billedToRepresentative, blankLine, blankPayment, chosenStudent, contingencyReference, errorMap, FORM_CLIENT_MATCHES, FORM_KINDS, FORM_LIST_LIMIT, FORM_SAVED, FORM_MESSAGES, MAX_LINES, MAX_PAYMENTS, offeredCreditTerms, PAYMENT_TERM_MESSAGES, readCreditTerm, readDocumentForm, toDraft, withoutBlankLines, type CreditTerm, type DocumentFormValues, type FormStudent, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
+import { applyItemPicks, billedToRepresentative, blankLine, blankPayment, chosenStudent, contingencyReference, errorMap, FORM_CLIENT_MATCHES, FORM_KINDS, FORM_LIST_LIMIT, FORM_SAVED, FORM_MESSAGES, MAX_LINES, READ_LINES, countLineRows, MAX_PAYMENTS, offeredCreditTerms, PAYMENT_TERM_MESSAGES, readCreditTerm, readDocumentForm, toDraft, withoutBlankLines, type CreditTerm, type DocumentFormValues, type FormStudent, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
 import { loadSchemaSet } from "../hacienda/xsd/load.server.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
 import { currentRate } from "./exchange-rate.server.ts";
@@ -53,6 +55,8 @@ export interface DocumentFormLists {
   creditTerms: CreditTerm[];
   /** The currency a new document starts in (general configuration currency_emit_doc: 1 dollars; 0 ask and 2 colones start in colones). */
   defaultCurrency: "CRC" | "USD";
+  /** The exoneration document types this kind may use (Nota 10.1: 01, 05, 06 and 07 only on notes). */
+  exonerationTypes: Array<[string, string]>;
 }
 
 /** The point-of-sale search box: what was searched, the items found, or why none. */
@@ -136,6 +140,7 @@ export async function documentFormLists(db: Db, companyId: number, kind: FormKin
     itemSearch,
     taxTypes: taxRows,
     genericClientId: clientRows.find((c) => c.generic)?.id ?? null,
+    exonerationTypes: exonerationDocTypesFor(kind === "qt" ? "fe" : kind),
   };
 }
 
@@ -146,7 +151,11 @@ export interface DocumentFormState {
   errors: Record<string, string>;
   /** Errors whose field has no input of its own (shown above the form). */
   general: string[];
-  totals: { subtotal: string; discount: string; tax: string; exonerated: string; total: string } | null;
+  /**
+   * The totals of what is typed; `warnings`: what the user should know about them (a line without a
+   * CABYS code counted as goods or services by its unit, kindWarnings) — shown, never blocking.
+   */
+  totals: { subtotal: string; discount: string; tax: string; exonerated: string; total: string; warnings: string[] } | null;
   message: string | null;
   /** Prefilled screens (notes, clones, replacements, purchase invoices): header, locked client, references. */
   source?: SourceView | null;
@@ -227,7 +236,8 @@ function totalsOf(kind: FormKind, form: DocumentFormValues, lists: DocumentFormL
     // The payment amounts are checked on Guardar; here only "all by card" matters (IVA devuelto).
     const allCard = draft.payments.length > 0 && draft.payments.every((p) => p.code === "02");
     const s = summaryOf(draftTotals({ ...draft, payments: [{ code: allCard ? "02" : "01" }] }));
-    return { subtotal: s.subtotal, discount: s.discount, tax: s.tax, exonerated: s.exonerated, total: s.total };
+    const warnings = kindWarnings(draftLineInputs(draft)).map((w) => w.message);
+    return { subtotal: s.subtotal, discount: s.discount, tax: s.tax, exonerated: s.exonerated, total: s.total, warnings };
   } catch {
     return null;
   }
@@ -397,7 +407,8 @@ export async function submitDocumentForm(
       const index = Number(intent.slice("remove-payment:".length));
       form = { ...form, payments: form.payments.filter((_, i) => i !== index) };
     }
-    if (intent === "add-line" && form.lines.length < MAX_LINES) form = { ...form, lines: [...form.lines, blankLine(defaultTax)] };
+    const atLimit = intent === "add-line" && form.lines.length >= MAX_LINES;
+    if (intent === "add-line" && !atLimit) form = { ...form, lines: [...form.lines, blankLine(defaultTax)] };
     if (intent.startsWith("remove-line:")) {
       const index = Number(intent.slice("remove-line:".length));
       form = { ...form, lines: form.lines.filter((_, i) => i !== index) };
@@ -405,7 +416,8 @@ export async function submitDocumentForm(
     // Item-pick errors refer to row positions: recompute them after adding/removing rows. The
     // re-rendered form (also the return from a quick-add, ?id=) keeps only a client it offers.
     const again = applyItemPicks(withOfferedClient(form, lists), lists.items);
-    return { ok: false, status: 200, state: state(kind, again.form, lists, again.errors, rated.message, view, ref?.typed ?? null) };
+    const limit = atLimit ? [{ field: "lines", message: FORM_MESSAGES.lineLimit }] : [];
+    return { ok: false, status: 200, state: state(kind, again.form, lists, [...again.errors, ...limit], rated.message, view, ref?.typed ?? null) };
   }
 
   // Blank rows are left out when another row is complete (withoutBlankLines, as toDraft does); the
@@ -413,6 +425,11 @@ export async function submitDocumentForm(
   const kept = applyItemPicks(withoutBlankLines(form), lists.items);
   form = kept.form;
   const errors: FieldError[] = [...kept.errors, ...(opts.source?.errors ?? [])];
+  // More lines than a document may have: refused, never cut (every line read comes back on the form).
+  // (Past READ_LINES only the first ones are read: the message counts every row sent.)
+  const rows = countLineRows(opts.values);
+  const lineCount = rows > READ_LINES ? rows : form.lines.length;
+  if (lineCount > MAX_LINES) errors.push({ field: "lines", message: FORM_MESSAGES.tooManyLines(lineCount) });
   // A student (school plan) is billed to its representative; the form keeps showing the student.
   const student = chosenStudent(form.clientId, lists.students);
   const billed = student ? billedToRepresentative(form, student) : form;

@@ -31,6 +31,7 @@ import {
   REPLACEABLE_KINDS,
   REPLACEMENT_REFERENCE,
   referenceDay,
+  REPLACEMENT_NOTICE,
   replacementReference,
   type ReferenceFormValues,
   type ReferenceView,
@@ -202,6 +203,7 @@ async function resolve(db: Db, companyId: number, req: SourceRequest, values: Re
     references.push(lockedView({ ...replacement, issuedAt: doc.issuedAt }, "locked"));
     source.replacesDocumentId = doc.id;
     source.view.facts.push({ label: "Sustituye a", value: cloned });
+    source.view.notice = REPLACEMENT_NOTICE;
   } else {
     source.view.facts.push({ label: "Clonado de", value: cloned });
   }

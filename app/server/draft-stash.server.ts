@@ -37,3 +37,10 @@ export async function takeDraft(db: Db, sessionId: string, path: string): Promis
   await db.update(sessions).set({ uiState: JSON.stringify(state) }).where(eq(sessions.id, sessionId));
   return Object.fromEntries(Object.entries(kept as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === "string"));
 }
+
+/** The values kept for this form, left in the session (a dialog over the form shows them behind it). */
+export async function peekDraft(db: Db, sessionId: string, path: string): Promise<Record<string, string> | null> {
+  const kept = (await readState(db, sessionId))[key(path)];
+  if (!kept || typeof kept !== "object") return null;
+  return Object.fromEntries(Object.entries(kept as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === "string"));
+}

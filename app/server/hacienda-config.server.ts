@@ -6,7 +6,7 @@ import { formatDate } from "../domain/format.ts";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { countersOf, haciendaConfigOf } from "../../db/queries/config.ts";
-import { documentCounters, haciendaConfigs } from "../../db/schema/index.ts";
+import { companies, documentCounters, haciendaConfigs } from "../../db/schema/index.ts";
 import { createHaciendaClient, HaciendaClientError, sandboxEnvironment, type ClientOptions } from "../hacienda/client.ts";
 import { isHaciendaError } from "../hacienda/errors.ts";
 import { loadP12 } from "../hacienda/p12.ts";
@@ -66,13 +66,29 @@ export async function haciendaFormState(db: Db, companyId: number) {
   };
 }
 
-type SaveResult = { ok: true } | { ok: false; errors: FieldErrors };
+type SaveResult = { ok: true } | { ok: false; errors: FieldErrors; keyOwnerMismatch?: boolean };
+
+const digitsOf = (id: string) => id.replace(/\D/g, "").replace(/^0+/, "");
+
+/** The message when a key's certificate names another identification than the company's (docs/decisions/115). */
+export function keyOwnerMismatchText(keyCedula: string, companyIdentification: string): string {
+  return `La llave pertenece a la cédula ${keyCedula} y la compañía tiene la cédula ${companyIdentification}. Revise que sea la llave de esta compañía; si es la correcta (por ejemplo, la firma digital de su representante), adjúntela de nuevo y marque «Usar esta llave de otra cédula».`;
+}
 
 /**
- * Saves numbering, access and key. A new key must open with the PIN (typed, or the stored one) and
- * be valid today; a new PIN alone must open the stored key. On any error nothing is saved.
+ * Saves numbering, access and key. A new key must open with the PIN (typed, or the stored one), be
+ * valid today and belong to the company's identification — unless `otherOwnerConfirmed` (the
+ * administrator ticked 'Usar esta llave de otra cédula'); a new PIN alone must open the stored
+ * key. On any error nothing is saved.
  */
-export async function saveHaciendaConfig(db: Db, companyId: number, input: HaciendaConfigInput, upload: KeyUpload | null, now: Date): Promise<SaveResult> {
+export async function saveHaciendaConfig(
+  db: Db,
+  companyId: number,
+  input: HaciendaConfigInput,
+  upload: KeyUpload | null,
+  now: Date,
+  opts: { otherOwnerConfirmed?: boolean } = {},
+): Promise<SaveResult> {
   const current = await haciendaConfigOf(db, companyId);
   const pin = input.pin ?? (current?.pinEnc ? decryptSecret(current.pinEnc).toString("utf8") : null);
   const keyBytes = upload?.bytes ?? (current?.keyEnc ? decryptSecret(current.keyEnc) : null);
@@ -85,6 +101,12 @@ export async function saveHaciendaConfig(db: Db, companyId: number, input: Hacie
     if (!isHaciendaError(error)) throw error;
     const field = error.code === "P12_WRONG_PIN" ? "pin" : "file_key";
     return { ok: false, errors: { [field]: error.message } };
+  }
+  if (upload && !opts.otherOwnerConfirmed) {
+    const [company] = await db.select({ identification: companies.identification }).from(companies).where(eq(companies.id, companyId));
+    if (company && digitsOf(key.cedula) !== digitsOf(company.identification)) {
+      return { ok: false, errors: { file_key: keyOwnerMismatchText(key.cedula, company.identification) }, keyOwnerMismatch: true };
+    }
   }
   const secrets = {
     ...(input.password ? { passwordEnc: encryptSecret(input.password) } : {}),

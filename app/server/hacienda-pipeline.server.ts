@@ -1,13 +1,13 @@
 // The send pipeline (issue 5 item 4; docs/decisions/071-send-pipeline.md). Jobs submit the stored
-// signed bytes (never re-signed), poll with backoff until Hacienda answers, and the callback
-// endpoint applies the same state change as polling (applyHaciendaAnswer). The clave is the
+// signed bytes (never re-signed), poll with backoff until Hacienda answers; the callback endpoint
+// only makes a poll happen sooner (its body is never trusted). The clave is the
 // idempotency key: resubmitting is always safe ("ya fue recibido" counts as sent).
 import { and, count, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { companies, documents, EMAIL_RETRY_PREDICATE, jobs } from "../../db/schema/index.ts";
 import { documentRecipients } from "../email/document-email.ts";
 import { enqueue } from "../../jobs/runner.ts";
-import { createHaciendaClient, HaciendaClientError, parseCallback, readMensajeHacienda, sandboxEnvironment, type ClientOptions, type Credentials, type HaciendaClient } from "../hacienda/client.ts";
+import { createHaciendaClient, HaciendaClientError, readMensajeHacienda, sandboxEnvironment, type ClientOptions, type Credentials, type HaciendaClient } from "../hacienda/client.ts";
 import { verifyXml } from "../hacienda/verify.ts";
 import type { DocumentDraft } from "../domain/document-draft.ts";
 import { pendingText } from "../domain/document-status.ts";
@@ -15,6 +15,7 @@ import { companyHacienda, type CompanyHacienda } from "./signing-key.server.ts";
 import { idTypeOf } from "./issue-document.server.ts";
 import { sandboxUrlFor } from "./hacienda-config.server.ts";
 import { applyNoteToReferenced } from "./receivables.server.ts";
+import { queueDocumentEvent } from "./api/webhooks.server.ts";
 
 /** Poll delays after a submission: 5 s, 15 s, 1 min, 5 min, 15 min, then hourly. */
 export const POLL_BACKOFF_MS = [5_000, 15_000, 60_000, 300_000, 900_000, 3_600_000];
@@ -53,7 +54,7 @@ export function clientFor(hc: CompanyHacienda): HaciendaClient {
   return c;
 }
 
-function credentialsOf(companyId: number, hc: CompanyHacienda): Credentials {
+export function credentialsOf(companyId: number, hc: CompanyHacienda): Credentials {
   if (!hc.username || !hc.password) throw new HaciendaClientError("CREDENCIALES_INVALIDAS", PIPELINE_MESSAGES.noCredentials);
   return { username: hc.username, password: hc.password, companyKey: `company-${companyId}` };
 }
@@ -113,11 +114,16 @@ export async function submitDocument(db: Db, { companyId, documentId }: { compan
     return result.duplicate ? "duplicate" : "sent";
   } catch (error) {
     if (error instanceof HaciendaClientError && error.code === "ENVIO_RECHAZADO") {
-      // Refused at reception (not a network problem): final, with Hacienda's reason.
-      await db
-        .update(documents)
-        .set({ status: "rechazado", haciendaDetail: error.errorCause ?? error.message, answeredAt: now, lastError: error.message })
-        .where(and(eq(documents.id, documentId), eq(documents.status, "por enviar")));
+      // Refused at reception (not a network problem): final, with Hacienda's reason, and the
+      // integrator's webhook event in the same transaction.
+      await db.transaction(async (tx) => {
+        const changed = await tx
+          .update(documents)
+          .set({ status: "rechazado", haciendaDetail: error.errorCause ?? error.message, answeredAt: now, lastError: error.message })
+          .where(and(eq(documents.id, documentId), eq(documents.status, "por enviar")))
+          .returning({ id: documents.id });
+        if (changed.length) await queueDocumentEvent(tx, documentId, now);
+      });
       return "refused";
     }
     await recordError(db, documentId, (error as Error).message);
@@ -158,8 +164,11 @@ export async function applyHaciendaAnswer(db: Db, answer: HaciendaAnswer, now: D
       .where(and(eq(documents.clave, answer.clave), inArray(documents.status, ["por enviar", "procesando"])))
       .returning({ id: documents.id, kind: documents.kind, total: documents.totalComprobante, companyId: documents.companyId });
     if (!row) return null;
+    // The integrator's webhooks (API): the event is written with the change (docs/decisions/183).
+    await queueDocumentEvent(tx, row.id, now);
     // Accepted: the e-mail to the client and the notify list goes out by a job (retried on failure).
-    if (answer.estado === "aceptado") await enqueueDocumentEmail(tx, { companyId: row.companyId, documentId: row.id }, now);
+    // (A Recibo Electrónico de Pago is shown on its payment and invoice, not e-mailed: decision 135.)
+    if (answer.estado === "aceptado" && row.kind !== "rep") await enqueueDocumentEmail(tx, { companyId: row.companyId, documentId: row.id }, now);
     // An accepted note lowers (nc) or raises (nd) what is due on the documents it references.
     if ((row.kind === "nc" || row.kind === "nd") && answer.estado === "aceptado") await applyNoteToReferenced(tx, { companyId: row.companyId, noteId: row.id });
     return row.id;
@@ -196,7 +205,17 @@ async function requeueFailedEmails(db: Db, now: Date): Promise<number> {
 
 export type PollOutcome = "final" | "waiting" | "resubmit" | "skipped";
 
-export async function pollDocument(db: Db, { companyId, documentId, attempt }: { companyId: number; documentId: number; attempt: number }, now: Date): Promise<PollOutcome> {
+/**
+ * Asks Hacienda's API for the document's state with the company's own credentials and applies a
+ * final answer (the only way a document gets one). Not final yet: the next poll is queued with
+ * backoff — unless this poll came from a callback (`hint`), which only looks once and leaves the
+ * backoff chain as it was (docs/decisions/110-hacienda-callback-as-a-hint.md).
+ */
+export async function pollDocument(
+  db: Db,
+  { companyId, documentId, attempt, hint = false }: { companyId: number; documentId: number; attempt: number; hint?: boolean },
+  now: Date,
+): Promise<PollOutcome> {
   const doc = await loadDocument(db, companyId, documentId);
   if (!doc || doc.status !== "procesando" || !doc.clave) return "skipped";
   const hc = await companyHacienda(db, companyId, now);
@@ -208,11 +227,13 @@ export async function pollDocument(db: Db, { companyId, documentId, attempt }: {
       await applyHaciendaAnswer(db, { clave: doc.clave, estado: st.estado, respuestaXml: st.respuesta.xml }, now);
       return "final";
     }
+    if (hint) return "waiting";
     if (st.estado === "error") return resubmit(db, companyId, documentId, now);
     const next = attempt + 1;
     await enqueue(db, "poll-document", { companyId, documentId, attempt: next }, { runAt: new Date(now.getTime() + pollDelay(next)), uniqueKey: `poll:${documentId}:${next}`, maxAttempts: 1000 });
     return "waiting";
   } catch (error) {
+    if (hint) throw error;
     if (error instanceof HaciendaClientError && error.code === "NO_ENCONTRADO") return resubmit(db, companyId, documentId, now);
     await recordError(db, documentId, (error as Error).message);
     throw error;
@@ -251,34 +272,57 @@ export async function sweepPending(db: Db, now: Date, staleMs = 10 * 60_000): Pr
 // ---------------------------------------------------------------------------------------------
 // Callback
 
-export type CallbackResult = { status: 200 | 400; message: string; documentId?: number };
+/**
+ * A Hacienda clave: 50 characters, digits or (2026 revision) letters (NOTES §4); for one of our
+ * MensajeReceptor, the key Hacienda knows it by: the received clave, '-', our 20-digit consecutive.
+ */
+const CLAVE_RE = /^[A-Za-z0-9]{50}(-\d{20})?$/;
 
 /**
- * Hacienda's POST to our callbackUrl. Verified: parsable, the clave is one of ours, and a final
- * state carries a MensajeHacienda with a valid signature for that same clave. Otherwise 400 and
- * nothing changes.
+ * The clave a callback names, or null. The body is JSON with `clave` (any key case, `-`/`_`
+ * ignored, as parseCallback reads it); nothing else in it is looked at — not the state, not the XML.
  */
-export async function handleHaciendaCallback(db: Db, body: string, now: Date): Promise<CallbackResult> {
-  let payload;
+export function callbackClave(body: string): string | null {
+  let obj: unknown;
   try {
-    payload = parseCallback(body);
-  } catch (error) {
-    return { status: 400, message: (error as Error).message };
-  }
-  const [doc] = await db.select({ id: documents.id }).from(documents).where(eq(documents.clave, payload.clave));
-  if (!doc) return { status: 400, message: "La clave no corresponde a un comprobante de Colibrí." };
-  if (payload.estado !== "aceptado" && payload.estado !== "rechazado") return { status: 200, message: "Estado recibido." };
-  if (!payload.respuestaXml) return { status: 400, message: "La notificación no trae el MensajeHacienda." };
-  let valid = false;
-  try {
-    valid = verifyXml(payload.respuestaXml).valid;
+    obj = JSON.parse(body);
   } catch {
-    valid = false;
+    return null;
   }
-  if (!valid) return { status: 400, message: "La firma del MensajeHacienda no es válida." };
-  if (readMensajeHacienda(payload.respuestaXml).clave !== payload.clave) return { status: 400, message: "El MensajeHacienda es de otro comprobante." };
-  const changed = await applyHaciendaAnswer(db, { clave: payload.clave, estado: payload.estado, respuestaXml: payload.respuestaXml }, now);
-  return { status: 200, message: "Notificación aplicada.", documentId: changed ?? doc.id };
+  if (!obj || typeof obj !== "object" || Array.isArray(obj)) return null;
+  for (const [k, v] of Object.entries(obj as Record<string, unknown>)) {
+    if (k.toLowerCase().replace(/[-_\s]/g, "") === "clave") return typeof v === "string" && CLAVE_RE.test(v) ? v : null;
+  }
+  return null;
+}
+
+export const callbackHintJobKey = (documentId: number) => `poll:${documentId}:hint`;
+
+/**
+ * Hacienda's POST to our callbackUrl, taken only as a hint (docs/decisions/110): when `clave` is
+ * one of our documents waiting for Hacienda's answer ('procesando', or 'por enviar' while its
+ * submission completes), a poll job is queued at once;
+ * that poll asks Hacienda's API with the company's own credentials and stores what the API
+ * answers. Whatever the request says about the state or carries as XML is never used, so a forged
+ * notification changes nothing. Hints for a document collapse into one queued job (unique key).
+ * Returns whether a poll was queued; the endpoint answers the same either way.
+ */
+export async function handleHaciendaCallback(db: Db, clave: string, now: Date): Promise<{ queued: boolean }> {
+  const message = /^([A-Za-z0-9]{50})-(\d{20})$/.exec(clave);
+  if (message) {
+    const { receptionCallbackHint } = await import("./receptions/pipeline.server.ts");
+    return receptionCallbackHint(db, message[1]!, message[2]!, now);
+  }
+  const [doc] = await db
+    .select({ id: documents.id, companyId: documents.companyId })
+    .from(documents)
+    // 'por enviar' too: Hacienda may call back before our submission's own transaction has marked it
+    // 'procesando' (the queued poll then finds it so; a poll of a document not yet sent does nothing).
+    .where(and(eq(documents.clave, clave), inArray(documents.status, ["por enviar", "procesando"])))
+    .limit(1);
+  if (!doc) return { queued: false };
+  await enqueue(db, "poll-document", { companyId: doc.companyId, documentId: doc.id, attempt: 0, hint: true }, { runAt: now, uniqueKey: callbackHintJobKey(doc.id), maxAttempts: 1 });
+  return { queued: true };
 }
 
 // ---------------------------------------------------------------------------------------------

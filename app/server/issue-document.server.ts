@@ -5,9 +5,9 @@
 // and enqueues the submission. Any validation failure rolls everything back (the counter included)
 // and returns the Spanish errors keyed by form field. docs/decisions/070-issuing-transaction.md.
 import { randomBytes as nodeRandomBytes } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db, DbOrTx, Tx } from "../../db/client.ts";
-import { clients, companies, documentCounters, documentLines, documentReferences, documents } from "../../db/schema/index.ts";
+import { clients, companies, documentLines, documentReferences, documents } from "../../db/schema/index.ts";
 import { enqueue } from "../../jobs/runner.ts";
 import { buildClave, buildConsecutivo, DOC_TYPE_CODES, randomSecurityCode, type IdType } from "../hacienda/clave.ts";
 import { buildXml, documentTotals } from "../hacienda/build.ts";
@@ -20,6 +20,7 @@ import { buyerOf, checkDraft, draftToComprobante, draftTotals, fieldOfPath, line
 import { addDays, costaRicaDay } from "../domain/document-status.ts";
 import { companyHacienda, signingKeyFor, SigningKeyError } from "./signing-key.server.ts";
 import { applyNoteToReferenced } from "./receivables.server.ts";
+import { takeGivenNumber, takeNextNumber, type CounterKey } from "./counters.server.ts";
 
 export type IssueResult =
   | { ok: true; documentId: number; kind: string; number: number; clave: string | null; consecutivo: string | null; status: string; total: string }
@@ -40,6 +41,19 @@ export interface IssueInput {
   replacesDocumentId?: number | null;
   /** An invoice converted from this quotation (documents.quotation_id is unique: once). */
   quotationId?: number | null;
+  /** The integrator's reference (API): shown as 'N° de control'. */
+  controlNumber?: string | null;
+  /**
+   * The consecutive the integrator supplies (API with modo_consecutive_api): it must be exactly the
+   * counter's next number — a smaller one was used already, a larger one would leave a gap.
+   */
+  sequence?: number | null;
+  /**
+   * The point of sale that numbers it (API: each cash register of a chain its own terminal, so each
+   * has its own gapless counter); default the company's branch and terminal (Configuración › Hacienda).
+   */
+  branch?: number | null;
+  terminal?: number | null;
 }
 
 /** Thrown inside the transaction to roll it back with the errors. */
@@ -59,6 +73,8 @@ export const ISSUE_MESSAGES = {
   referenceNotFound: "El documento de referencia no existe en esta empresa.",
   referenceKind: "Solo se pueden emitir notas de facturas, tiquetes o facturas de compra.",
   noActivity: "La empresa no tiene actividad económica: indíquela en los datos de la empresa.",
+  sequenceUsed: (n: number, next: number) => `El consecutivo ${n} ya fue usado: el siguiente es ${next}.`,
+  sequenceGap: (n: number, next: number) => `El consecutivo ${n} dejaría un hueco en la numeración: el siguiente es ${next}.`,
 } as const;
 
 export function idTypeOf(n: number | null | undefined): IdType {
@@ -223,15 +239,7 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
   const { references, client, issuerSnapshot, effective, hacienda, branch, terminal, docType, header, mapped } = prepared;
   let totals = prepared.totals;
   if (hacienda && !key) throw new IssueValidationError([{ field: "form", message: "La empresa no tiene una llave criptográfica configurada: súbala en Configuración › Hacienda." }]);
-  const [counter] = await tx
-    .insert(documentCounters)
-    .values({ companyId, branch, terminal, docType, nextNumber: 2 })
-    .onConflictDoUpdate({
-      target: [documentCounters.companyId, documentCounters.branch, documentCounters.terminal, documentCounters.docType],
-      set: { nextNumber: sql`${documentCounters.nextNumber} + 1` },
-    })
-    .returning({ next: documentCounters.nextNumber });
-  const number = counter.next - 1;
+  const number = input.sequence ? await takeSequence(tx, { companyId, branch, terminal, docType }, input.sequence) : await takeNextNumber(tx, { companyId, branch, terminal, docType });
 
   let clave: string | null = null;
   let consecutivo: string | null = null;
@@ -274,6 +282,7 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
       signedXml: signed,
       replacesDocumentId: input.replacesDocumentId ?? null,
       quotationId: input.quotationId ?? null,
+      controlNumber: input.controlNumber ?? null,
       recurringId: input.recurring?.id ?? null,
       recurringPeriod: input.recurring?.period ?? null,
     })
@@ -302,13 +311,20 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
   return { ok: true, documentId: row.id, kind: draft.kind, number, clave, consecutivo, status: hacienda ? "por enviar" : "no aplica", total: summary.total };
 }
 
+/** An integrator-supplied number (modo_consecutive_api), or the Spanish reason it cannot be taken. Throws IssueValidationError. */
+async function takeSequence(tx: Tx, k: CounterKey, sequence: number): Promise<number> {
+  const taken = await takeGivenNumber(tx, k, sequence);
+  if (taken.ok) return sequence;
+  throw new IssueValidationError([{ field: "consecutive", message: sequence < taken.next ? ISSUE_MESSAGES.sequenceUsed(sequence, taken.next) : ISSUE_MESSAGES.sequenceGap(sequence, taken.next) }]);
+}
+
 /**
  * Everything an issue checks before the counter lock: the draft's rules, the client and references
  * of this company, the totals, and the XSD validation of the document built with a provisional
  * number. Throws IssueValidationError. Also what a recurring template is checked with
  * (validateForIssue): the same rules as the invoice it will issue.
  */
-async function prepareIssue(tx: DbOrTx, input: Pick<IssueInput, "companyId" | "draft" | "now" | "schemaSet" | "randomBytes">) {
+async function prepareIssue(tx: DbOrTx, input: Pick<IssueInput, "companyId" | "draft" | "now" | "schemaSet" | "randomBytes" | "branch" | "terminal">) {
   const { companyId, draft, now } = input;
   const pre = checkDraft(draft);
   if (pre.length) throw new IssueValidationError(pre);
@@ -338,8 +354,8 @@ async function prepareIssue(tx: DbOrTx, input: Pick<IssueInput, "companyId" | "d
 
   const hacienda = draft.kind !== "qt" && !company.noHacienda;
   const hc = await companyHacienda(tx, companyId, now);
-  const branch = hc?.branch ?? 1;
-  const terminal = hc?.terminal ?? 1;
+  const branch = input.branch ?? hc?.branch ?? 1;
+  const terminal = input.terminal ?? hc?.terminal ?? 1;
   const docType = COUNTER_TYPE[draft.kind];
   const situacion = draft.situacion ?? 1;
   // The clave carries the identification of whoever issues and signs: for a purchase invoice (FEC)

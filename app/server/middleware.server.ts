@@ -1,6 +1,7 @@
 // The root middleware: session, CSRF, toasts and the access rules of spec part 1 §2.2.
 import { data, redirect, type MiddlewareFunction } from "react-router";
-import { decideAccess, matchRoute } from "../domain/access.ts";
+import { companyPermission } from "../../db/queries/companies.ts";
+import { decideAccess, matchRoute, targetCompanyId, isApiPath } from "../domain/access.ts";
 import { inactiveCompanyMessage } from "../domain/company-schemas.ts";
 import { requestContext, type RequestState } from "./context.ts";
 import { checkCsrf, csrfFor, CSRF_MESSAGE } from "./csrf.server.ts";
@@ -13,6 +14,12 @@ const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export const rootMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const url = new URL(request.url);
   const pathname = url.pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/") || "/";
+  // The integrator API: no cookie session is read nor accepted there, so no CSRF either; its calls
+  // authenticate their bearer token themselves (app/server/api/router.server.ts, decision 180).
+  if (isApiPath(pathname)) {
+    context.set(requestContext, { ip: request.headers.get("x-colibri-client-ip") ?? "unknown", csrf: "", toasts: [] });
+    return next();
+  }
   const csrf = csrfFor(request);
   const setCookies: string[] = [];
   if (csrf.setCookie) setCookies.push(csrf.setCookie);
@@ -39,26 +46,37 @@ export const rootMiddleware: MiddlewareFunction<Response> = async ({ request, co
     return finish(redirect("/login"));
   }
 
-  const decision = decideAccess(pathname, {
+  const writing = UNSAFE.has(request.method);
+  const access = {
     signedIn: !!state.user,
     hasCompany: !!state.company,
     isAdmin: !!state.user?.isAdmin,
     companyActive: state.company?.active ?? false,
     permission: state.company?.permission ?? 0,
-  });
+    writing,
+  };
+  // A write to a route that names a company (its configuration) is judged by that company's plan.
+  const named = writing && state.company ? matchRoute(pathname) : undefined;
+  const targetId = named ? targetCompanyId(named, pathname) : null;
+  const targetPermission = targetId ? await companyPermission(db(), targetId) : undefined;
+  const decision = decideAccess(pathname, { ...access, targetPermission });
   if (decision.kind === "redirect") {
     // Sent to the dashboard because the company is inactive (part 1 §2.2): say why.
     if (decision.to === "/dashboard" && state.company && !state.company.active && !state.user?.isAdmin && request.method === "GET" && !matchRoute(pathname)?.public)
       setCookies.push(toastCookie([...(toasts ?? []), { type: "warning", text: inactiveCompanyMessage(state.company.name, false) }]));
     return finish(redirect(decision.to));
   }
+  const headers = () => setCookies.map((c) => ["Set-Cookie", c] as [string, string]);
+  if (writing && !(decision.kind === "allow" && decision.route.csrfExempt) && !(await checkCsrf(request, csrf.token))) {
+    throw data(CSRF_MESSAGE, { status: 403, headers: headers() });
+  }
+  if (decision.kind === "refuse") throw data(decision.message, { status: decision.status, headers: headers() });
   state.title = decision.route.title;
 
-  if (UNSAFE.has(request.method) && !decision.route.csrfExempt && !(await checkCsrf(request, csrf.token))) {
-    throw data(CSRF_MESSAGE, { status: 403, headers: setCookies.map((c) => ["Set-Cookie", c] as [string, string]) });
-  }
-
   const response = await next();
+  // Signed-in pages and their data are never stored by the browser or a proxy (the back button
+  // after sign-out shows nothing); answers that chose their own caching (logos, lookups) keep it.
+  if (state.user && !response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
   // Toasts shown: clear them once a page or its data has been served.
   if (toasts && request.method === "GET" && !(response.status >= 300 && response.status < 400)) {
     response.headers.append("Set-Cookie", clearToastCookie());

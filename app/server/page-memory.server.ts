@@ -8,10 +8,10 @@ import { db } from "./db.server.ts";
 
 type Memory = Record<string, { page?: number; perPage?: number }>;
 
-export async function listRequest(request: Request, context: Readonly<RouterContextProvider>, section: string): Promise<PageRequest> {
+export async function listRequest(request: Request, context: Readonly<RouterContextProvider>, section: string, defaultPerPage?: number): Promise<PageRequest> {
   const { sessionId } = context.get(requestContext);
   const params = new URL(request.url).searchParams;
-  if (!sessionId) return parsePageRequest(params);
+  if (!sessionId) return parsePageRequest(params, undefined, defaultPerPage);
   const [row] = await db().select({ uiState: sessions.uiState }).from(sessions).where(eq(sessions.id, sessionId));
   let memory: Memory = {};
   try {
@@ -23,7 +23,7 @@ export async function listRequest(request: Request, context: Readonly<RouterCont
   const saved = memory[section];
   const fresh = params.has("search") || (params.has("perPage") && Number(params.get("perPage")) !== saved?.perPage);
   const remembered = fresh ? { perPage: saved?.perPage } : saved;
-  const req = parsePageRequest(params, remembered);
+  const req = parsePageRequest(params, remembered, defaultPerPage);
   if (memory[section]?.page !== req.page || memory[section]?.perPage !== req.perPage) {
     memory[section] = { page: req.page, perPage: req.perPage };
     await db().update(sessions).set({ uiState: JSON.stringify(memory) }).where(eq(sessions.id, sessionId));

@@ -9,6 +9,7 @@ import { LEGAL_NOTICE } from "../domain/legal.ts";
 import { clientLines, companyLines, documentFacts, lineCells, lineColumns, referenceLines, totalRows } from "../pdf/layout.ts";
 import { qrSvg } from "../pdf/qr.server.ts";
 import { parsePublicCode, type PublicRef } from "./public-link.server.ts";
+import { standalonePagePolicy } from "./security-headers.server.ts";
 
 export const NOT_FOUND_TEXT = "No hay información";
 /** Logos larger than this are left out of the page to keep it light. */
@@ -26,6 +27,9 @@ table{width:100%;border-collapse:collapse;margin-top:8px}th{background:#e5e7eb;t
 .alert{max-width:480px;margin:64px auto;padding:16px;background:#fff;border:1px solid #e5e7eb;text-align:center}
 @media print{body{background:#fff}main{margin:0;border:0;padding:0}}`;
 
+/** No script; the inline CSS above is allowed by its hash, the logo is a data: URL. */
+const POLICY = standalonePagePolicy(CSS);
+
 function page(title: string, body: string, status: number): Response {
   const html = `<!DOCTYPE html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${CSS}</style></head><body>${body}</body></html>`;
   return new Response(html, {
@@ -35,6 +39,7 @@ function page(title: string, body: string, status: number): Response {
       "Cache-Control": "private, no-store",
       "Referrer-Policy": "no-referrer",
       "X-Robots-Tag": "noindex",
+      "Content-Security-Policy": POLICY,
     },
   });
 }

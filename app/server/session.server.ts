@@ -1,5 +1,7 @@
 // Sessions live in the database; the cookie holds only a random token whose sha256 is the row id.
-// One active session per user: a newer sign-in closes the older ones with reason 'replaced'.
+// One active session per user: a newer sign-in closes the older ones with reason 'replaced'. API
+// tokens (kind 'api', app/server/api/tokens.server.ts) share the table but are never a cookie's
+// session, and a browser sign-in does not close them.
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
 import { companies, currencies, generalConfigurations, sessions, users } from "../../db/schema/index.ts";
@@ -25,7 +27,7 @@ export async function createSession(db: DbOrTx, userId: number, companyId: numbe
     await tx
       .update(sessions)
       .set({ closedAt: meta.now, closedReason: "replaced" })
-      .where(and(eq(sessions.userId, userId), isNull(sessions.closedAt)));
+      .where(and(eq(sessions.userId, userId), eq(sessions.kind, "web"), isNull(sessions.closedAt)));
     await tx.insert(sessions).values({ id, userId, companyId, expiresAt, ip: meta.ip, userAgent: meta.userAgent?.slice(0, 300) ?? null, createdAt: meta.now, lastSeenAt: meta.now });
   });
   return { cookie: serializeCookie(SESSION_COOKIE, token, { maxAgeSeconds: env().sessionHours * 3600 }), sessionId: id };
@@ -63,7 +65,7 @@ export async function lookupSession(db: DbOrTx, sessionId: string | undefined, n
     .leftJoin(companies, eq(companies.id, sessions.companyId))
     .leftJoin(generalConfigurations, eq(generalConfigurations.companyId, companies.id))
     .leftJoin(currencies, eq(currencies.id, generalConfigurations.currencyId))
-    .where(eq(sessions.id, sessionId));
+    .where(and(eq(sessions.id, sessionId), eq(sessions.kind, "web")));
   if (!row) return { state: "none" };
   if (row.closedAt) {
     return row.closedReason === "replaced" ? { state: "closed", message: REPLACED_MESSAGE } : { state: "none" };

@@ -1,6 +1,6 @@
 // User use-cases (spec part 1 §2.3 Users, §5 User/Assign, §6). Admins manage the users they can see
 // (db/queries/users.ts visibleUsers); deleting is soft and ends the user's sessions.
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
 import { data } from "react-router";
 import type { Db } from "../../db/client.ts";
 import { manageableCompany } from "../../db/queries/companies.ts";
@@ -14,27 +14,39 @@ import { hashPassword } from "./password.server.ts";
 
 type Actor = Pick<CurrentUser, "id" | "isAdmin" | "isSuperAdmin">;
 
-const viewerOf = (actor: Actor): Viewer => ({ id: actor.id, isSuperAdmin: actor.isSuperAdmin });
+/** The acting admin as the ownership rule sees him (db/queries/users.ts visibleUsers). */
+export const viewerOf = (actor: Actor): Viewer => ({ id: actor.id, isSuperAdmin: actor.isSuperAdmin, superAdminEmail: env().superAdminEmail });
 
 export function requireUserAdmin(user: CurrentUser | undefined): CurrentUser {
   if (!user?.isAdmin) throw data(USER_MESSAGES.adminOnly, { status: 403 });
   return user;
 }
 
-/** The user if the admin may manage them, else 404. Only the super-admin manages the super-admin account. */
+/**
+ * The user if the admin administers them (docs/decisions/120-user-ownership.md), else 404: another
+ * account's users do not exist for him. Every route and action that takes a user id calls this.
+ */
 export async function requireManageableUser(db: Db, actor: Actor, userId: number) {
   requireUserAdmin(actor as CurrentUser);
   const row = await visibleUser(db, viewerOf(actor), userId);
   if (!row) throw data("No encontrado", { status: 404 });
-  const superEmail = env().superAdminEmail;
-  if (!actor.isSuperAdmin && superEmail && row.email.toLowerCase() === superEmail && row.id !== actor.id) throw data(USER_MESSAGES.adminOnly, { status: 403 });
   return row;
 }
 
 type SaveResult = { ok: true; id: number } | { ok: false; errors: FieldErrors };
 
+/**
+ * The super-admin is the account that holds SUPER_ADMIN_EMAIL: nobody takes that address through
+ * the application (a new user, or an account whose address is another one today).
+ */
+function takesSuperAdminEmail(email: string, current: string | null): boolean {
+  const reserved = env().superAdminEmail;
+  return !!reserved && email.toLowerCase() === reserved && current?.toLowerCase() !== reserved;
+}
+
 export async function createUser(db: Db, actor: Actor, input: UserInput): Promise<SaveResult> {
   requireUserAdmin(actor as CurrentUser);
+  if (takesSuperAdminEmail(input.email, null)) return { ok: false, errors: { email: USER_MESSAGES.reservedEmail } };
   if (await userByEmail(db, input.email)) return { ok: false, errors: { email: USER_MESSAGES.duplicateEmail } };
   const [row] = await db
     .insert(users)
@@ -43,16 +55,28 @@ export async function createUser(db: Db, actor: Actor, input: UserInput): Promis
   return { ok: true, id: row.id };
 }
 
-export async function updateUser(db: Db, actor: Actor, userId: number, input: UserInput): Promise<SaveResult> {
-  await requireManageableUser(db, actor, userId);
+/**
+ * Saves the user form. A new password ends every open session of that user (his browsers must sign
+ * in with it), except `keepSessionId`: the session of an admin changing his own password.
+ */
+export async function updateUser(db: Db, actor: Actor, userId: number, input: UserInput, opts: { keepSessionId?: string; now?: Date } = {}): Promise<SaveResult> {
+  const target = await requireManageableUser(db, actor, userId);
+  if (takesSuperAdminEmail(input.email, target.email)) return { ok: false, errors: { email: USER_MESSAGES.reservedEmail } };
   const other = await userByEmail(db, input.email);
   if (other && other.id !== userId) return { ok: false, errors: { email: USER_MESSAGES.duplicateEmail } };
   // An admin cannot take away their own admin role (they would lock themselves out of this screen).
   const role = userId === actor.id ? "admin" : input.admin ? "admin" : "user";
-  await db
-    .update(users)
-    .set({ name: input.name, email: input.email, role, ...(input.password ? { passwordHash: await hashPassword(input.password) } : {}) })
-    .where(eq(users.id, userId));
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ name: input.name, email: input.email, role, ...(passwordHash ? { passwordHash } : {}) })
+      .where(eq(users.id, userId));
+    if (passwordHash) {
+      const open = and(eq(sessions.userId, userId), isNull(sessions.closedAt), opts.keepSessionId ? ne(sessions.id, opts.keepSessionId) : undefined);
+      await tx.update(sessions).set({ closedAt: opts.now ?? new Date(), closedReason: "password" }).where(open);
+    }
+  });
   return { ok: true, id: userId };
 }
 

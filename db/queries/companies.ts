@@ -26,6 +26,12 @@ export async function companyOfUser(db: DbOrTx, { userId, companyId }: { userId:
   return row;
 }
 
+/** The plan (permission) of a company, for the plan-5 write rule of routes that name a company. */
+export async function companyPermission(db: DbOrTx, companyId: number): Promise<number | undefined> {
+  const [row] = await db.select({ permission: companies.permission }).from(companies).where(eq(companies.id, companyId));
+  return row?.permission;
+}
+
 // ---- Company lists and the companies an account may manage (spec part 1 §2.3 Companies) ----------
 
 /** Midnight of 1 January in Costa Rica (UTC−6, no daylight saving) of the year of `now`. */

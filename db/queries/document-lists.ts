@@ -75,11 +75,22 @@ export async function documentList(db: DbOrTx, q: DocumentListRequest) {
   const words = clientSearchWords(q.search ?? "");
   // A search with no letters or digits matches nothing rather than everything.
   if (!words.length) return listPage(db, q, [...where, sql`false`]);
-  const matches = (query: string) => sql`${documents.searchWords} @@ to_tsquery('simple'::regconfig, ${query})`;
   const search = { ...q, countAhead: q.countAhead ?? SEARCH_COUNT_AHEAD };
-  const whole = await listPage(db, search, [...where, matches(words.join(" & "))], true);
+  const whole = await listPage(db, search, [...where, documentWordsMatch(words, "whole")], true);
   if (whole.total > 0 || words.every((w) => /^[0-9]+$/.test(w))) return whole;
-  return listPage(db, search, [...where, matches(words.map((w) => (/^[0-9]+$/.test(w) ? w : `${w}:*`)).join(" & "))], true);
+  return listPage(db, search, [...where, documentWordsMatch(words, "beginnings")], true);
+}
+
+/**
+ * The documents whose stored words (documents.search_words) hold every searched word: whole words,
+ * or, with "beginnings", words with letters as beginnings ("rodr" finds Rodríguez) — numbers always
+ * whole. `words` come from clientSearchWords (accent-folded, lower case, letters and digits only);
+ * `alias`: the documents table's alias in a hand-written query.
+ */
+export function documentWordsMatch(words: string[], mode: "whole" | "beginnings", alias?: string): SQL {
+  const query = mode === "whole" ? words.join(" & ") : words.map((w) => (/^[0-9]+$/.test(w) ? w : `${w}:*`)).join(" & ");
+  const column = alias ? sql.raw(`${alias}.search_words`) : documents.searchWords;
+  return sql`${column} @@ to_tsquery('simple'::regconfig, ${query})`;
 }
 
 /**
@@ -99,6 +110,7 @@ async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[], inOrde
         number: documents.number,
         consecutivo: documents.consecutivo,
         clave: documents.clave,
+        controlNumber: documents.controlNumber,
         status: documents.status,
         issuedAt: documents.issuedAt,
         expirationDate: documents.expirationDate,

@@ -1,6 +1,6 @@
 // Payment and bank reads. Every function takes companyId and filters by it.
 import { and, asc, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../client.ts";
 import { banks, documents, payments } from "../schema/index.ts";
 
@@ -29,6 +29,9 @@ export async function paymentOf(db: DbOrTx, { companyId, id }: { companyId: numb
     .where(and(eq(payments.companyId, companyId), eq(payments.id, id), isNull(payments.deletedAt)));
   return row ?? null;
 }
+
+/** The Recibo Electrónico de Pago a payment issued (a documents row of kind 'rep'). */
+const rep = alias(documents, "rep");
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -79,10 +82,15 @@ export async function paymentsPage(db: DbOrTx, opts: { companyId: number; search
       documentNumber: sql<string>`coalesce(${documents.consecutivo}, ${documents.number}::text, ${documents.id}::text)`,
       clientId: documents.clientId,
       clientSnapshot: documents.clientSnapshot,
+      repDocumentId: payments.repDocumentId,
+      repNote: payments.repNote,
+      repConsecutivo: rep.consecutivo,
+      repStatus: rep.status,
     })
     .from(payments)
     .innerJoin(documents, and(eq(documents.id, payments.documentId), eq(documents.companyId, payments.companyId)))
     .leftJoin(banks, and(eq(banks.id, payments.bankId), eq(banks.companyId, payments.companyId)))
+    .leftJoin(rep, and(eq(rep.id, payments.repDocumentId), eq(rep.companyId, payments.companyId)))
     .where(and(...where));
   const rows = await base
     .orderBy(desc(payments.paidOn), desc(payments.id))
@@ -107,4 +115,29 @@ export function fold(s: string): string {
     .replace(/[óòö]/g, "o")
     .replace(/[úùü]/g, "u")
     .replace(/ñ/g, "n");
+}
+
+/**
+ * The Recibos Electrónicos de Pago of one of the company's documents: each live payment that issued
+ * one (or should have: its note says why not), oldest first, with the REP's status and files.
+ */
+export async function receiptsOf(db: DbOrTx, { companyId, documentId }: { companyId: number; documentId: number }) {
+  return db
+    .select({
+      paymentId: payments.id,
+      paidOn: payments.paidOn,
+      amount: payments.amount,
+      currencyId: payments.currencyId,
+      repNote: payments.repNote,
+      repDocumentId: rep.id,
+      repConsecutivo: rep.consecutivo,
+      repStatus: rep.status,
+      repTotal: rep.totalComprobante,
+      hasResponse: sql<boolean>`${rep.responseXml} is not null`,
+      haciendaDetail: rep.haciendaDetail,
+    })
+    .from(payments)
+    .leftJoin(rep, and(eq(rep.id, payments.repDocumentId), eq(rep.companyId, payments.companyId)))
+    .where(and(eq(payments.companyId, companyId), eq(payments.documentId, documentId), isNull(payments.deletedAt), sql`(${payments.repDocumentId} is not null or ${payments.repNote} is not null)`))
+    .orderBy(asc(payments.id));
 }

@@ -1,27 +1,41 @@
-// Users an administrator may see and manage (spec part 1 §2.3 Users, §6): the super-admin sees every
-// user; an admin sees users linked to at least one of the admin's companies, or created by the admin.
-import { and, asc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+// Users an administrator may see and manage (spec part 1 §2.3 Users, §6;
+// docs/decisions/120-user-ownership.md). This file holds the one rule every user screen and action
+// goes through: the super-admin sees every user; any other administrator sees himself and the users
+// he administers (he created them) whose companies are all his own companies. Never another
+// account's administrator or staff, never a user of a company he is not linked to, never the
+// super-admin account.
+import { and, asc, eq, ilike, isNull, ne, notExists, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../client.ts";
-import { companies, companyUsers, users } from "../schema/index.ts";
+import { companyUsers, users } from "../schema/index.ts";
 
 export interface Viewer {
   id: number;
   isSuperAdmin: boolean;
+  /** SUPER_ADMIN_EMAIL (lower case, '' when unset): that account is never another admin's user. */
+  superAdminEmail: string;
 }
 
 const creator = alias(users, "creator");
 
-/** The condition "users.id is visible to the viewer" (always excludes deleted users). */
+/**
+ * The condition "users.id is administered by the viewer" (always excludes deleted users): the viewer
+ * himself, or a user he created who is linked to no company the viewer is not linked to (archived
+ * companies included: their links stay). The super-admin: every user.
+ */
 export function visibleUsers(db: DbOrTx, viewer: Viewer): SQL {
   if (viewer.isSuperAdmin) return isNull(users.deletedAt);
-  const viewerCompanies = db
-    .select({ id: companyUsers.companyId })
+  const viewerCompanies = db.select({ id: companyUsers.companyId }).from(companyUsers).where(eq(companyUsers.userId, viewer.id));
+  const foreignLink = db
+    .select({ one: sql`1` })
     .from(companyUsers)
-    .innerJoin(companies, eq(companies.id, companyUsers.companyId))
-    .where(and(eq(companyUsers.userId, viewer.id), isNull(companies.deletedAt)));
-  const colleagues = db.select({ id: companyUsers.userId }).from(companyUsers).where(inArray(companyUsers.companyId, viewerCompanies));
-  return and(isNull(users.deletedAt), or(eq(users.id, viewer.id), eq(users.createdById, viewer.id), inArray(users.id, colleagues)))!;
+    .where(and(eq(companyUsers.userId, users.id), notInArray(companyUsers.companyId, viewerCompanies)));
+  const administered = and(
+    eq(users.createdById, viewer.id),
+    notExists(foreignLink),
+    viewer.superAdminEmail ? ne(sql`lower(${users.email})`, viewer.superAdminEmail) : undefined,
+  );
+  return and(isNull(users.deletedAt), or(eq(users.id, viewer.id), administered))!;
 }
 
 export async function usersPage(db: DbOrTx, opts: { viewer: Viewer; search: string; page: number; perPage: number }) {

@@ -125,6 +125,11 @@ export const documents = pgTable(
 
     /** An invoice converted from a quotation: that quotation (unique: a quotation converts once). */
     quotationId: integer("quotation_id"),
+    /**
+     * The integrator's own reference (API, plan 5): shown in the lists' 'N° de control' column and
+     * filterable through the API. Not unique: an integrator may refer to one order from several documents.
+     */
+    controlNumber: text("control_number"),
     /** Soft delete (quotations): hidden from lists, the detail viewer and the forms. */
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
     /**
@@ -148,6 +153,9 @@ export const documents = pgTable(
     // List search (docs/decisions/092, 098): whole words and beginnings.
     index("documents_search_words_idx").using("gin", t.searchWords).with({ fastupdate: false }),
     index("documents_client_idx").on(t.companyId, t.clientId),
+    // The API's document list without a kind (newest first, cursor on issued_at and id).
+    index("documents_company_issued_idx").on(t.companyId, t.issuedAt, t.id),
+    index("documents_control_number_idx").on(t.companyId, t.controlNumber).where(sql`control_number is not null`),
     uniqueIndex("documents_clave_uq").on(t.clave),
     uniqueIndex("documents_number_uq").on(t.companyId, t.kind, t.branch, t.terminal, t.number),
     uniqueIndex("documents_recurring_period_uq").on(t.recurringId, t.recurringPeriod),
@@ -256,20 +264,4 @@ export const recurringDocuments = pgTable(
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
   },
   (t) => [index("recurring_documents_due_idx").on(t.nextSendDate).where(sql`not paused and deleted_at is null`), index("recurring_documents_company_idx").on(t.companyId)],
-);
-
-export const expenses = pgTable(
-  "expenses",
-  {
-    id: serial("id").primaryKey(),
-    companyId: integer("company_id")
-      .notNull()
-      .references(() => companies.id),
-    name: text("name").notNull(),
-    spentAt: timestamp("spent_at", { withTimezone: true }).notNull(),
-    currencyId: integer("currency_id").notNull().default(2),
-    exchangeRate: numeric("exchange_rate", { precision: 18, scale: 5 }).notNull().default("1"),
-    total: numeric("total", { precision: 18, scale: 5 }).notNull(),
-  },
-  (t) => [index("expenses_company_spent_idx").on(t.companyId, t.spentAt)],
 );

@@ -6,3 +6,6 @@ export * from "./documents.ts";
 export * from "./master.ts";
 export * from "./config.ts";
 export * from "./payments.ts";
+export * from "./api.ts";
+export * from "./receptions.ts";
+export * from "./expenses.ts";

@@ -47,6 +47,13 @@ export const payments = pgTable(
     description: text("description").notNull(),
     reference: text("reference"),
     bankId: integer("bank_id").references(() => banks.id),
+    /**
+     * The Recibo Electrónico de Pago issued with this payment (a documents row of kind 'rep') when the
+     * invoice's sale condition requires one (08, 10: docs/decisions/135-rep-on-payments.md).
+     */
+    repDocumentId: integer("rep_document_id").references(() => documents.id),
+    /** Why no REP was issued although the sale condition asks for one (plain Spanish), else null. */
+    repNote: text("rep_note"),
     createdBy: integer("created_by"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp("deleted_at", { withTimezone: true }),

@@ -87,7 +87,7 @@ export async function seedDemo(db: Db, opts: { password?: string } = {}): Promis
         cantonNumber: 1,
         districtNumber: 1,
         otherSigns: "Avenida Central, calle 1, edificio Colibrí",
-        economicActivityCode: "620100",
+        economicActivityCode: "6201.0",
         economicActivityName: "Actividades de programación informática",
         permission: 1,
         active: true,

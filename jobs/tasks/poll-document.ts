@@ -7,11 +7,13 @@ export interface PollDocumentPayload {
   companyId: number;
   documentId: number;
   attempt: number;
+  /** Queued by Hacienda's callback: look once, leave the backoff chain alone. */
+  hint?: boolean;
 }
 
 export const pollDocumentTask: JobHandler = async (payload, { db, now }) => {
   const p = payload as unknown as PollDocumentPayload;
-  await pollDocument(db, { companyId: Number(p.companyId), documentId: Number(p.documentId), attempt: Number(p.attempt ?? 0) }, now());
+  await pollDocument(db, { companyId: Number(p.companyId), documentId: Number(p.documentId), attempt: Number(p.attempt ?? 0), hint: p.hint === true }, now());
 };
 
 export const haciendaSweepTask: JobHandler = async (_payload, { db, now }) => {

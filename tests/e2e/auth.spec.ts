@@ -19,6 +19,25 @@ test("a wrong password shows the error and keeps the e-mail", async ({ page }, i
   await expect(page).toHaveURL(/\/login$/);
 });
 
+test("repeated wrong passwords: the page says how long to wait, keeps the e-mail, and even the right password waits", async ({ page }, info) => {
+  const email = account("throttled", projectOf(info));
+  const wrong = async (i: number) => {
+    await signIn(page, email, `equivocada-${i}`);
+    await expect(page.getByRole("alert")).toHaveText("Correo o contraseña incorrectos.");
+  };
+  for (let i = 0; i < 5; i++) await wrong(i);
+  // Past five, each further attempt waits longer (2 s, then 4 s, then 8 s): wait them out, then the
+  // right password comes within the 8 s and is refused with the wait.
+  await page.waitForTimeout(2200);
+  await wrong(5);
+  await page.waitForTimeout(4200);
+  await wrong(6);
+  await signIn(page, email);
+  await expect(page.getByRole("alert")).toHaveText(/^Demasiados intentos fallidos\. Inténtalo de nuevo en \d+ segundos?\.$/);
+  await expect(page.getByLabel("Correo")).toHaveValue(email);
+  await expect(page).toHaveURL(/\/login$/);
+});
+
 test("password reset through the e-mailed link", async ({ page }, info) => {
   const email = account("reset", projectOf(info));
   const since = Date.now();

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { account } from "./fixtures.ts";
-import { expectToast, projectOf, signIn, waitForMail } from "./helpers.ts";
+import { expectToast, projectOf, signIn, useCompany, waitForMail } from "./helpers.ts";
 
 async function fillClient(page: Page, o: { name: string; identification?: string; email?: string }) {
   const dialog = page.locator("[data-client-form]");
@@ -27,6 +27,14 @@ test("clients: create with two contacts, validation keeps values, edit, deactiva
   await expect(page.getByRole("link", { name: "Clientes activos" })).toBeVisible();
   await page.getByRole("link", { name: "Nuevo Cliente" }).click();
   await expect(page.locator("[data-client-dialog]")).toBeVisible();
+
+  // The location cascade lists the chosen district's barrios (with JavaScript from /locations at
+  // once, without it through 'Actualizar ubicación').
+  const location = page.locator("[data-client-form] [data-location]");
+  await location.getByLabel("Distrito", { exact: true }).selectOption({ label: "Merced" });
+  if (!info.project.use.javaScriptEnabled) await page.getByRole("button", { name: "Actualizar ubicación" }).click();
+  await expect(location.getByLabel("Barrio", { exact: true })).toHaveValue("Bajos de la Unión");
+  await expect(location.getByLabel("Barrio", { exact: true }).locator("option", { hasText: /^Claret$/ })).toHaveCount(1);
 
   // A wrong e-mail: the error shows and everything typed stays.
   await fillClient(page, { name, email: "no-es-correo" });
@@ -118,12 +126,12 @@ test("client dialog: the economic activity lookup fills the list and keeps every
   });
   await dialog.getByRole("button", { name: "Buscar actividad" }).click();
   await expect(dialog.locator("[data-activity-message]")).toHaveText("Actividad principal seleccionada automáticamente");
-  await expect(dialog.getByLabel("Actividad económica")).toHaveValue("620100");
+  await expect(dialog.getByLabel("Actividad económica")).toHaveValue("6201.0");
   await expect(dialog.getByLabel("Nombre", { exact: true })).toHaveValue(name);
   await expect(dialog.getByLabel("Email", { exact: true })).toHaveValue(`actividad-${p}@example.cr`);
   // With JavaScript the lookup runs in place (no form submission); without it the form is submitted.
   expect(posts).toEqual(p === "js" ? [] : ["/clients?new=1"]);
-  await dialog.getByLabel("Actividad económica").selectOption("471101");
+  await dialog.getByLabel("Actividad económica").selectOption("4711.0");
   await dialog.getByLabel("Teléfono").fill("22223333");
   await dialog.getByLabel("Dirección").fill("Del parque 100 m norte");
   await page.locator("#contact_name_0").fill("Contacto Actividad");
@@ -133,7 +141,7 @@ test("client dialog: the economic activity lookup fills the list and keeps every
   await page.goto(`/clients?search=${encodeURIComponent(name)}`);
   const row = page.locator("tr[data-client-id]").filter({ hasText: name });
   await row.getByRole("link", { name: "Editar" }).click();
-  await expect(page.locator("[data-client-form]").getByLabel("Actividad económica")).toHaveValue("471101");
+  await expect(page.locator("[data-client-form]").getByLabel("Actividad económica")).toHaveValue("4711.0");
 });
 
 test("providers and students", async ({ page }, info) => {
@@ -146,7 +154,7 @@ test("providers and students", async ({ page }, info) => {
   await fillClient(page, { name: `Proveedor Journey ${p}`, email: "prov@example.cr" });
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page.getByText("La actividad económica es obligatoria")).toBeVisible();
-  await page.locator("[data-client-form]").getByLabel("Actividad económica").fill("471101");
+  await page.locator("[data-client-form]").getByLabel("Actividad económica").fill("4711.0");
   await page.getByRole("button", { name: "Guardar" }).click();
   await expectToast(page, "Cliente Guardado Correctamente");
   await expect(page.locator("tr[data-client-id]").filter({ hasText: `Proveedor Journey ${p}` })).toBeVisible();
@@ -154,7 +162,7 @@ test("providers and students", async ({ page }, info) => {
   // A representative for the student.
   await page.goto("/new-client");
   await fillClient(page, { name: `Representante ${p}` });
-  await page.getByLabel("Actividad económica").fill("620100");
+  await page.getByLabel("Actividad económica").fill("6201.0");
   await page.getByRole("button", { name: "Guardar" }).click();
   await expectToast(page, "Cliente Guardado Correctamente");
 
@@ -182,7 +190,7 @@ test("account statement: the dialog and 'Enviar al cliente' sends an e-mail", as
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/new-client");
   await fillClient(page, { name: `Estado ${p}`, email });
-  await page.getByLabel("Actividad económica").fill("620100");
+  await page.getByLabel("Actividad económica").fill("6201.0");
   await page.getByRole("button", { name: "Guardar" }).click();
   await expectToast(page, "Cliente Guardado Correctamente");
   await page.goto(`/clients?search=${encodeURIComponent(`Estado ${p}`)}`);
@@ -194,4 +202,32 @@ test("account statement: the dialog and 'Enviar al cliente' sends an e-mail", as
   await dialog.getByRole("button", { name: "Enviar al cliente" }).click();
   await expectToast(page, "Estado de cuenta enviado al cliente correctamente.");
   expect(await waitForMail(email, since)).toContain("Estado de cuenta");
+});
+
+test("a client still on an old activity code is flagged on its screens until the new CIIU 4 code is typed (issue 11 point 1)", async ({ page }, info) => {
+  const p = projectOf(info);
+  const name = `Cliente Actividad Anterior ${p}`;
+  // Names are shown truncated at 25 characters: rows are found by the identification.
+  const identification = p === "js" ? "3102900501" : "3102900502";
+  await signIn(page, account("staff", p));
+  await expect(page).toHaveURL(/\/dashboard$/);
+  // The client belongs to the staff user's first company (another journey may have switched to the second).
+  await useCompany(page, `Comercial Pleno ${p} S.A.`);
+  await page.goto(`/clients?search=${encodeURIComponent(name)}`);
+  const row = page.locator("tr[data-client-id]").filter({ hasText: identification });
+  await row.getByRole("link", { name: "Editar" }).click();
+  const dialog = page.locator("[data-client-form]");
+  const flag = dialog.locator("[data-activity-legacy]");
+  await expect(flag).toHaveText(/^La actividad económica 960104 de este cliente es del catálogo anterior a TRIBU-CR .*Hasta entonces no se le pueden emitir facturas\.$/);
+  // Another old code is refused; the CIIU 4 code is saved and the flag goes away.
+  await dialog.getByLabel("Actividad económica").fill("960105");
+  await dialog.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.locator("[data-client-form]").getByText("La actividad económica debe tener un código CIIU 4 de la forma 0000.0 (por ejemplo 6201.0)")).toBeVisible();
+  await page.locator("[data-client-form]").getByLabel("Actividad económica").fill("9609.0");
+  await page.locator("[data-client-form]").getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Cliente actualizado correctamente");
+  await page.goto(`/clients?search=${encodeURIComponent(name)}`);
+  await page.locator("tr[data-client-id]").filter({ hasText: identification }).getByRole("link", { name: "Editar" }).click();
+  await expect(page.locator("[data-client-form]").getByLabel("Actividad económica")).toHaveValue("9609.0");
+  await expect(page.locator("[data-activity-legacy]")).toHaveCount(0);
 });

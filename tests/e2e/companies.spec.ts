@@ -18,7 +18,7 @@ test("an admin creates a company (activity looked up at Hacienda) and edits it",
   await expect(page.locator("[data-activity-message]")).toHaveText("Actividad principal seleccionada automáticamente");
   // What was typed before the lookup is still there (without JavaScript the page was re-rendered).
   await expect(page.getByLabel("Nombre", { exact: true })).toHaveValue(name);
-  await expect(page.getByLabel("Actividad económica")).toHaveValue("620100");
+  await expect(page.getByLabel("Actividad económica")).toHaveValue("6201.0");
   await page.getByLabel("Otras señas").fill("Del parque central 200 metros al norte");
   await page.getByRole("button", { name: "Guardar" }).click();
   await expectToast(page, "Compañia guardada");
@@ -100,4 +100,29 @@ test("a non-admin does not see admin actions and cannot open admin screens", asy
   await expect(page.getByRole("link", { name: "Config Hacienda" })).toHaveCount(0);
   const res = await page.goto("/users");
   expect(res?.status()).toBeGreaterThanOrEqual(400);
+});
+
+test("a company still on an old activity code is flagged, can save its other data, and takes the CIIU 4 code from Hacienda (issue 11 point 1)", async ({ page }, info) => {
+  const p = projectOf(info);
+  const identification = p === "js" ? "3101900501" : "3101900502";
+  await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
+  await page.goto("/all-companies");
+  await page.locator("[data-companies] tr", { hasText: identification }).getByRole("link", { name: "Editar" }).click();
+  const flag = page.locator("[data-activity-legacy]");
+  await expect(flag).toHaveText(/^La actividad económica 620100 es del catálogo anterior a TRIBU-CR .*elija la nueva actividad \(por ejemplo 6201\.0\) con “Buscar actividad” y guarde la compañía/);
+  // Its other data can still be saved (the old code is kept, and still flagged).
+  await page.getByLabel("Teléfono").fill("24441111");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Compañia actualizada");
+  await page.locator("[data-companies] tr", { hasText: identification }).getByRole("link", { name: "Editar" }).click();
+  await expect(page.locator("[data-activity-legacy]")).toBeVisible();
+  // Hacienda's lookup brings the CIIU 4 code; saving clears the flag.
+  await page.getByRole("button", { name: "Buscar actividad" }).click();
+  await expect(page.getByLabel("Actividad económica")).toHaveValue("6201.0");
+  await expect(page.locator("[data-activity-legacy]")).toHaveCount(0);
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expectToast(page, "Compañia actualizada");
+  await page.locator("[data-companies] tr", { hasText: identification }).getByRole("link", { name: "Editar" }).click();
+  await expect(page.getByLabel("Actividad económica")).toHaveValue("6201.0");
+  await expect(page.locator("[data-activity-legacy]")).toHaveCount(0);
 });

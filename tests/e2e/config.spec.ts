@@ -34,6 +34,15 @@ test("Hacienda: upload a generated key with its PIN, probar llave, numbering, pr
   await expect(page.getByLabel("Factura electrónica (FE)")).toHaveValue(number);
   await expect(page.getByLabel("PIN de la llave")).toHaveValue("");
 
+  // A key of another cédula is refused naming both numbers, and offers to confirm it.
+  const foreign = makeTestP12({ cedula: "109870654", idType: "01", name: "OTRA PERSONA", pin, notBefore: new Date(now - DAY), notAfter: new Date(now + 365 * DAY) });
+  await page.getByLabel("Archivo de la llave (.p12)").setInputFiles({ name: "otra.p12", mimeType: "application/x-pkcs12", buffer: foreign });
+  await page.getByLabel("PIN de la llave").fill(pin);
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByText("La llave pertenece a la cédula 109870654 y la compañía tiene la cédula 3101123456.")).toBeVisible();
+  await expect(page.getByLabel("Usar esta llave de otra cédula")).not.toBeChecked();
+  await expect(page.getByLabel("Factura electrónica (FE)")).toHaveValue(number);
+
   // The right PIN saves.
   await page.getByLabel("Archivo de la llave (.p12)").setInputFiles({ name: "llave.p12", mimeType: "application/x-pkcs12", buffer: p12 });
   await page.getByLabel("PIN de la llave").fill(pin);

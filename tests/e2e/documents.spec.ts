@@ -1,6 +1,8 @@
+import fs from "node:fs";
 import { expect, test } from "@playwright/test";
+import JSZip from "jszip";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { expectAccepted, expectAcceptedAndMailed, expectDocumentFiles, expectToast, fillLine, newClient, projectOf, signIn } from "./helpers.ts";
+import { claveOf, expectAccepted, expectAcceptedAndMailed, expectDocumentFiles, expectToast, fillLine, newClient, projectOf, signIn } from "./helpers.ts";
 
 test("the demo admin issues an invoice with two lines and lands on its detail page", async ({ page }, info) => {
   // It waits for the jobs, the simulator and the e-mail, each with its own limit below.
@@ -44,7 +46,18 @@ test("the demo admin issues an invoice with two lines and lands on its detail pa
   // e-mail with the PDF, the signed XML and Hacienda's answer; the same files download from the
   // detail page and its public link opens for anyone.
   await expectAcceptedAndMailed(page, "factura@example.cr", since);
+  const clave = await claveOf(page);
   await expectDocumentFiles(page);
+
+  // 'Descargar XML y PDF' on /companies: every document of the company in one ZIP, a download (not a page).
+  await page.goto("/companies");
+  const row = page.locator("tr", { hasText: "Colibrí Demo S.A." });
+  const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("link", { name: "Descargar XML y PDF" }).click()]);
+  expect(download.suggestedFilename()).toBe("documentos-3101123456.zip");
+  const zip = await JSZip.loadAsync(fs.readFileSync((await download.path())!));
+  const names = Object.keys(zip.files);
+  for (const name of [`fe/${clave}.xml`, `fe/${clave}_respuesta.xml`, `fe/${clave}.pdf`]) expect(names).toContain(name);
+  expect(await zip.files[`fe/${clave}.xml`].async("string")).toContain(`<Clave>${clave}</Clave>`);
 });
 
 test("a ticket to the generic client: errors keep what was typed, then 'Guardar e imprimir' saves it (accepted) and starts over; a ticket to a named client reaches its mailbox", async ({ page }, info) => {

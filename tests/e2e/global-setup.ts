@@ -8,7 +8,7 @@ import postgres from "postgres";
 import { SMTPServer } from "smtp-server";
 import { migrateDatabase, openDatabase } from "../../db/client.ts";
 import { seedDemo, seedReferenceData } from "../../db/seed/index.ts";
-import { DEMO_PASSWORD, seedE2E } from "./fixtures.ts";
+import { DEMO_PASSWORD, SUPER_ADMIN, seedE2E } from "./fixtures.ts";
 import { startFakeHaciendaAe } from "../fixtures/fake-hacienda-ae.ts";
 import { startRealSandbox } from "../../app/hacienda/sandbox/real.ts";
 
@@ -85,9 +85,12 @@ export default async function globalSetup() {
     APP_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    // The configuration journey saves this server as the demo company's: a test port the app must accept.
+    SMTP_EXTRA_PORTS: String(smtpPort),
     APP_SECRET: "e2e-secret",
     NODE_ENV: "production",
     COOKIE_SECURE: "false",
+    SUPER_ADMIN_EMAIL: SUPER_ADMIN,
     HACIENDA_PUBLIC_API_URL: haciendaPublic.url,
     HACIENDA_SANDBOX_URL: haciendaSandbox.url,
     HACIENDA_CALLBACK_URL: `http://127.0.0.1:${port}/hacienda/callback`,
@@ -121,6 +124,8 @@ export default async function globalSetup() {
   process.env.E2E_MAIL_DIR = mailDir;
   process.env.E2E_SMTP_PORT = String(smtpPort);
   process.env.E2E_BASE_URL = `http://127.0.0.1:${port}`;
+  // The reception journeys send suppliers' invoices to the same simulator first (as the supplier would).
+  process.env.E2E_SANDBOX_URL = haciendaSandbox.url;
 
   return async () => {
     for (const child of [server, jobsProcess]) {

@@ -13,6 +13,14 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByRole("button", { name: "Entrar" }).click();
 }
 
+/** Makes `name` the current company from the header's switcher (the user's last choice is remembered across sign-ins). */
+export async function useCompany(page: Page, name: string) {
+  if ((await page.locator("#company-switch option:checked").textContent()) === name) return;
+  await page.getByLabel("Compañía").selectOption({ label: name });
+  await page.getByRole("button", { name: "Cambiar" }).click();
+  await expectToast(page, `La compañia ${name} esta activa`);
+}
+
 /**
  * The page shows this toast. Toasts fade out after 1.5 s or 5 s (a CSS animation) but stay in the page, so a
  * slow machine that looks later still finds it: attached, not necessarily still visible.

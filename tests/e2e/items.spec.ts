@@ -1,8 +1,8 @@
-// Items journeys, with JavaScript on (project js) and off (project nojs): the admin imports a CABYS
-// spreadsheet, then creates an item in the dialog over the list with a CABYS code picked from the search
+// Items journeys, with JavaScript on (project js) and off (project nojs): the super-admin imports a CABYS
+// spreadsheet (the demo company's admin does not see the import: the catalogue is shared), then the admin creates an item in the dialog over the list with a CABYS code picked from the search
 // (the tax type follows its rate), edits it in the dialog and on the standalone page, and deletes it.
 import { expect, test } from "@playwright/test";
-import { DEMO_PASSWORD } from "./fixtures.ts";
+import { DEMO_PASSWORD, PASSWORD, SUPER_ADMIN } from "./fixtures.ts";
 import { expectToast, projectOf, signIn } from "./helpers.ts";
 import { writeCabysXlsx } from "../fixtures/cabys-xlsx.ts";
 
@@ -18,7 +18,7 @@ test("CABYS import, then create (CABYS from search), edit and delete an item", a
       1: { code: exemptCode, description: `Bien colibrí ${project} exento`, tax: "0%" },
     },
   });
-  await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
+  await signIn(page, SUPER_ADMIN, PASSWORD);
   await expect(page).toHaveURL(/\/dashboard$/);
 
   await page.goto("/items");
@@ -30,6 +30,14 @@ test("CABYS import, then create (CABYS from search), edit and delete an item", a
   await page.getByLabel("Archivo CABYS").setInputFiles({ name: "cabys.csv", mimeType: "text/csv", buffer: Buffer.from("a,b\n1,2\n") });
   await page.getByRole("button", { name: "Importar catálogo" }).click();
   await expect(page.locator("[data-import-errors]")).toContainText("El archivo no es un libro de Excel (.xlsx) válido");
+  await page.getByRole("button", { name: "Cerrar sesión" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+
+  // The demo company's administrator works with the catalogue but does not import it.
+  await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/items");
+  await expect(page.locator("[data-cabys-import]")).toHaveCount(0);
 
   // Create through the dialog over the list (?new=1); a validation error keeps everything typed.
   await page.goto("/items");

@@ -116,7 +116,7 @@ test("a purchase invoice (FEC) to a provider created for it", async ({ page }, i
   await form.getByLabel("Email", { exact: true }).fill("notas@example.cr");
   await form.getByLabel("Teléfono").fill("88887777");
   await form.getByLabel("Dirección").fill("200 m sur de la escuela");
-  await form.getByLabel("Actividad económica").fill("011301");
+  await form.getByLabel("Actividad económica").fill("0128.0");
   await page.locator("#contact_name_0").fill("Contacto Uno");
   await page.locator("#contact_email_0").fill("uno@example.cr");
   await page.getByRole("button", { name: "Guardar" }).click();

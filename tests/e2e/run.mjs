@@ -16,4 +16,6 @@ if (!chromium) {
 }
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: "inherit", env: process.env }).status ?? 1;
 if (run("npx", ["react-router", "build"]) !== 0) process.exit(1);
-process.exit(run("npx", ["playwright", "test", ...process.argv.slice(2)]));
+// E2E_PROJECT=js or nojs runs one of the two projects (CI splits them between the databases).
+const project = process.env.E2E_PROJECT ? [`--project=${process.env.E2E_PROJECT}`] : [];
+process.exit(run("npx", ["playwright", "test", ...project, ...process.argv.slice(2)]));

@@ -9,10 +9,15 @@ import { call, createCompany, createUser, signedIn, type Browser } from "../setu
 import { createTestDatabase } from "../setup/db.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
+const SUPER = "anuncios-raiz@colibri.test";
 beforeAll(async () => {
   database = await createTestDatabase();
+  process.env.SUPER_ADMIN_EMAIL = SUPER;
 });
-afterAll(() => database.drop());
+afterAll(async () => {
+  delete process.env.SUPER_ADMIN_EMAIL;
+  await database.drop();
+});
 
 function toastsOf(b: Browser) {
   const flash = b.cookies.get("colibri_flash");
@@ -37,9 +42,9 @@ describe("sanitising", () => {
   });
 });
 
-describe("advertisement admin", () => {
+describe("advertisement admin (the super-admin's: tests/integration/shared-content.test.ts)", () => {
   it("requires title and content, saves sanitised HTML, increments the code, and users see it once per code", async () => {
-    const admin = await createUser(database.db, { role: "admin" });
+    const admin = await createUser(database.db, { role: "admin", email: SUPER });
     const home = await createCompany(database.db, { userIds: [admin.id] });
     const b = await signedIn(database.db, admin.id, home.id);
     const empty = await call(b, adRoute.action, { path: "/advertisement", form: { title: "", content: "" } });

@@ -6,8 +6,9 @@ import * as companyForm from "../../app/routes/companies/company-form.tsx";
 import * as activityRoute from "../../app/routes/companies/activity-lookup.tsx";
 import * as selectCompany from "../../app/routes/companies/select-company.tsx";
 import * as logoRoute from "../../app/routes/companies/logo.tsx";
+import * as downloadRoute from "../../app/routes/companies/download-all-files.tsx";
 import { ACTIVITY_MESSAGES, COMPANY_MESSAGES, LOGO_MESSAGES } from "../../app/domain/company-schemas.ts";
-import { lookupActivities } from "../../app/server/activity-lookup.server.ts";
+import { ACTIVITY_CACHE_FRESH_MS, ACTIVITY_CACHE_KEEP_MS, ActivityCache, lookupActivities } from "../../app/server/activity-lookup.server.ts";
 import { readToasts } from "../../app/server/flash.server.ts";
 import { verifyPassword } from "../../app/server/password.server.ts";
 import { AE_CASES, startFakeHaciendaAe, type FakeHacienda } from "../fixtures/fake-hacienda-ae.ts";
@@ -50,7 +51,7 @@ function validForm(overrides: Record<string, string | Blob> = {}): Record<string
     canton: "1",
     district: "1",
     other_signs: "100 m norte de la iglesia",
-    economic_activity_code: "620100",
+    economic_activity_code: "6201.0",
     economic_activity_name: "Programación",
     custom_quotation_name: "Proforma",
     currency: "2",
@@ -105,10 +106,11 @@ describe("company form validation", () => {
   it.each([
     ["12345678", "La identificación debe tener entre 9 y 12 caracteres"],
     ["1234567890123", "La identificación debe tener entre 9 y 12 caracteres"],
-    ["31O1234567", "La identificación solo admite números"],
-  ])("rejects identification %s", async (identification, message) => {
+    ["31O1234567", "La cédula jurídica debe tener 10 caracteres sin guiones: 4 dígitos y luego 6 dígitos o letras mayúsculas (por ejemplo 3101123456 o 3101A00001)"],
+    ["1O1234567", "La identificación solo admite números", "1"],
+  ])("rejects identification %s", async (identification, message, type = "2") => {
     const { b } = await adminWithCompany();
-    const res = await call(b, companyForm.action, { path: "/new-company", form: validForm({ identification }) });
+    const res = await call(b, companyForm.action, { path: "/new-company", form: validForm({ identification, identification_type: type }) });
     expect(res.status).toBe(400);
     expect(res.data.errors.identification).toBe(message);
     expect(res.data.values.identification).toBe(identification);
@@ -133,7 +135,7 @@ describe("company form validation", () => {
     expect(res.data.errors).toMatchObject({
       email: "Ingresa un correo válido",
       phone: "El teléfono debe ser un número entero",
-      economic_activity_code: "La actividad económica debe tener un código de 6 dígitos",
+      economic_activity_code: "La actividad económica debe tener un código CIIU 4 de la forma 0000.0 (por ejemplo 6201.0)",
       identification_type: "El tipo de identificación es obligatorio",
       currency: "La moneda es obligatoria",
       invoice_format: "El formato de factura es obligatorio",
@@ -181,7 +183,7 @@ describe("creating and editing a company", () => {
     expect(res.location).toBe("/all-companies");
     expect(toastsOf(b)).toEqual([{ type: "success", text: "Compañia guardada" }]);
     const [row] = await database.db.select().from(companies).where(eq(companies.identification, identification));
-    expect(row).toMatchObject({ userId: admin.id, noHacienda: true, invoiceFormat: "2", economicActivityCode: "620100", permission: 1, database: null });
+    expect(row).toMatchObject({ userId: admin.id, noHacienda: true, invoiceFormat: "2", economicActivityCode: "6201.0", permission: 1, database: null });
     const [config] = await database.db.select().from(generalConfigurations).where(eq(generalConfigurations.companyId, row.id));
     expect(config).toMatchObject({ customQuotationName: "Proforma", currencyId: 1, currencyEmitDoc: 2 });
     const links = await database.db.select().from(companyUsers).where(eq(companyUsers.companyId, row.id));
@@ -287,13 +289,13 @@ describe("location cascade without JavaScript", () => {
 describe("economic activity lookup", () => {
   it("selects the principal activity automatically and lists only active ones", async () => {
     const r = await lookupActivities(AE_CASES.found);
-    expect(r).toMatchObject({ ok: true, selected: "620100", message: ACTIVITY_MESSAGES.principal });
-    expect(r.activities.map((a) => a.code)).toEqual(["471101", "620100"]);
+    expect(r).toMatchObject({ ok: true, selected: "6201.0", message: ACTIVITY_MESSAGES.principal });
+    expect(r.activities.map((a) => a.code)).toEqual(["4711.0", "6201.0"]);
     expect(fake.requests.at(-1)).toBe(`/fe/ae?identificacion=${AE_CASES.found}`);
   });
 
   it("picks the first activity when there is no principal one", async () => {
-    expect(await lookupActivities(AE_CASES.noPrincipal)).toMatchObject({ ok: true, selected: "471101", message: ACTIVITY_MESSAGES.loaded });
+    expect(await lookupActivities(AE_CASES.noPrincipal)).toMatchObject({ ok: true, selected: "4711.0", message: ACTIVITY_MESSAGES.loaded });
   });
 
   it.each([
@@ -310,8 +312,49 @@ describe("economic activity lookup", () => {
     expect(await lookupActivities(AE_CASES.slow)).toMatchObject({ ok: false, message: ACTIVITY_MESSAGES.network });
   });
 
-  it("reports a network failure (nothing listening)", async () => {
-    expect(await lookupActivities(AE_CASES.found, { baseUrl: "http://127.0.0.1:1" })).toMatchObject({ ok: false, message: ACTIVITY_MESSAGES.network });
+  it("reports a network failure (nothing listening) when it knows no earlier answer", async () => {
+    expect(await lookupActivities(AE_CASES.found, { baseUrl: "http://127.0.0.1:1", cache: new ActivityCache() })).toMatchObject({ ok: false, message: ACTIVITY_MESSAGES.network });
+  });
+
+  it("caches the answers per identification: Hacienda is asked once while the answer is fresh (issue 11: fe/ae answers 429)", async () => {
+    const cache = new ActivityCache();
+    let t = 1_000_000;
+    const now = () => t;
+    const before = fake.requests.length;
+    const first = await lookupActivities(AE_CASES.found, { cache, now });
+    expect(await lookupActivities("3-101-000001", { cache, now })).toEqual(first);
+    expect(fake.requests.length - before).toBe(1);
+    t += ACTIVITY_CACHE_FRESH_MS + 1;
+    await lookupActivities(AE_CASES.found, { cache, now });
+    expect(fake.requests.length - before).toBe(2);
+    // "No activities" (404) is remembered too.
+    await lookupActivities(AE_CASES.notFound, { cache, now });
+    expect(await lookupActivities(AE_CASES.notFound, { cache, now })).toMatchObject({ ok: false, message: ACTIVITY_MESSAGES.none });
+    expect(fake.requests.length - before).toBe(3);
+  });
+
+  it("on HTTP 429 answers from the cache, else says that Hacienda is limiting the lookups", async () => {
+    const cache = new ActivityCache();
+    expect(await lookupActivities(AE_CASES.limited, { cache })).toEqual({ ok: false, activities: [], message: "Hacienda está limitando las consultas: intente de nuevo en un minuto." });
+    // An answer known from before (stale, 2 days old) is given while Hacienda limits or fails.
+    let t = 5_000_000;
+    const found = await lookupActivities(AE_CASES.found, { cache, now: () => t });
+    t += 2 * 24 * 60 * 60 * 1000;
+    const limited = (async () => new Response("{}", { status: 429 })) as typeof fetch;
+    expect(await lookupActivities(AE_CASES.found, { cache, now: () => t, fetch: limited })).toEqual(found);
+    expect(await lookupActivities(AE_CASES.found, { cache, now: () => t, baseUrl: "http://127.0.0.1:1" })).toEqual(found);
+    // … but not forever.
+    t += ACTIVITY_CACHE_KEEP_MS;
+    expect(await lookupActivities(AE_CASES.found, { cache, now: () => t, fetch: limited })).toMatchObject({ ok: false, message: ACTIVITY_MESSAGES.rateLimited });
+  });
+
+  it("forgets the oldest identification beyond its size", () => {
+    const cache = new ActivityCache(2);
+    const a = { ok: false as const, activities: [], message: "x" };
+    cache.set("1", a, 0);
+    cache.set("2", a, 0);
+    cache.set("3", a, 0);
+    expect([cache.size, cache.get("1", 0, 1), cache.get("3", 0, 1)]).toEqual([2, null, a]);
   });
 
   it("uses an injected fetch and does not call Hacienda for short identifications", async () => {
@@ -335,12 +378,12 @@ describe("economic activity lookup", () => {
     const res = await call(b, companyForm.action, { path: "/new-company", form: validForm({ intent: "lookup-activity", identification: AE_CASES.found, economic_activity_code: "", name: "Tecleado" }) });
     expect(res.status).toBe(200);
     expect(res.data.message).toBe(ACTIVITY_MESSAGES.principal);
-    expect(res.data.values).toMatchObject({ economic_activity_code: "620100", economic_activity_name: "ACTIVIDADES DE PROGRAMACION INFORMATICA", name: "Tecleado" });
+    expect(res.data.values).toMatchObject({ economic_activity_code: "6201.0", economic_activity_name: "ACTIVIDADES DE PROGRAMACION INFORMATICA", name: "Tecleado" });
     expect(res.data.activities).toHaveLength(2);
     // The activities travel with the form; saving keeps the description of the chosen one.
     const save = await call(b, companyForm.action, {
       path: "/new-company",
-      form: validForm({ identification: AE_CASES.found, economic_activity_code: "471101", economic_activity_name: "", activity_options: JSON.stringify(res.data.activities) }),
+      form: validForm({ identification: AE_CASES.found, economic_activity_code: "4711.0", economic_activity_name: "", activity_options: JSON.stringify(res.data.activities) }),
     });
     expect(save.status).toBe(302);
     const [row] = await database.db.select().from(companies).where(eq(companies.identification, AE_CASES.found));
@@ -412,8 +455,9 @@ describe("company lists", () => {
 
   it("download answers 'No hay documentos' when the company has none", async () => {
     const { home, b } = await adminWithCompany();
-    const res = await call(b, companiesRoute.loader, { path: `/companies?download=${home.id}` });
+    const res = await call(b, downloadRoute.loader, { path: `/download-all-files/${home.id}`, params: { id: String(home.id) } });
     expect(res.status).toBe(302);
+    expect(res.location).toBe("/companies");
     expect(toastsOf(b)).toEqual([{ type: "info", text: "No hay documentos" }]);
   });
 });

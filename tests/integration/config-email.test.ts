@@ -9,6 +9,8 @@ import * as tabs from "../../app/routes/config/configurations.tsx";
 import { sendCompanyMail } from "../../app/server/company-mail.server.ts";
 import { decryptSecret } from "../../app/server/secrets.server.ts";
 import { call, createCompany, createUser, signedIn, type CallResult } from "../setup/app.ts";
+import { allowSmtpPort } from "../fixtures/smtp.ts";
+import net from "node:net";
 import { createTestDatabase } from "../setup/db.ts";
 
 function toastOf(res: CallResult): string | undefined {
@@ -45,6 +47,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => smtp.listen(0, "127.0.0.1", r));
   smtpPort = (smtp.server.address() as { port: number }).port;
+  allowSmtpPort(smtpPort);
 });
 afterAll(async () => {
   await new Promise<void>((r) => smtp.close(() => r()));
@@ -139,12 +142,62 @@ describe("enviar correo de prueba", () => {
     expect(auth.status).toBe(502);
     expect(auth.data.ok).toBe(false);
     expect(auth.data.message).toMatch(/^El servidor de correo rechazó el usuario o la contraseña/);
-    await call(b, route.action, { ...p(company.id), form: outgoing({ port: "1", password: "" }) });
+    // Nothing listens on an allowed port: the same message as for any other network failure.
+    const closed = await closedPort();
+    allowSmtpPort(closed);
+    await call(b, route.action, { ...p(company.id), form: outgoing({ port: String(closed), password: "" }) });
     const refused = await call(b, route.action, { ...p(company.id), form: { section: "email-test", test_to: "a@b.cr" } });
-    expect(refused.data.message).toBe("No se logró conectar con el servidor de correo 127.0.0.1:1 (conexión rechazada). Revise el servidor y el puerto.");
+    expect(refused.data.message).toBe(`No se logró conectar con el servidor de correo 127.0.0.1:${closed}. Revise el servidor, el puerto y el cifrado.`);
     const bad = await call(b, route.action, { ...p(company.id), form: { section: "email-test", test_to: "no-es-correo" } });
     expect(bad.status).toBe(400);
     expect(bad.data.errors.test_to).toBe("Ingrese un correo válido para la prueba");
+  });
+
+  it("is no port scanner: only mail ports are saved or contacted, and every network failure reads the same", async () => {
+    const { b, company } = await setup();
+    await call(b, route.action, { ...p(company.id), form: outgoing() });
+    const before = await stored(company.id, "outgoing");
+    // Another port (an internal service's, say) is refused when saving: nothing saved, values kept.
+    const ssh = await call(b, route.action, { ...p(company.id), form: outgoing({ port: "22" }) });
+    expect(ssh.status).toBe(400);
+    expect(ssh.data.errors.port).toBe("Use un puerto de servidor de correo: 25, 465, 587 o 2525.");
+    expect(ssh.data.values.port).toBe("22");
+    expect((await stored(company.id, "outgoing")).port).toBe(before.port);
+    // A row saved on such a port anyway (before this rule) is never contacted.
+    const probe = net.createServer((socket) => {
+      contacted++;
+      socket.destroy();
+    });
+    let contacted = 0;
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+    const probePort = (probe.address() as net.AddressInfo).port;
+    try {
+      await database.db.update(emailConfigs).set({ port: probePort }).where(eq(emailConfigs.id, before.id));
+      const test = await call(b, route.action, { ...p(company.id), form: { section: "email-test", test_to: "a@b.cr" } });
+      expect(test.data.ok).toBe(false);
+      expect(test.data.message).toBe(`No se logró conectar con el servidor de correo 127.0.0.1:${probePort}. Use un puerto de servidor de correo: 25, 465, 587 o 2525.`);
+      expect(contacted).toBe(0);
+    } finally {
+      await new Promise((r) => probe.close(r));
+    }
+    // Refused, unreachable host, no SMTP at all: one message.
+    const noSmtp = net.createServer((socket) => socket.end("SSH-2.0-OpenSSH_9.6\r\n"));
+    await new Promise<void>((r) => noSmtp.listen(0, "127.0.0.1", r));
+    const noSmtpPort = (noSmtp.address() as net.AddressInfo).port;
+    allowSmtpPort(noSmtpPort);
+    try {
+      const messages: string[] = [];
+      for (const [host, port] of [["127.0.0.1", noSmtpPort], ["no-existe.invalid", 587]] as const) {
+        await call(b, route.action, { ...p(company.id), form: outgoing({ host, port: String(port), password: "" }) });
+        messages.push((await call(b, route.action, { ...p(company.id), form: { section: "email-test", test_to: "a@b.cr" } })).data.message);
+      }
+      expect(messages).toEqual([
+        `No se logró conectar con el servidor de correo 127.0.0.1:${noSmtpPort}. Revise el servidor, el puerto y el cifrado.`,
+        "No se logró conectar con el servidor de correo no-existe.invalid:587. Revise el servidor, el puerto y el cifrado.",
+      ]);
+    } finally {
+      await new Promise((r) => noSmtp.close(r));
+    }
   });
 
   it("sendCompanyMail falls back to the global sender when the company has no server", async () => {
@@ -186,3 +239,12 @@ describe("admins only", () => {
     expect(await stored(company.id, "outgoing")).toBeUndefined();
   });
 });
+
+/** A local port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise((r) => server.close(r));
+  return port;
+}

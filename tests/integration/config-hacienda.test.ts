@@ -38,7 +38,8 @@ afterAll(() => database.drop());
 async function setup() {
   const admin = await createUser(database.db, { role: "admin" });
   const staff = await createUser(database.db);
-  const company = await createCompany(database.db, { userIds: [admin.id, staff.id] });
+  // The test keys are made for cédula jurídica 3-101-123456: the company's own (decision 115).
+  const company = await createCompany(database.db, { userIds: [admin.id, staff.id], identification: "3101123456" });
   await setupConfigForCompany(database.db, company.id);
   return { admin, staff, company, b: await signedIn(database.db, admin.id, company.id), s: await signedIn(database.db, staff.id, company.id) };
 }
@@ -188,6 +189,27 @@ describe("saving numbering, access and key", () => {
       expect(r.pinEnc).toBeNull();
       expect((await counters(company.id))["01"]).toBe(1);
     }
+  });
+
+  it("a key of another cédula is refused naming both numbers, and saved only once the administrator confirms it", async () => {
+    const { b, company } = await setup();
+    // A freshly made certificate for another taxpayer (a physical person's, as a representative's would be).
+    const otherKey = makeTestP12({ cedula: "109870654", idType: "01", name: "MARIA RODRIGUEZ SOLIS", pin: PIN, notBefore: new Date(now.getTime() - DAY), notAfter: new Date(now.getTime() + 400 * DAY) });
+    const refused = await call(b, route.action, { path: path(company.id), params: params(company.id), form: validForm({ file_key: p12File(otherKey), cfe: "42" }) });
+    expect(refused.status).toBe(400);
+    expect(refused.data.errors.file_key).toBe(
+      "La llave pertenece a la cédula 109870654 y la compañía tiene la cédula 3101123456. Revise que sea la llave de esta compañía; si es la correcta (por ejemplo, la firma digital de su representante), adjúntela de nuevo y marque «Usar esta llave de otra cédula».",
+    );
+    expect(refused.data.askOtherOwner).toBe(true);
+    expect(refused.data.values).toMatchObject({ cfe: "42", username: "cpj-3-101-123456@stag.comprobanteselectronicos.go.cr" });
+    expect(await row(company.id)).toMatchObject({ keyEnc: null });
+
+    const confirmed = await call(b, route.action, { path: path(company.id), params: params(company.id), form: validForm({ file_key: p12File(otherKey), key_other_owner: "1" }) });
+    expect(confirmed.status).toBe(302);
+    expect((await row(company.id))!.keyCedula).toBe("109870654");
+    // Saving again without a new key needs no confirmation: only a new key is checked.
+    const again = await call(b, route.action, { path: path(company.id), params: params(company.id), form: validForm({ password: "", pin: "", file_key: new File([], ""), cfe: "7" }) });
+    expect(again.status).toBe(302);
   });
 
   it("a new PIN alone must open the stored key", async () => {

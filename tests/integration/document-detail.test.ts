@@ -181,6 +181,7 @@ describe("document detail viewer", () => {
     const page = render(`/detail/invoice/${s.issued.documentId}`, d);
     expect(page).toContain(`href="/new-clone/invoice/${s.issued.documentId}?replace=1"`);
     expect(page).toContain("Corregir y reemplazar");
+    expect(page).toContain("código de referencia 16, «Sustituye comprobante electrónico rechazado»: no necesita una nota de crédito");
 
     const p = await open(s.b, "invoice", s.issued.documentId, "print");
     expect(p.status).toBe(200);

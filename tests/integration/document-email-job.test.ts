@@ -31,7 +31,8 @@ const clock = { now: new Date("2026-11-21T15:30:00Z") };
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  sandbox = await startRealSandbox({ port: 0, schemaSet, processingDelayMs: 0, callbackRetryDelayMs: 10, log: () => {} });
+  // The sandbox judges FechaEmision against its own clock: the same virtual clock the documents are issued on.
+  sandbox = await startRealSandbox({ port: 0, schemaSet, processingDelayMs: 0, callbackRetryDelayMs: 10, log: () => {}, now: () => clock.now.getTime() });
   configurePipeline({ clientOptions: { maxRetries: 4, backoffBaseMs: 2, backoffMaxMs: 10, maxRetryAfterMs: 20, timeoutMs: 5000, rateLimitPerSecond: 0 }, callbackUrl: null });
   smtp = await startSmtpCapture({ auth: false, refuse: () => refuseMail });
   smtpPort = smtp.port;

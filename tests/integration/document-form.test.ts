@@ -109,14 +109,32 @@ describe("intent re-renders (no JavaScript)", () => {
     expect(removed.data.form.lines.map((l: { description: string }) => l.description)).toEqual(["Horas de consultoría en sistemas"]);
     expect(removed.data.totals.total).toBe("260000.00000");
     const recalc = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), intent: "recalc" });
-    expect(recalc.data.totals).toEqual({ subtotal: "1150000.00000", discount: "45000.00000", tax: "121150.00000", exonerated: "0.00000", total: "1226150.00000" });
+    expect(recalc.data.totals).toEqual({ subtotal: "1150000.00000", discount: "45000.00000", tax: "121150.00000", exonerated: "0.00000", total: "1226150.00000", warnings: [] });
     expect(await countDocs(company.company.id)).toBe(0);
+  });
+
+  it("a line without CABYS is counted by its unit with a warning shown beside the totals, with and without JavaScript (issue 11 point 2)", async () => {
+    const noCabys = { ...twoLines(), client_id: String(company.client.id), "lines[1].cabys": "" };
+    const warning =
+      "La línea 2 no tiene código CABYS: se contó como servicio por su unidad de medida (Sp). Hacienda clasifica por el CABYS: indíquelo para que los totales de mercancías y servicios coincidan.";
+    const recalc = await post("/new-invoice", { ...noCabys, intent: "recalc" });
+    expect(recalc.status).toBe(200);
+    expect(recalc.data.totals.warnings).toEqual([warning]);
+    expect(recalc.data.totals.total).toBe("1226150.00000");
+    expect(render("/new-invoice", recalc.data)).toContain(warning);
+    // The live totals (JavaScript) carry it too.
+    const live = await post("/new-invoice", { ...noCabys, intent: "totals" });
+    expect(live.data.totals.warnings).toEqual([warning]);
+    // Saving an invoice still needs the CABYS (the warning is not the error).
+    const saved = await post("/new-invoice", { ...noCabys, intent: "save" });
+    expect(saved.status).toBe(400);
+    expect(saved.data.errors["lines.1.cabys"]).toBe("El código CABYS de la línea 2 debe tener 13 dígitos: elija el producto o servicio del catálogo CABYS.");
   });
 
   it("live totals (with JavaScript): intent totals answers only the totals of what is typed, nothing saved", async () => {
     const live = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), intent: "totals" });
     expect(live.status).toBe(200);
-    expect(live.data).toEqual({ totals: { subtotal: "1150000.00000", discount: "45000.00000", tax: "121150.00000", exonerated: "0.00000", total: "1226150.00000" } });
+    expect(live.data).toEqual({ totals: { subtotal: "1150000.00000", discount: "45000.00000", tax: "121150.00000", exonerated: "0.00000", total: "1226150.00000", warnings: [] } });
     const halfDone = await post("/new-invoice", { ...twoLines(), "lines[1].price": "", intent: "totals" });
     expect(halfDone.data).toEqual({ totals: null });
     expect((await post("/new-note/nc/invoice/999999", { ...twoLines(), intent: "totals" })).status).toBe(404);
@@ -337,6 +355,17 @@ describe("exoneration", () => {
     expect(await countDocs(company.company.id)).toBe(before);
   });
 
+  it("exoneration types reserved for notes (01, 05, 06, 07) are not offered on an invoice and refused if posted (A44 p.74)", async () => {
+    const page = await call(b, formRoute.loader, { path: "/new-invoice" });
+    expect(page.data.lists.exonerationTypes.map(([code]: [string, string]) => code)).toEqual(["02", "03", "04", "08", "09", "10", "11", "99"]);
+    const typeSelect = /<select id="lines\[0\]\.exType"[\s\S]*?<\/select>/.exec(render("/new-invoice", page.data))![0];
+    expect(typeSelect).toContain('value="02"');
+    expect(typeSelect).not.toContain('value="05"');
+    const r = await post("/new-invoice", { ...exonerated(), "lines[0].exType": "05", intent: "save" });
+    expect(r.status).toBe(400);
+    expect(r.data.errors["lines.0.exoneration.type"]).toBe("El tipo de exoneración 05 solo se admite en notas de crédito y débito (Anexo 4.4, nota 10.1): elija otro tipo.");
+  });
+
   it("Recalcular shows the exonerated tax; Guardar signs it into the XML and stores the totals", async () => {
     const preview = await post("/new-invoice", { ...exonerated(), intent: "recalc" });
     expect(preview.data.totals).toMatchObject({ tax: "10000.00000", exonerated: "111150.00000", total: "1115000.00000" });
@@ -392,7 +421,7 @@ describe("quick-add client", () => {
     canton: "1",
     district: "1",
     barrio: "",
-    economic_activity_code: "620100",
+    economic_activity_code: "6201.0",
     contact_count: "1",
     contact_name_0: "Rápido",
     contact_email_0: "rapido@example.cr",

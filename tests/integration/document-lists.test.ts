@@ -242,16 +242,19 @@ describe("document lists", () => {
     expect(html).not.toContain("N° de control");
 
     await database.db.update(companies).set({ permission: 5 }).where(eq(companies.id, s.company.id));
+    // The integrator's reference sent through the API is the 'N° de control'.
+    await database.db.update(documents).set({ controlNumber: "POS-CAJA2-0077" }).where(eq(documents.id, s.fe.documentId));
     const five = await signedIn(database.db, s.user.id, s.company.id);
     const r = await get(five, "/invoices");
     expect(r.data.plan5).toBe(true);
-    expect(r.data.rows[0].control).toBeGreaterThan(0);
+    expect(r.data.rows.find((row: { id: number }) => row.id === s.fe.documentId).control).toBe("POS-CAJA2-0077");
     html = render("invoices", r.data);
     expect(html).not.toContain('href="/new-invoice"');
     expect(html).not.toContain("/new-clone/");
     expect(html).not.toContain("/new-note/");
     expect(html).not.toContain("Pagar");
     expect(html).toContain("N° de control");
+    expect(html).toContain("POS-CAJA2-0077");
     expect(html).toContain(`href="/detail/invoice/${s.fe.documentId}"`);
   }, 60_000);
 });

@@ -14,7 +14,7 @@ import * as publicRoute from "../../app/routes/public/query-public.tsx";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
 import { createTestDatabase } from "../setup/db.ts";
 import { call, signedIn } from "../setup/app.ts";
-import * as companiesRoute from "../../app/routes/companies/companies.tsx";
+import * as downloadRoute from "../../app/routes/companies/download-all-files.tsx";
 import { documents, users } from "../../db/schema/index.ts";
 import { eq } from "drizzle-orm";
 import JSZip from "jszip";
@@ -95,7 +95,7 @@ it("an admin downloads every document of the company as a ZIP (signed XML and PD
   expect(issued.ok).toBe(true);
   if (!issued.ok) return;
   const b = await signedIn(database.db, user.id, company.id);
-  const res = await call(b, companiesRoute.loader, { path: `/companies?download=${company.id}` });
+  const res = await call(b, downloadRoute.loader, { path: `/download-all-files/${company.id}`, params: { id: String(company.id) } });
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toBe("application/zip");
   const zip = await JSZip.loadAsync(Buffer.from(await res.response.arrayBuffer()));

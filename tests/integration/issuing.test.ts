@@ -2,7 +2,9 @@
 // concurrency, validation failures that save nothing. Runs on PGlite and, with DATABASE_URL, PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, asc, eq } from "drizzle-orm";
-import { documentCounters, documentLines, documentReferences, documents, jobs } from "../../db/schema/index.ts";
+import { clients, companies, documentCounters, documentLines, documentReferences, documents, jobs } from "../../db/schema/index.ts";
+import { makeTestP12 } from "../../app/hacienda/cert.ts";
+import { loadP12, type SigningKey } from "../../app/hacienda/p12.ts";
 import { createTestDatabase } from "../setup/db.ts";
 import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
 import { verifyXml } from "../../app/hacienda/verify.ts";
@@ -19,6 +21,18 @@ beforeAll(async () => {
   database = await createTestDatabase();
 }, 60_000);
 afterAll(async () => database?.drop());
+
+let alphanumeric: SigningKey | undefined;
+/** A test key whose certificate carries the alphanumeric cédula jurídica 3101A00001. */
+function alphanumericKey(): SigningKey {
+  const pin = "Tr1bu-CR#2026!";
+  alphanumeric ??= loadP12(
+    makeTestP12({ cedula: "3101A00001", idType: "02", name: "EMPRESA ALFANUMERICA", pin, notBefore: new Date("2026-01-01T00:00:00Z"), notAfter: new Date("2030-01-01T00:00:00Z") }),
+    pin,
+    { now },
+  );
+  return alphanumeric;
+}
 
 const issue = (companyId: number, userId: number, draft: DocumentDraft, at = now) => issueDocument(database.db, { companyId, userId, draft, now: at, schemaSet });
 
@@ -204,6 +218,47 @@ describe("issueDocument", () => {
     expect(empty).toMatchObject({ ok: false, errors: [{ field: "lines", message: "El documento debe contener minimo un artículo." }] });
     const next = await issue(company.id, user.id, sampleDraft("fe", client.id));
     expect(next).toMatchObject({ ok: true, number: 2 });
+  });
+
+  it("refuses to issue with an activity code of the catalogue before TRIBU-CR, saying where to choose the new one, and saves nothing (issue 11 point 1)", async () => {
+    const { company, user, client } = await issuingCompany(database.db);
+    await database.db.update(companies).set({ economicActivityCode: "620100" }).where(eq(companies.id, company.id));
+    const r = await issue(company.id, user.id, sampleDraft("fe", client.id));
+    expect(r).toEqual({
+      ok: false,
+      errors: [
+        {
+          field: "CodigoActividadEmisor",
+          message:
+            "El código de actividad 620100 (CodigoActividadEmisor) es del catálogo anterior a TRIBU-CR: Hacienda exige el código CIIU 4 de la forma 0000.0 (por ejemplo 6201.0). Elija la nueva actividad en los datos de la empresa y vuelva a emitir.",
+        },
+      ],
+    });
+    await database.db.update(companies).set({ economicActivityCode: "6201.0" }).where(eq(companies.id, company.id));
+    await database.db.update(clients).set({ economicActivityCode: "464900" }).where(eq(clients.id, client.id));
+    const r2 = await issue(company.id, user.id, sampleDraft("fe", client.id));
+    expect(r2.ok ? [] : r2.errors.map((e) => e.message)).toEqual([expect.stringMatching(/^El código de actividad 464900 \(CodigoActividadReceptor\) es del catálogo anterior a TRIBU-CR.*datos del cliente/)]);
+    expect(await database.db.select().from(documents).where(eq(documents.companyId, company.id))).toEqual([]);
+    await database.db.update(clients).set({ economicActivityCode: "4649.0" }).where(eq(clients.id, client.id));
+    expect((await issue(company.id, user.id, sampleDraft("fe", client.id))).ok).toBe(true);
+  });
+
+  it("a company with an alphanumeric cédula jurídica issues an alphanumeric clave that its signature and the 2026 schema accept (issue 11 point 8)", async () => {
+    const { company, user, client } = await issuingCompany(database.db);
+    await database.db.update(companies).set({ identification: "3101A00001" }).where(eq(companies.id, company.id));
+    const r = await issueDocument(database.db, { companyId: company.id, userId: user.id, draft: sampleDraft("fe", client.id), now, schemaSet, keyFor: async () => alphanumericKey() });
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    expect(r.clave!.slice(9, 21)).toBe("003101A00001");
+    const [row] = await database.db.select().from(documents).where(eq(documents.id, r.documentId));
+    expect(verifyXml(row.signedXml!).valid).toBe(true);
+  });
+
+  it("a cash sale without a payment method is refused (A44 p.54), a credit sale is not", async () => {
+    const { company, user, client } = await issuingCompany(database.db);
+    const cash = await issue(company.id, user.id, sampleDraft("fe", client.id, { payments: [] }));
+    expect(cash.ok ? [] : cash.errors.map((e) => e.field)).toEqual(["payments"]);
+    const credit = await issue(company.id, user.id, sampleDraft("fe", client.id, { payments: [], saleCondition: "02", creditDays: 30 }));
+    expect(credit.ok).toBe(true);
   });
 
   it("20 concurrent issuers on one company: consecutives 1..20, no duplicate, no gap", async () => {

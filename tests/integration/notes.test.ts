@@ -21,6 +21,7 @@ import * as detail from "../../app/routes/documents/detail.tsx";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
 import { createTestDatabase } from "../setup/db.ts";
 import { call, signedIn, type Browser } from "../setup/app.ts";
+import { REPLACEMENT_NOTICE } from "../../app/domain/document-source.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let b: Browser;
@@ -319,7 +320,7 @@ describe("purchase invoices (FEC)", () => {
     expect(xml).toContain("<FacturaElectronicaCompra");
     expect(xml).toMatch(/<Emisor><Nombre>José Pérez Mora<\/Nombre><Identificacion><Tipo>01<\/Tipo><Numero>114480790<\/Numero>/);
     expect(xml).toMatch(new RegExp(`<Receptor><Nombre>${a.company.name}</Nombre>`));
-    expect(xml).toContain("<CodigoActividadReceptor>620100</CodigoActividadReceptor>");
+    expect(xml).toContain("<CodigoActividadReceptor>6201.0</CodigoActividadReceptor>");
     expect(xml).toContain("<InformacionReferencia><TipoDocIR>14</TipoDocIR><Numero>REG-ESP-77</Numero><FechaEmisionIR>2026-01-15T12:00:00-06:00</FechaEmisionIR><Codigo>04</Codigo><Razon>Compra a productor</Razon></InformacionReferencia>");
     expect(verifyXml(xml).valid).toBe(true);
   });
@@ -411,6 +412,9 @@ describe("corrected replacement of a rejected document", () => {
 
     const s = (await load(b, clone("invoice", bad.documentId, true))).data;
     expect(s.source.facts).toContainEqual({ label: "Sustituye a", value: bad.consecutivo });
+    // The screen says that the 2026 reference code replaces it, not a credit note (issue 11 point 8).
+    expect(s.source.notice).toBe(REPLACEMENT_NOTICE);
+    expect(s.source.notice).toMatch(/código de referencia 16.*no se anula con una nota de crédito/);
     expect(s.source.references).toEqual([expect.objectContaining({ mode: "locked", docType: "10", number: bad.clave, code: "16", codeLabel: "Sustituye comprobante electrónico rechazado" })]);
     const r = await post(
       b,

@@ -295,8 +295,8 @@ describe("/payments route", () => {
     if (!p1.ok || !p2.ok) throw new Error("pay");
     const page = await call(br, route.loader, { path: "/payments" });
     expect(page.data.rows).toEqual([
-      { id: p2.paymentId, document: { id: d2.id, number: d2.consecutivo, href: `/detail/invoice/${d2.id}` }, clientId: a.client.id, clientName: a.client.name, paymentForm: "Transferencia – depósito bancario", amount: "₡7.000,25", bank: "Banco de Costa Rica", reference: "", date: "21/11/2026" },
-      { id: p1.paymentId, document: { id: d1.id, number: d1.consecutivo, href: `/detail/invoice/${d1.id}` }, clientId: a.client.id, clientName: a.client.name, paymentForm: "SINPE Móvil", amount: "₡5.000,00", bank: "S/B", reference: "SINPE-4455", date: "20/11/2026" },
+      { id: p2.paymentId, document: { id: d2.id, number: d2.consecutivo, href: `/detail/invoice/${d2.id}` }, clientId: a.client.id, clientName: a.client.name, paymentForm: "Transferencia – depósito bancario", amount: "₡7.000,25", bank: "Banco de Costa Rica", reference: "", date: "21/11/2026", receipt: null, receiptNote: null },
+      { id: p1.paymentId, document: { id: d1.id, number: d1.consecutivo, href: `/detail/invoice/${d1.id}` }, clientId: a.client.id, clientName: a.client.name, paymentForm: "SINPE Móvil", amount: "₡5.000,00", bank: "S/B", reference: "SINPE-4455", date: "20/11/2026", receipt: null, receiptNote: null },
     ]);
     const ids = async (search: string) => ((await call(br, route.loader, { path: `/payments?search=${encodeURIComponent(search)}` })).data.rows as Array<{ id: number }>).map((r) => r.id);
     expect(await ids("sinpe-4455")).toEqual([p1.paymentId]);

@@ -1,6 +1,6 @@
 // The send pipeline against the real local sandbox (issue 5 items 4, 10): every kind accepted with
 // its MensajeHacienda stored, a rejected document and its accepted replacement, the fault switches
-// with nothing lost or sent twice, Hacienda down, and the verified callback.
+// with nothing lost or sent twice, Hacienda down, and the callback taken only as a hint (decision 110).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -15,10 +15,18 @@ import { handlers } from "../../jobs/registry.ts";
 import type { DocumentDraft } from "../../app/domain/document-draft.ts";
 import { issueDocument } from "../../app/server/issue-document.server.ts";
 import { rejectionReasons } from "../../app/domain/rejection-reasons.ts";
-import { configurePipeline, creditNoteDraft, handleHaciendaCallback, pendingCount, replacementDraft, submitDocument } from "../../app/server/hacienda-pipeline.server.ts";
+import { configurePipeline, creditNoteDraft, pendingCount, replacementDraft, submitDocument } from "../../app/server/hacienda-pipeline.server.ts";
+import * as callbackRoute from "../../app/routes/hacienda-callback.tsx";
+import { requestContext } from "../../app/server/context.ts";
+import { makeTestP12 } from "../../app/hacienda/cert.ts";
+import { loadP12 } from "../../app/hacienda/p12.ts";
+import { signXml } from "../../app/hacienda/sign.ts";
+import { verifyXml } from "../../app/hacienda/verify.ts";
+import { buildMensajeHacienda, readComprobante } from "../../app/hacienda/sandbox/mensaje.ts";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
 import * as dashboard from "../../app/routes/dashboard/dashboard.tsx";
 import { call, signedIn } from "../setup/app.ts";
+import { RouterContextProvider } from "react-router";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let sandbox: Sandbox;
@@ -27,7 +35,8 @@ const clock = { now: new Date("2026-11-21T15:30:00Z") };
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  sandbox = await startRealSandbox({ port: 0, schemaSet, processingDelayMs: 0, callbackRetryDelayMs: 10, log: () => {} });
+  // The sandbox judges FechaEmision against its own clock: the same virtual clock the documents are issued on.
+  sandbox = await startRealSandbox({ port: 0, schemaSet, processingDelayMs: 0, callbackRetryDelayMs: 10, log: () => {}, now: () => clock.now.getTime() });
   configurePipeline({ clientOptions: { maxRetries: 4, backoffBaseMs: 2, backoffMaxMs: 10, maxRetryAfterMs: 20, timeoutMs: 5000, rateLimitPerSecond: 0 }, callbackUrl: null });
 }, 60_000);
 afterAll(async () => {
@@ -57,6 +66,27 @@ async function drain(maxSteps = 2000) {
 }
 
 const docOf = async (id: number) => (await database.db.select().from(documents).where(eq(documents.id, id)))[0];
+
+/** Runs the jobs due now, by the real clock (the callback route queues its poll at the real time). */
+async function runDueJobs() {
+  while (await runOne(database.db, handlers, "test-worker", () => new Date()));
+}
+
+/** Removes the backoff chain's poll queued by the submission: only the callback can make a poll happen. */
+const dropPollChain = (documentId: number) => database.db.delete(jobs).where(eq(jobs.uniqueKey, `poll:${documentId}:0`));
+
+/** The e-mail jobs of a document, whatever their state (a job that ran has lost its unique key). */
+const emailJobsOf = async (documentId: number) =>
+  (await database.db.select().from(jobs).where(eq(jobs.type, "send-document-email"))).filter((j) => (j.payload as { documentId?: number }).documentId === documentId);
+
+/** A POST to /hacienda/callback through the route's action, as Hacienda (no session, no CSRF token) would send it. */
+async function postCallback(body: string): Promise<{ status: number; body: string }> {
+  const request = new Request("http://localhost/hacienda/callback", { method: "POST", headers: { "content-type": "application/json" }, body });
+  const context = new RouterContextProvider();
+  context.set(requestContext, { ip: "198.51.100.7", csrf: "", toasts: [] });
+  const response = (await callbackRoute.action({ request, context, params: {} } as never)) as Response;
+  return { status: response.status, body: await response.text() };
+}
 
 describe("send pipeline against the local sandbox", () => {
   it("fe, te, nc, nd and fec end 'aceptado' with the MensajeHacienda stored; an accepted NC counts against its invoice", async () => {
@@ -154,41 +184,76 @@ describe("send pipeline against the local sandbox", () => {
     expect(left).toHaveLength(0);
   });
 
-  it("callback: verified answers apply the same state change; forged or foreign ones get 400 and change nothing", async () => {
-    const { company, user, client } = await issuingCompany(database.db, { sandboxUrl: sandbox.url });
-    const r = await issue(company.id, user.id, sampleDraft("fe", client.id));
-    expect(await submitDocument(database.db, { companyId: company.id, documentId: r.documentId }, clock.now)).toBe("sent");
-    expect((await docOf(r.documentId)).status).toBe("procesando");
-    const answer = sandbox.state.documents.get(r.clave!)!;
-    const body = (xml: string, clave = r.clave!) => JSON.stringify({ clave, fecha: answer.fecha, "ind-estado": "aceptado", "respuesta-xml": Buffer.from(xml).toString("base64") });
+  it("a forged 'aceptado' (a MensajeHacienda signed with a freshly made certificate) changes nothing: the document stays 'procesando' and no e-mail is queued until the API answers", async () => {
+    // A sandbox of its own whose clock the test moves: it answers 'procesando' until a minute after reception.
+    let sandboxNow = Date.parse("2026-11-21T15:30:00Z");
+    const slow = await startRealSandbox({ port: 0, schemaSet, processingDelayMs: 60_000, now: () => sandboxNow, log: () => {} });
+    try {
+      const { company, user, client } = await issuingCompany(database.db, { sandboxUrl: slow.url });
+      const r = await issue(company.id, user.id, sampleDraft("fe", client.id));
+      expect(await submitDocument(database.db, { companyId: company.id, documentId: r.documentId }, clock.now)).toBe("sent");
+      expect((await docOf(r.documentId)).status).toBe("procesando");
+      await dropPollChain(r.documentId);
 
-    const forged = answer.respuestaXml.replace("aceptado en el ambiente", "aceptado  en el ambiente");
-    expect(await handleHaciendaCallback(database.db, body(forged), clock.now)).toMatchObject({ status: 400 });
-    expect(await handleHaciendaCallback(database.db, body(answer.respuestaXml, "5".repeat(50)), clock.now)).toMatchObject({ status: 400 });
-    expect(await handleHaciendaCallback(database.db, "no es json", clock.now)).toMatchObject({ status: 400 });
-    expect(await handleHaciendaCallback(database.db, JSON.stringify({ clave: r.clave, indEstado: "aceptado" }), clock.now)).toMatchObject({ status: 400 });
-    expect((await docOf(r.documentId)).status).toBe("procesando");
+      // The attacker's own key (node-forge certificate under a CA of his own): the signature is valid, the signer is not Hacienda.
+      const pin = "0000";
+      const attacker = loadP12(
+        makeTestP12({ cedula: "3101999999", idType: "02", name: "HACIENDA FALSA", pin, notBefore: new Date("2026-01-01T00:00:00Z"), notAfter: new Date("2028-01-01T00:00:00Z") }),
+        pin,
+        { now: clock.now },
+      );
+      const signed = (await docOf(r.documentId)).signedXml!.toString("utf8");
+      const forged = signXml(buildMensajeHacienda(readComprobante(signed), r.clave!, { estado: "aceptado", errores: [] }), attacker, { now: clock.now });
+      expect(verifyXml(forged).valid).toBe(true);
+      const notification = (clave: string) => JSON.stringify({ clave, fecha: "2026-11-21T09:30:00-06:00", "ind-estado": "aceptado", "respuesta-xml": Buffer.from(forged).toString("base64") });
 
-    expect(await handleHaciendaCallback(database.db, JSON.stringify({ clave: r.clave, indEstado: "procesando" }), clock.now)).toMatchObject({ status: 200 });
-    expect(await handleHaciendaCallback(database.db, body(answer.respuestaXml), clock.now)).toMatchObject({ status: 200, documentId: r.documentId });
-    const d = await docOf(r.documentId);
-    expect(d.status).toBe("aceptado");
-    expect(d.responseXml!.toString()).toBe(answer.respuestaXml);
-    // The poll that follows finds nothing to do.
-    await drain();
-    expect((await docOf(r.documentId)).status).toBe("aceptado");
+      const ours = await postCallback(notification(r.clave!));
+      const unknown = await postCallback(notification("5".repeat(50)));
+      await runDueJobs();
+      const waiting = await docOf(r.documentId);
+      expect(waiting).toMatchObject({ status: "procesando", responseXml: null, answeredAt: null, emailSentAt: null });
+      expect(await emailJobsOf(r.documentId)).toEqual([]);
+      expect(slow.state.counters.gets, "the hint asked Hacienda's API").toBe(1);
+      // The same answer whether the clave exists or not.
+      expect(ours).toEqual({ status: 200, body: "Notificación recibida." });
+      expect(unknown).toEqual(ours);
+
+      // A minute later Hacienda's API has the answer: the next notification (or poll) stores the API's MensajeHacienda.
+      sandboxNow += 60_000;
+      expect(await postCallback(notification(r.clave!))).toEqual({ status: 200, body: "Notificación recibida." });
+      await runDueJobs();
+      const accepted = await docOf(r.documentId);
+      expect(accepted.status).toBe("aceptado");
+      expect(accepted.responseXml!.toString()).toBe(slow.state.documents.get(r.clave!)!.respuestaXml);
+      expect(accepted.responseXml!.toString()).not.toBe(forged);
+      expect(await emailJobsOf(r.documentId)).toHaveLength(1);
+      // A later (even forged 'rechazado') notification changes nothing: the document is no longer waiting.
+      expect(await postCallback(JSON.stringify({ clave: r.clave, indEstado: "rechazado" }))).toEqual({ status: 200, body: "Notificación recibida." });
+      await runDueJobs();
+      expect((await docOf(r.documentId)).status).toBe("aceptado");
+    } finally {
+      await slow.close();
+    }
   });
 
-  it("the sandbox's real callback reaches the endpoint's handler and makes the document 'aceptado' without polling", async () => {
+  it("a notification without a valid clave gets 400; a body past the route's limit 413; nothing is queued", async () => {
+    const before = (await database.db.select().from(jobs)).length;
+    expect(await postCallback("no es json")).toEqual({ status: 400, body: "La notificación no trae una clave de comprobante válida." });
+    expect(await postCallback(JSON.stringify({ clave: "123", indEstado: "aceptado" }))).toMatchObject({ status: 400 });
+    expect(await postCallback(JSON.stringify({ clave: "1".repeat(50) + "x".repeat(300 * 1024) }))).toMatchObject({ status: 413 });
+    expect((await database.db.select().from(jobs)).length).toBe(before);
+  });
+
+  it("the sandbox's real callback reaches the endpoint and the poll it triggers makes the document 'aceptado'", async () => {
     const { company, user, client } = await issuingCompany(database.db, { sandboxUrl: sandbox.url });
     const received: number[] = [];
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
-        void handleHaciendaCallback(database.db, Buffer.concat(chunks).toString("utf8"), clock.now).then((r) => {
+        void postCallback(Buffer.concat(chunks).toString("utf8")).then((r) => {
           received.push(r.status);
-          res.writeHead(r.status).end(r.message);
+          res.writeHead(r.status).end(r.body);
         });
       });
     });
@@ -197,8 +262,10 @@ describe("send pipeline against the local sandbox", () => {
     try {
       const r = await issue(company.id, user.id, sampleDraft("fe", client.id));
       expect(await submitDocument(database.db, { companyId: company.id, documentId: r.documentId }, clock.now)).toBe("sent");
+      await dropPollChain(r.documentId);
       await sandbox.settled();
-      expect(received).toContain(200);
+      expect(received).toEqual([200]);
+      await runDueJobs();
       expect((await docOf(r.documentId)).status).toBe("aceptado");
     } finally {
       configurePipeline({ callbackUrl: null });

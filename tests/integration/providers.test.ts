@@ -52,7 +52,7 @@ describe("providers", () => {
     expect(missing.data.form.errors.economic_activity_code).toBe("La actividad económica es obligatoria");
     expect(missing.data.form.provider).toBe(true);
     for (const name of ["Zeta Suministros", "Alfa Distribuidora"]) {
-      const ok = await call(b, providers.action, { path: "/providers?new=1", form: clientForm({ name, economic_activity_code: "471101", economic_activity_name: "Venta" }) });
+      const ok = await call(b, providers.action, { path: "/providers?new=1", form: clientForm({ name, economic_activity_code: "4711.0", economic_activity_name: "Venta" }) });
       expect(ok.status).toBe(302);
       expect(ok.location).toBe("/providers");
     }

@@ -54,7 +54,7 @@ const form = (o: Record<string, string>) => ({
   district: "1",
   barrio: "Amón",
   contact_count: "1",
-  economic_activity_code: "620100",
+  economic_activity_code: "6201.0",
   ...o,
 });
 

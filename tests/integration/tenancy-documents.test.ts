@@ -265,7 +265,7 @@ const clientForm = {
   canton: "1",
   district: "1",
   contact_count: "0",
-  economic_activity_code: "464900",
+  economic_activity_code: "4649.0",
 };
 
 interface Attempt {

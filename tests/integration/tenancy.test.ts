@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { companies, companyUsers, sessions, users } from "../../db/schema/index.ts";
 import * as companiesRoute from "../../app/routes/companies/companies.tsx";
+import * as downloadRoute from "../../app/routes/companies/download-all-files.tsx";
 import * as companyForm from "../../app/routes/companies/company-form.tsx";
 import * as selectCompany from "../../app/routes/companies/select-company.tsx";
 import * as logoRoute from "../../app/routes/companies/logo.tsx";
@@ -70,12 +71,12 @@ describe("company B is invisible to company A's admin", () => {
     expect(await snapshotB()).toEqual(before);
   });
 
-  it("B does not appear in A's lists, and ?download=B → 404", async () => {
+  it("B does not appear in A's lists, and downloading B's files → 404", async () => {
     for (const path of ["/companies", "/all-companies"]) {
       const res = await call(asAdminA, companiesRoute.loader, { path });
       expect(res.data.rows.map((r: { id: number }) => r.id)).not.toContain(B.id);
     }
-    expect((await call(asAdminA, companiesRoute.loader, { path: `/companies?download=${B.id}` })).status).toBe(404);
+    expect((await call(asAdminA, downloadRoute.loader, { path: `/download-all-files/${B.id}`, params: { id: String(B.id) } })).status).toBe(404);
   });
 
   it("posting B's id to select-company is refused and the session keeps company A", async () => {
@@ -128,10 +129,11 @@ describe("company B's users are invisible to company A's admin", () => {
     expect(linksA.map((l) => l.userId).sort()).toEqual([adminA.id, userA.id].sort());
   });
 
-  it("unlinking A's user from A does not reveal B (companies-user shows only A's companies)", async () => {
+  it("A's user once also linked to B is no longer A's to manage: companies-user answers 404, revealing nothing of B (docs/decisions/120)", async () => {
     await database.db.insert(companyUsers).values({ companyId: B.id, userId: userA.id });
     const res = await call(asAdminA, companiesUser.loader, { path: `/companies-user/${userA.id}`, params: { user_id: String(userA.id) } });
-    expect(res.data.rows.map((r: { id: number }) => r.id)).toEqual([A.id]);
+    expect(res.status).toBe(404);
+    expect(JSON.stringify(res.data)).not.toContain(B.name);
     await database.db.delete(companyUsers).where(eq(companyUsers.userId, userA.id)).execute();
     await database.db.insert(companyUsers).values({ companyId: A.id, userId: userA.id });
   });
@@ -144,7 +146,7 @@ describe("non-admins cannot reach admin actions", () => {
       call(asUserA, companiesRoute.action, { path: "/companies", form: { intent: "toggle", company_id: String(A.id), confirm: "yes" } }),
       call(asUserA, companiesRoute.action, { path: "/companies", form: { intent: "delete", company_id: String(A.id), confirm: "yes" } }),
       call(asUserA, companyForm.action, { path: `/edit-company/${A.id}`, params: { id: String(A.id) }, form: companyFormOf(A) }),
-      call(asUserA, companyForm.action, { path: "/new-company", form: { ...companyFormOf({ identification: "3101999999" }), economic_activity_code: "620100" } }),
+      call(asUserA, companyForm.action, { path: "/new-company", form: { ...companyFormOf({ identification: "3101999999" }), economic_activity_code: "6201.0" } }),
       call(asUserA, usersRoute.action, { path: "/users", form: { intent: "delete", user_id: String(adminA.id), confirm: "yes" } }),
       call(asUserA, userForm.action, { path: `/edit-user/${userA.id}`, params: { user_id: String(userA.id) }, form: { name: "Yo admin", email: userA.email, admin: "on" } }),
       call(asUserA, assign.action, { path: "/assign-company", form: { user_id: String(userA.id), company_id: String(A.id) } }),

@@ -81,6 +81,25 @@ describe("user form", () => {
     expect(await verifyPassword("nueva-clave", (await database.db.select().from(users).where(eq(users.id, u.id)))[0].passwordHash)).toBe(true);
   });
 
+  it("a password set by an admin ends that user's open sessions; a change without password does not; the admin's own browser stays signed in", async () => {
+    const { admin, home, b } = await adminWithCompany();
+    const u = await createUser(database.db, { createdById: admin.id });
+    await database.db.insert(companyUsers).values({ companyId: home.id, userId: u.id });
+    const theirs = await signedIn(database.db, u.id, home.id);
+    const path = `/edit-user/${u.id}`;
+    await call(b, userForm.action, { path, params: { user_id: String(u.id) }, form: { name: "Solo Nombre", email: u.email, password: "" } });
+    expect((await call(theirs, dashboard.loader, { path: "/dashboard" })).status).toBe(200);
+    await call(b, userForm.action, { path, params: { user_id: String(u.id) }, form: { name: "Solo Nombre", email: u.email, password: "clave-puesta-1" } });
+    const after = await call(theirs, dashboard.loader, { path: "/dashboard" });
+    expect(after.status).toBe(302);
+    expect(after.location).toBe("/login");
+
+    // His own password: the browser he changed it from stays signed in.
+    const own = await call(b, userForm.action, { path: `/edit-user/${admin.id}`, params: { user_id: String(admin.id) }, form: { name: admin.name, email: admin.email, password: "mi-clave-nueva", admin: "on" } });
+    expect(own.status).toBe(302);
+    expect((await call(b, dashboard.loader, { path: "/dashboard" })).status).toBe(200);
+  });
+
   it("non-admins get 403 and nothing changes", async () => {
     const plain = await createUser(database.db);
     const home = await createCompany(database.db, { userIds: [plain.id] });
@@ -93,23 +112,23 @@ describe("user form", () => {
 });
 
 describe("users list and visibility", () => {
-  it("an admin sees users of their companies and users they created, with the creator name or 'S/C'", async () => {
+  it("an admin sees himself and the users he created, with the creator name; not a colleague nobody created (docs/decisions/120)", async () => {
     const { admin, home, b } = await adminWithCompany({ name: "Admin Visible" });
     const colleague = await createUser(database.db, { name: "Colega Sin Creador" });
     await database.db.insert(companyUsers).values({ companyId: home.id, userId: colleague.id });
     const created = await createUser(database.db, { name: "Creado Por Admin", createdById: admin.id });
+    await database.db.insert(companyUsers).values({ companyId: home.id, userId: created.id });
     const stranger = await createUser(database.db, { name: "Extraño Total" });
     await createCompany(database.db, { userIds: [stranger.id] });
     const res = await call(b, usersRoute.loader, { path: "/users?perPage=100" });
     const byName = Object.fromEntries(res.data.rows.map((r: { name: string; administrator: string | null }) => [r.name, r.administrator]));
-    expect(byName["Colega Sin Creador"]).toBeNull();
-    expect(byName["Creado Por Admin"]).toBe("Admin Visible");
-    expect(byName).not.toHaveProperty("Extraño Total");
-    const search = await call(b, usersRoute.loader, { path: "/users?search=colega" });
-    expect(search.data.rows.map((r: { name: string }) => r.name)).toEqual(["Colega Sin Creador"]);
-    expect((await call(b, userForm.loader, { path: `/edit-user/${stranger.id}`, params: { user_id: String(stranger.id) } })).status).toBe(404);
-    expect((await call(b, companiesUser.loader, { path: `/companies-user/${stranger.id}`, params: { user_id: String(stranger.id) } })).status).toBe(404);
-    void created;
+    expect(byName).toEqual({ "Admin Visible": null, "Creado Por Admin": "Admin Visible" });
+    const search = await call(b, usersRoute.loader, { path: "/users?search=creado" });
+    expect(search.data.rows.map((r: { name: string }) => r.name)).toEqual(["Creado Por Admin"]);
+    for (const other of [stranger, colleague]) {
+      expect((await call(b, userForm.loader, { path: `/edit-user/${other.id}`, params: { user_id: String(other.id) } })).status).toBe(404);
+      expect((await call(b, companiesUser.loader, { path: `/companies-user/${other.id}`, params: { user_id: String(other.id) } })).status).toBe(404);
+    }
   });
 
   it("the super-admin sees every user", async () => {
@@ -122,8 +141,8 @@ describe("users list and visibility", () => {
 
 describe("deleting a user", () => {
   it("asks first, is soft, and ends the user's sessions", async () => {
-    const { home, b } = await adminWithCompany();
-    const u = await createUser(database.db);
+    const { admin, home, b } = await adminWithCompany();
+    const u = await createUser(database.db, { createdById: admin.id });
     await database.db.insert(companyUsers).values({ companyId: home.id, userId: u.id });
     const theirs = await signedIn(database.db, u.id, home.id);
     const cancel = await call(b, usersRoute.action, { path: "/users", form: { intent: "delete", user_id: String(u.id), confirm: "cancel" } });
@@ -173,13 +192,17 @@ describe("assigning and unlinking companies", () => {
     expect(links.map((l) => l.companyId).sort()).toEqual([home.id, second.id].sort());
   });
 
-  it("lists a user's companies (only the admin's), pages only above 10, and unlinks after confirmation", async () => {
+  it("lists a user's companies, pages only above 10, and unlinks after confirmation", async () => {
     const { admin, home, b } = await adminWithCompany();
+    const second = await createCompany(database.db, { userIds: [admin.id], name: "Segunda Del Admin" });
+    const foreign = await createCompany(database.db, { name: "Ajena Al Admin" });
     const u = await createUser(database.db, { createdById: admin.id });
-    await database.db.insert(companyUsers).values({ companyId: home.id, userId: u.id });
-    const hidden = await createCompany(database.db, { userIds: [u.id], name: "Otra Del Usuario" });
+    await database.db.insert(companyUsers).values([
+      { companyId: home.id, userId: u.id },
+      { companyId: second.id, userId: u.id },
+    ]);
     const res = await call(b, companiesUser.loader, { path: `/companies-user/${u.id}`, params: { user_id: String(u.id) } });
-    expect(res.data.rows.map((r: { id: number }) => r.id)).toEqual([home.id]);
+    expect(res.data.rows.map((r: { id: number }) => r.id).sort()).toEqual([home.id, second.id].sort());
     expect(res.data.lastPage).toBe(1);
     const cancel = await call(b, companiesUser.action, { path: `/companies-user/${u.id}`, params: { user_id: String(u.id) }, form: { intent: "unlink", company_id: String(home.id), confirm: "cancel" } });
     expect(cancel.status).toBe(302);
@@ -187,11 +210,11 @@ describe("assigning and unlinking companies", () => {
     await call(b, companiesUser.action, { path: `/companies-user/${u.id}`, params: { user_id: String(u.id) }, form: { intent: "unlink", company_id: String(home.id), confirm: "yes" } });
     expect(toastsOf(b)).toEqual([{ type: "success", text: USER_MESSAGES.unlinked }]);
     const links = await database.db.select().from(companyUsers).where(eq(companyUsers.userId, u.id));
-    expect(links.map((l) => l.companyId)).toEqual([hidden.id]);
-    // Unlinking a company of another tenant is refused.
-    const refused = await call(b, companiesUser.action, { path: `/companies-user/${u.id}`, params: { user_id: String(u.id) }, form: { intent: "unlink", company_id: String(hidden.id), confirm: "yes" } });
+    expect(links.map((l) => l.companyId)).toEqual([second.id]);
+    // A company of another tenant is refused.
+    const refused = await call(b, companiesUser.action, { path: `/companies-user/${u.id}`, params: { user_id: String(u.id) }, form: { intent: "unlink", company_id: String(foreign.id), confirm: "yes" } });
     expect(refused.status).toBe(404);
-    expect(await database.db.select().from(companyUsers).where(and(eq(companyUsers.userId, u.id), eq(companyUsers.companyId, hidden.id)))).toHaveLength(1);
+    expect(await database.db.select().from(companyUsers).where(and(eq(companyUsers.userId, u.id), eq(companyUsers.companyId, second.id)))).toHaveLength(1);
   });
 
   it("pages a user's companies only above 10 entries", async () => {

@@ -90,21 +90,26 @@ type RouteFn = (args: any) => unknown;
 
 /**
  * Runs `fn` (a loader or action) for a request to `path` through the root middleware.
- * Pass `form` for a POST (the CSRF token is added unless `csrf: false`).
+ * Pass `form` for a POST (the CSRF token is added unless `csrf: false`); an array sends the field several times.
  */
 export async function call(
   browser: Browser,
   fn: RouteFn,
-  opts: { path: string; params?: Record<string, string>; form?: Record<string, string | Blob>; csrf?: boolean; headers?: Record<string, string> },
+  opts: { path: string; params?: Record<string, string>; form?: Record<string, string | Blob | (string | Blob)[]>; csrf?: boolean; headers?: Record<string, string> },
 ): Promise<CallResult> {
   const headers = new Headers(opts.headers);
   headers.set("cookie", [...browser.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
-  headers.set("x-colibri-client-ip", "127.0.0.1");
+  // The client address the server sets (server/client-ip.ts); a test may pass its own.
+  if (!headers.has("x-colibri-client-ip")) headers.set("x-colibri-client-ip", "127.0.0.1");
   let body: FormData | undefined;
   if (opts.form) {
     body = new FormData();
     if (opts.csrf !== false) body.set("_csrf", browser.csrf);
-    for (const [k, v] of Object.entries(opts.form)) body.set(k, v);
+    // An array is a repeated field (ticked checkboxes).
+    for (const [k, v] of Object.entries(opts.form)) {
+      if (Array.isArray(v)) for (const item of v) body.append(k, item);
+      else body.set(k, v);
+    }
   }
   const request = new Request(`http://localhost${opts.path}`, { method: body ? "POST" : "GET", headers, body });
   const context = new RouterContextProvider();

@@ -1,5 +1,6 @@
 /** Reading submitted comprobantes and writing the sandbox's MensajeHacienda v4.4. */
-import { DOMParser } from "@xmldom/xmldom";
+import { parseXmlTreeSafely } from "../safe-xml.ts";
+import { firstElement, textOf, type XmlTreeElement } from "../xml-tree.ts";
 import type { Verdict } from "./state.ts";
 
 export const MENSAJE_HACIENDA_NS = "https://cdn.comprobanteselectronicos.go.cr/xml-schemas/v4.4/mensajeHacienda";
@@ -9,6 +10,19 @@ export const SANDBOX_ACCEPTED_TEXT =
 export const SANDBOX_PROCESSED_TEXT =
   "Este comprobante fue procesado en el ambiente de pruebas, por lo cual no tiene validez para fines tributarios";
 
+/** The v4.4 documents the recepción API takes, by root element (their namespace is …/v4.4/<lowerCamel root>). */
+export const RECEIVABLE_ROOTS: Readonly<Record<string, string>> = {
+  FacturaElectronica: "01",
+  NotaDebitoElectronica: "02",
+  NotaCreditoElectronica: "03",
+  TiqueteElectronico: "04",
+  FacturaElectronicaCompra: "08",
+  FacturaElectronicaExportacion: "09",
+  ReciboElectronicoPago: "10",
+  MensajeReceptor: "05",
+};
+const NS_V44 = "https://cdn.comprobanteselectronicos.go.cr/xml-schemas/v4.4/";
+
 export interface ComprobanteFacts {
   root: string;
   namespace: string;
@@ -17,45 +31,39 @@ export interface ComprobanteFacts {
   receptor: { nombre?: string; tipo?: string; numero?: string };
   totalImpuesto?: string;
   total?: string;
+  /** FechaEmision (comprobantes) as written. */
+  fechaEmision?: string;
+  /** NumeroConsecutivo (comprobantes). */
+  numeroConsecutivo?: string;
   numeroConsecutivoReceptor?: string;
+  /** MensajeReceptor: 1 aceptado, 2 parcial, 3 rechazado. */
+  mensaje?: string;
+  /** A v4.4 document the recepción API takes (RECEIVABLE_ROOTS with its v4.4 namespace). */
+  receivable: boolean;
 }
 
-type El = { localName: string | null; firstChild: unknown; nextSibling: unknown; nodeType: number; textContent: string | null; namespaceURI: string | null };
-
-function child(parent: unknown, name: string): El | undefined {
-  for (let n = (parent as El | undefined)?.firstChild as El | null; n; n = n.nextSibling as El | null) {
-    if (n.nodeType === 1 && n.localName === name) return n;
-  }
-  return undefined;
-}
-
-function text(parent: unknown, ...path: string[]): string | undefined {
-  let cur: unknown = parent;
+function text(parent: XmlTreeElement | undefined, ...path: string[]): string | undefined {
+  let cur = parent;
   for (const p of path) {
-    cur = child(cur, p);
+    cur = firstElement(cur, p);
     if (!cur) return undefined;
   }
-  return ((cur as El).textContent ?? "").trim();
+  return textOf(cur).trim();
 }
 
-/** Throws (with a Spanish message) when the XML is not well formed. */
+/**
+ * The facts the sandbox needs from a submitted document. Throws (with a Spanish message) when the
+ * XML is refused by the safe intake: not well formed, a DTD, too large or too deep.
+ */
 export function readComprobante(xml: string): ComprobanteFacts {
-  const errors: string[] = [];
-  const doc = new DOMParser({
-    onError: (level: string, msg: string) => {
-      if (level !== "warning") errors.push(msg);
-    },
-  }).parseFromString(xml, "text/xml");
-  const root = doc.documentElement as unknown as El | null;
-  if (errors.length || !root) {
-    throw new Error(`El comprobante XML no está bien formado${errors[0] ? `: ${errors[0]}` : ""}.`);
-  }
+  const { root } = parseXmlTreeSafely(xml);
   const facts: ComprobanteFacts = {
-    root: root.localName ?? "",
-    namespace: root.namespaceURI ?? "",
+    root: root.local,
+    namespace: root.ns,
     clave: text(root, "Clave"),
     emisor: {},
     receptor: {},
+    receivable: root.local in RECEIVABLE_ROOTS && root.ns === NS_V44 + root.local.charAt(0).toLowerCase() + root.local.slice(1),
   };
   if (facts.root === "MensajeReceptor") {
     facts.emisor = { numero: text(root, "NumeroCedulaEmisor") };
@@ -63,6 +71,7 @@ export function readComprobante(xml: string): ComprobanteFacts {
     facts.total = text(root, "TotalFactura");
     facts.totalImpuesto = text(root, "MontoTotalImpuesto");
     facts.numeroConsecutivoReceptor = text(root, "NumeroConsecutivoReceptor");
+    facts.mensaje = text(root, "Mensaje");
   } else {
     facts.emisor = {
       nombre: text(root, "Emisor", "Nombre"),
@@ -76,6 +85,8 @@ export function readComprobante(xml: string): ComprobanteFacts {
     };
     facts.total = text(root, "ResumenFactura", "TotalComprobante");
     facts.totalImpuesto = text(root, "ResumenFactura", "TotalImpuesto");
+    facts.fechaEmision = text(root, "FechaEmision");
+    facts.numeroConsecutivo = text(root, "NumeroConsecutivo");
   }
   return facts;
 }
@@ -85,10 +96,19 @@ export function escapeXml(s: string): string {
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\r/g, "&#xD;");
 }
 
-/** Hacienda-style DetalleMensaje: the sandbox sentence, then `codigo, mensaje, fila, columna` rows. */
+const row = (e: Verdict["errores"][number]) => `${e.codigo}, "${e.mensaje.replace(/"/g, "'")}", ${e.fila}, ${e.columna}`;
+
+/**
+ * Hacienda-style DetalleMensaje: the sandbox sentence, then `codigo, mensaje, fila, columna` rows.
+ * An accepted document's warnings follow its sentence (as in CRLibre/API_Hacienda#50, a -16
+ * "extemporánea" inside an accepted answer); a rejection lists its errors (and warnings) in brackets.
+ */
 export function detalleMensaje(verdict: Verdict): string {
-  if (verdict.estado === "aceptado") return SANDBOX_ACCEPTED_TEXT;
-  const rows = verdict.errores.map((e) => `${e.codigo}, "${e.mensaje.replace(/"/g, "'")}", ${e.fila}, ${e.columna}`);
+  const avisos = verdict.avisos ?? [];
+  if (verdict.estado === "aceptado") {
+    if (avisos.length === 0) return SANDBOX_ACCEPTED_TEXT;
+    return [SANDBOX_ACCEPTED_TEXT, "", "codigo, mensaje, fila, columna", ...avisos.map(row)].join("\n");
+  }
   return [
     SANDBOX_PROCESSED_TEXT,
     "",
@@ -96,7 +116,8 @@ export function detalleMensaje(verdict: Verdict): string {
     "",
     "[",
     "codigo, mensaje, fila, columna",
-    ...rows,
+    ...verdict.errores.map(row),
+    ...avisos.map(row),
     "]",
   ].join("\n");
 }

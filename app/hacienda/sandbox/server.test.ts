@@ -1,6 +1,6 @@
 /**
- * Sandbox protocol tests with simple injected fakes for schema validation, signing and
- * verification (the real library is exercised in e2e.test.ts).
+ * Sandbox protocol tests with simple injected fakes for schema validation, signing,
+ * verification and rules (the real library is exercised in real.test.ts).
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createHaciendaClient, sandboxEnvironment, type Credentials, type HaciendaClient } from "../client.ts";
@@ -9,15 +9,18 @@ import type { SandboxFaults } from "./faults.ts";
 
 const EMISOR = "012304560";
 
-function clave(n: number): string {
-  const k = `506010126${EMISOR.padStart(12, "0")}0010000101${String(n).padStart(10, "0")}112345678`;
+/** The sandbox's clock in these tests: the fake documents are issued five minutes before. */
+const NOW = Date.parse("2026-01-01T16:05:00Z");
+
+function clave(n: number, securityCode = "12345678"): string {
+  const k = `506010126${EMISOR.padStart(12, "0")}0010000101${String(n).padStart(10, "0")}1${securityCode}`;
   if (k.length !== 50) throw new Error("clave de prueba mal formada");
   return k;
 }
 
 /** A tiny stand-in for a signed comprobante: `<Fake>` = signature marker the fake verifier checks. */
-function fakeDoc(c: string, opts: { nombre?: string; signature?: string; emisor?: string } = {}): string {
-  return `<?xml version="1.0" encoding="utf-8"?><FacturaElectronica xmlns="https://cdn.comprobanteselectronicos.go.cr/xml-schemas/v4.4/facturaElectronica"><Clave>${c}</Clave><Emisor><Nombre>${opts.nombre ?? "Colibrí S.A."}</Nombre><Identificacion><Tipo>01</Tipo><Numero>${opts.emisor ?? EMISOR}</Numero></Identificacion></Emisor><ResumenFactura><TotalImpuesto>13.00000</TotalImpuesto><TotalComprobante>113.00000</TotalComprobante></ResumenFactura><Fake>${opts.signature ?? "firma-ok"}</Fake></FacturaElectronica>`;
+function fakeDoc(c: string, opts: { nombre?: string; signature?: string; emisor?: string; fecha?: string } = {}): string {
+  return `<?xml version="1.0" encoding="utf-8"?><FacturaElectronica xmlns="https://cdn.comprobanteselectronicos.go.cr/xml-schemas/v4.4/facturaElectronica"><Clave>${c}</Clave><NumeroConsecutivo>${c.slice(21, 41)}</NumeroConsecutivo><FechaEmision>${opts.fecha ?? "2026-01-01T10:00:00-06:00"}</FechaEmision><Emisor><Nombre>${opts.nombre ?? "Colibrí S.A."}</Nombre><Identificacion><Tipo>01</Tipo><Numero>${opts.emisor ?? EMISOR}</Numero></Identificacion></Emisor><ResumenFactura><TotalImpuesto>13.00000</TotalImpuesto><TotalComprobante>113.00000</TotalComprobante></ResumenFactura><Fake>${opts.signature ?? "firma-ok"}</Fake></FacturaElectronica>`;
 }
 
 const fakeDeps: Pick<SandboxOptions<string>, "validate" | "verify" | "sign" | "signingKey"> = {
@@ -48,7 +51,7 @@ afterEach(async () => {
 });
 
 async function start(extra: Partial<SandboxOptions<string>> = {}) {
-  sandbox = await startSandbox({ ...fakeDeps, processingDelayMs: 0, ...extra });
+  sandbox = await startSandbox({ ...fakeDeps, processingDelayMs: 0, now: () => NOW, ...extra });
   return sandbox;
 }
 
@@ -125,7 +128,7 @@ describe("IdP", () => {
 });
 
 describe("recepción", () => {
-  it("accepts a good document: 202 + Location, procesando first, then aceptado with a signed MensajeHacienda", async () => {
+  it("accepts a good document: 202 + Location, recibido first, then aceptado with a signed MensajeHacienda", async () => {
     const sb = await start({ processingPolls: 1 });
     const client = clientFor(sb, { verify: fakeDeps.verify as never });
     const c = clave(1);
@@ -133,7 +136,7 @@ describe("recepción", () => {
     expect(sent).toMatchObject({ sent: true, duplicate: false, httpStatus: 202 });
     expect(sent.location).toBe(`${sb.url}/recepcion/v1/recepcion/${c}`);
     const first = await client.status(creds, c);
-    expect(first.estado).toBe("procesando");
+    expect(first.estado).toBe("recibido");
     expect(first.respuesta).toBeUndefined();
     const second = await client.status(creds, c);
     expect(second.estado).toBe("aceptado");
@@ -145,17 +148,159 @@ describe("recepción", () => {
     expect(second.respuesta?.verification?.valid).toBe(false); // the fake verifier only trusts comprobante markers
   });
 
-  it("reveals the answer only after processingDelayMs", async () => {
-    let clock = 1_000_000;
+  it("reveals the answer only after processingDelayMs: recibido, then procesando, then the final state", async () => {
+    let clock = NOW;
     const sb = await start({ processingDelayMs: 60_000, now: () => clock });
     const client = clientFor(sb);
     const c = clave(2);
     await client.submit(creds, request(c, fakeDoc(c)));
+    expect((await client.status(creds, c)).estado).toBe("recibido");
+    clock += 20_000;
+    expect((await client.status(creds, c)).estado).toBe("recibido");
+    clock += 10_000;
     expect((await client.status(creds, c)).estado).toBe("procesando");
-    clock += 59_000;
+    clock += 29_000;
     expect((await client.status(creds, c)).estado).toBe("procesando");
     clock += 1_000;
     expect((await client.status(creds, c)).estado).toBe("aceptado");
+  });
+
+  it("with processingPolls, answers recibido to the first poll and procesando to the next ones", async () => {
+    const sb = await start({ processingPolls: 3 });
+    const client = clientFor(sb);
+    const c = clave(12);
+    await client.submit(creds, request(c, fakeDoc(c)));
+    const seen = [];
+    for (let i = 0; i < 4; i++) seen.push((await client.status(creds, c)).estado);
+    expect(seen).toEqual(["recibido", "procesando", "procesando", "aceptado"]);
+  });
+
+  it("checks the fecha format (RFC 3339) with 400 + X-Error-Cause and stores nothing", async () => {
+    const sb = await start();
+    const client = clientFor(sb);
+    for (const fecha of ["2026-11-05 10:00:00", "05/11/2026", "2026-11-05T10:00", "2026-13-05T10:00:00-06:00", "2026-11-05T10:00:00"]) {
+      const err = await client.submit(creds, request(clave(13), fakeDoc(clave(13)), { fecha })).catch((e) => e);
+      expect(err.code, fecha).toBe("ENVIO_RECHAZADO");
+      expect(err.errorCause, fecha).toMatch(/formato RFC 3339/);
+    }
+    for (const [n, fecha] of [[14, "2026-01-01T10:00:00-06:00"], [15, "2026-01-01T16:00:00Z"], [16, "2026-01-01T10:00:00.123-0600"]] as const)
+      expect((await client.submit(creds, request(clave(n), fakeDoc(clave(n)), { fecha }))).sent, fecha).toBe(true);
+    expect(sb.state.registrations.get(clave(13))).toBeUndefined();
+  });
+
+  it("receives an unprocessable document and answers 'error' (no MensajeHacienda)", async () => {
+    const sb = await start();
+    const client = clientFor(sb);
+    const broken = clave(17);
+    expect((await client.submit(creds, request(broken, `<FacturaElectronica><Clave>${broken}</Clave>`))).httpStatus).toBe(202);
+    const foreign = clave(18);
+    expect((await client.submit(creds, request(foreign, `<Factura xmlns="urn:otra"><Clave>${foreign}</Clave></Factura>`))).httpStatus).toBe(202);
+    for (const c of [broken, foreign]) {
+      const st = await pollUntilFinal(client, c);
+      expect(st.estado).toBe("error");
+      expect(st.respuesta).toBeUndefined();
+    }
+    expect(sb.state.errorKeys().sort()).toEqual([broken, foreign].sort());
+  });
+
+  it("rejects a duplicated consecutive number with -99, even when both arrive at once", async () => {
+    const sb = await start();
+    const client = clientFor(sb);
+    const a = clave(19, "11111111");
+    const b = clave(19, "22222222");
+    await Promise.all([client.submit(creds, request(a, fakeDoc(a))), client.submit(creds, request(b, fakeDoc(b)))]);
+    const answers = [await pollUntilFinal(client, a), await pollUntilFinal(client, b)];
+    expect(answers.map((x) => x.estado).sort()).toEqual(["aceptado", "rechazado"]);
+    const rejected = answers.find((x) => x.estado === "rechazado")!;
+    expect(rejected.respuesta?.detalleLineas).toContain(
+      `-99, "La numeración consecutiva 00100001010000000019 de la identificación ${EMISOR} ya fue utilizada por el comprobante ${rejected.clave === a ? b : a}.", 0, 0`,
+    );
+  });
+
+  it("lists rule warnings (-37) inside an accepted answer; rule errors (-45) reject", async () => {
+    const sb = await start({
+      rules: (xml) =>
+        xml.includes("<Nombre>Con aviso</Nombre>")
+          ? [{ path: "DetalleServicio/LineaDetalle[1]/CodigoCABYS", message: "La línea 1 no trae código CABYS: se clasificó por su unidad de medida.", warning: true }]
+          : xml.includes("<Nombre>Con error</Nombre>")
+            ? [{ path: "ResumenFactura/TotalComprobante", message: "ResumenFactura/TotalComprobante dice 1.00000 pero las líneas suman 1000.00000: corrija el monto o las líneas." }]
+            : [],
+    });
+    const client = clientFor(sb);
+    const warned = clave(20);
+    await client.submit(creds, request(warned, fakeDoc(warned, { nombre: "Con aviso" })));
+    const ok = await pollUntilFinal(client, warned);
+    expect(ok.estado).toBe("aceptado");
+    expect(ok.respuesta?.mensaje).toBe("1");
+    expect(ok.respuesta?.detalleMensaje).toBe(
+      [
+        "Este comprobante fue aceptado en el ambiente de pruebas, por lo cual no tiene validez para fines tributarios",
+        "",
+        "codigo, mensaje, fila, columna",
+        '-37, "DetalleServicio/LineaDetalle[1]/CodigoCABYS: La línea 1 no trae código CABYS: se clasificó por su unidad de medida.", 0, 0',
+      ].join("\n"),
+    );
+    const wrong = clave(21);
+    await client.submit(creds, request(wrong, fakeDoc(wrong, { nombre: "Con error" })));
+    const no = await pollUntilFinal(client, wrong);
+    expect(no.estado).toBe("rechazado");
+    expect(no.respuesta?.detalleLineas).toContain('-45, "ResumenFactura/TotalComprobante dice 1.00000 pero las líneas suman 1000.00000: corrija el monto o las líneas.", 0, 0');
+  });
+
+  it("rules are not run on a document the schema already rejects (Hacienda's validation levels)", async () => {
+    let ran = 0;
+    const sb = await start({ rules: () => (ran++, []) });
+    const client = clientFor(sb);
+    const c = clave(22);
+    await client.submit(creds, request(c, fakeDoc(c, { nombre: "" })));
+    expect((await pollUntilFinal(client, c)).estado).toBe("rechazado");
+    expect(ran).toBe(0);
+  });
+
+  it("lists the user's documents at /comprobantes, newest first, with paging and filters, and shows one at /comprobantes/{clave}", async () => {
+    let clock = NOW;
+    const second = { username: "cpj-3-101-123456@stag.comprobanteselectronicos.go.cr", password: "otra" };
+    const sb = await start({ users: [DEFAULT_SANDBOX_USER, second], now: () => clock });
+    const client = clientFor(sb);
+    const mine = [clave(30), clave(31), clave(32)];
+    for (const c of mine) {
+      await client.submit(creds, request(c, fakeDoc(c)));
+      clock += 1000;
+    }
+    const theirs = `506010126${"3101123456".padStart(12, "0")}00100001010000000033112345678`;
+    await client.submit(second, request(theirs, fakeDoc(theirs, { emisor: "3101123456" }), { emisor: { tipoIdentificacion: "01", numeroIdentificacion: "3101123456" } }));
+    const token = await tokenOf(sb);
+    const get = async (path: string) => {
+      const r = await fetch(`${sb.recepcionUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      return { status: r.status, body: r.status === 200 ? ((await r.json()) as Record<string, any>) : null, cause: r.headers.get("x-error-cause") };
+    };
+    const all = await get("comprobantes");
+    expect(all.body).toMatchObject({ totalRegistros: 3, offset: 0 });
+    expect(all.body!.comprobantes.map((x: { clave: string }) => x.clave)).toEqual([...mine].reverse());
+    expect(all.body!.comprobantes[0]).toEqual({
+      clave: mine[2],
+      fecha: "2026-11-05T10:00:00-06:00",
+      fechaEmision: "2026-01-01T10:00:00-06:00",
+      emisor: { tipoIdentificacion: "01", numeroIdentificacion: EMISOR },
+      estado: "aceptado",
+    });
+    const page = await get("comprobantes?offset=1&limit=1");
+    expect(page.body).toMatchObject({ totalRegistros: 3, offset: 1 });
+    expect(page.body!.comprobantes.map((x: { clave: string }) => x.clave)).toEqual([mine[1]]);
+    expect((await get(`comprobantes?emisor=999999999`)).body).toMatchObject({ totalRegistros: 0, comprobantes: [] });
+    expect((await get(`comprobantes?fechaEmisionDesde=2026-01-02`)).body).toMatchObject({ totalRegistros: 0 });
+    expect((await get(`comprobantes?fechaEmisionDesde=2026-01-01&fechaEmisionHasta=2026-01-01`)).body).toMatchObject({ totalRegistros: 3 });
+    expect((await get("comprobantes?limit=muchos")).status).toBe(400);
+
+    const one = await get(`comprobantes/${mine[0]}`);
+    expect(one.body).toMatchObject({ clave: mine[0], estado: "aceptado" });
+    expect(Buffer.from(one.body!.comprobanteXml, "base64").toString("utf8")).toBe(fakeDoc(mine[0]!));
+    expect(Buffer.from(one.body!.respuestaXml, "base64").toString("utf8")).toContain("<MensajeHacienda");
+    // Another taxpayer's document is not found for this user.
+    const foreign = await get(`comprobantes/${theirs}`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.cause).toMatch(/no ha sido recibido/);
+    expect((await fetch(`${sb.recepcionUrl}comprobantes`)).status).toBe(401);
   });
 
   it("rejects a schema error naming the failing field", async () => {

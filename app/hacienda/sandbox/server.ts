@@ -6,9 +6,10 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { ClaveError, costaRicaParts, parseClave } from "../clave.ts";
 import { NO_FAULTS, mergeFaults, type SandboxFaults } from "./faults.ts";
-import { buildMensajeHacienda, readComprobante, type ComprobanteFacts } from "./mensaje.ts";
-import { SandboxState, type ReceivedDocument, type SandboxUser, type Verdict } from "./state.ts";
+import { buildMensajeHacienda, RECEIVABLE_ROOTS, readComprobante, type ComprobanteFacts } from "./mensaje.ts";
+import { SandboxState, type ReceivedDocument, type SandboxUser, type Verdict, type VerdictRow } from "./state.ts";
 
 export interface SchemaIssue {
   path?: string;
@@ -16,6 +17,48 @@ export interface SchemaIssue {
   line?: number;
   column?: number;
 }
+
+/** A business-rule finding (rules.ts `{ path, message }`); `warning` ones do not reject. */
+export interface RuleIssue {
+  path?: string;
+  message: string;
+  warning?: boolean;
+}
+
+export interface SandboxVerification {
+  valid: boolean;
+  errors?: unknown[];
+  /** The identification in the signing certificate (CPF-/CPJ- serialNumber), when known. */
+  signerId?: string | null;
+}
+
+/**
+ * Codes of the rows of a DetalleMensaje (decision 142). -1 (schema, with the validator's text),
+ * -16 (sent late: a warning inside an accepted answer) are Hacienda's as seen in real answers;
+ * -37 (warning) and -99 (consecutive already used) are the ones issue 11 names; the others are the
+ * sandbox's own, not Hacienda's catalogue.
+ */
+export const SANDBOX_CODES = {
+  schema: -1,
+  late: -16,
+  warning: -37,
+  signature: -41,
+  signer: -42,
+  clave: -43,
+  date: -44,
+  rule: -45,
+  receiverMessage: -46,
+  duplicateConsecutive: -99,
+} as const;
+
+/** The v4.4 Anexo is in force from 2025-06-01 (A44 p.3): no v4.4 comprobante is dated before. */
+export const V44_IN_FORCE = Date.parse("2025-06-01T00:00:00-06:00");
+
+/**
+ * `fecha` as the recepción API documents it (NOTES §3): RFC 3339 date-time, yyyy-MM-dd'T'HH:mm:ss
+ * with optional fraction and an offset (Z, ±hh:mm, or ±hhmm as Java's "Z" writes it).
+ */
+const FECHA_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
 
 export interface SandboxOptions<K = unknown> {
   port?: number;
@@ -39,8 +82,17 @@ export interface SandboxOptions<K = unknown> {
   callbackRetryDelayMs?: number;
   /** Schema validation of a comprobante; returns the errors (empty = valid). */
   validate: (xml: string) => SchemaIssue[] | Promise<SchemaIssue[]>;
-  /** Signature verification of a comprobante. */
-  verify: (xml: string) => { valid: boolean; errors?: unknown[] } | Promise<{ valid: boolean; errors?: unknown[] }>;
+  /** Signature verification of a comprobante (`signerId`: the certificate's identification). */
+  verify: (xml: string) => SandboxVerification | Promise<SandboxVerification>;
+  /**
+   * The engine's business rules over a schema-valid document (real.ts: checkRules on readModel).
+   * Errors reject (code -45), warnings are listed inside the accepted answer (code -37).
+   */
+  rules?: (xml: string) => RuleIssue[] | Promise<RuleIssue[]>;
+  /** FechaEmision may be ahead of the sandbox clock by this much (clock skew; default 5 minutes). */
+  maxFutureMs?: number;
+  /** FechaEmision older than this at reception earns the -16 "extemporáneo" warning (default 24 hours). */
+  lateAfterMs?: number;
   /** Signs the MensajeHacienda with the sandbox key. */
   sign: (xml: string, key: K, opts: { now: Date }) => string | Promise<string>;
   /** Optional full parser (app/hacienda/parse.ts) — not needed by the sandbox itself. */
@@ -203,15 +255,117 @@ export async function startSandbox<K>(options: SandboxOptions<K>): Promise<Sandb
     });
   }
 
-  function authenticate(req: IncomingMessage): void {
+  /** The user the request's bearer token belongs to; 401 otherwise. */
+  function authenticate(req: IncomingMessage): string {
     const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "");
     const t = m ? state.tokens.get(m[1].trim()) : undefined;
     if (!t || t.expiresAt <= now()) throw new HttpError(401, "Token de acceso inválido o vencido.");
+    return t.username;
   }
 
   // ------------------------------------------------------------------ processing
-  async function judge(xml: string): Promise<Verdict> {
-    const errores: Verdict["errores"] = [];
+  const maxFutureMs = options.maxFutureMs ?? 5 * 60_000;
+  const lateAfterMs = options.lateAfterMs ?? 24 * 3_600_000;
+  const row = (codigo: number, mensaje: string, fila = 0, columna = 0): VerdictRow => ({ codigo, mensaje, fila, columna });
+
+  /**
+   * Whose identification a document carries in its clave and whose certificate must sign it: the
+   * issuer's; for a FEC the buyer who issues it (the Receptor, decision 087, A44 p.59); for a
+   * MensajeReceptor the receiver who answers.
+   */
+  function signerOf(facts: ComprobanteFacts): { id?: string; role: string } {
+    if (facts.root === "FacturaElectronicaCompra") return { id: facts.receptor.numero, role: "receptor que emite la factura de compra" };
+    if (facts.root === "MensajeReceptor") return { id: facts.receptor.numero, role: "receptor que envía el mensaje" };
+    return { id: facts.emisor.numero, role: "emisor" };
+  }
+
+  /** Identifications compare as the clave writes them: left-padded to 12 characters. */
+  const pad12 = (id: string) => id.replace(/[-\s]/g, "").toUpperCase().padStart(12, "0");
+
+  /** Issuer (as in the clave) + consecutive number: a number an issuer may use once. */
+  function consecutiveKey(facts: ComprobanteFacts): string | undefined {
+    const signer = signerOf(facts).id;
+    if (!signer) return undefined;
+    if (facts.root === "MensajeReceptor") return facts.numeroConsecutivoReceptor ? `MR ${pad12(signer)} ${facts.numeroConsecutivoReceptor}` : undefined;
+    return facts.numeroConsecutivo ? `${pad12(signer)} ${facts.numeroConsecutivo}` : undefined;
+  }
+
+  /** The clave must say what the XML says: date, issuer, consecutive and document type (A44 Nota 3, NOTES §4). */
+  function claveRows(facts: ComprobanteFacts): VerdictRow[] {
+    if (facts.root === "MensajeReceptor" || !facts.clave) return [];
+    const rows: VerdictRow[] = [];
+    let parts;
+    try {
+      parts = parseClave(facts.clave);
+    } catch (err) {
+      return [row(SANDBOX_CODES.clave, err instanceof ClaveError ? err.message : `La clave ${facts.clave} no tiene la estructura de Hacienda.`)];
+    }
+    const issued = facts.fechaEmision ? new Date(facts.fechaEmision) : undefined;
+    if (issued && !Number.isNaN(issued.getTime())) {
+      const p = costaRicaParts(issued);
+      const claveDate = facts.clave.slice(3, 9);
+      if (claveDate !== `${p.day}${p.month}${p.year.slice(-2)}`)
+        rows.push(row(SANDBOX_CODES.clave, `La fecha de la clave (${claveDate.slice(0, 2)}/${claveDate.slice(2, 4)}/${claveDate.slice(4)}) no corresponde a la FechaEmision del comprobante (${p.day}/${p.month}/${p.year.slice(-2)}, hora de Costa Rica).`));
+    }
+    const { id, role } = signerOf(facts);
+    if (id && parts.issuerId.toUpperCase() !== pad12(id))
+      rows.push(row(SANDBOX_CODES.clave, `La identificación de la clave (${parts.issuerId}) no corresponde a la del ${role} en el comprobante (${id}).`));
+    if (facts.numeroConsecutivo && parts.consecutivo !== facts.numeroConsecutivo)
+      rows.push(row(SANDBOX_CODES.clave, `El consecutivo de la clave (${parts.consecutivo}) no corresponde al NumeroConsecutivo del comprobante (${facts.numeroConsecutivo}).`));
+    const docType = RECEIVABLE_ROOTS[facts.root];
+    if (facts.numeroConsecutivo && docType && facts.numeroConsecutivo.slice(8, 10) !== docType)
+      rows.push(row(SANDBOX_CODES.clave, `El NumeroConsecutivo ${facts.numeroConsecutivo} indica el tipo de documento ${facts.numeroConsecutivo.slice(8, 10)}, pero el comprobante es ${facts.root} (tipo ${docType}).`));
+    return rows;
+  }
+
+  /** FechaEmision around the reception instant (the sandbox's own clock): decision 142. */
+  function dateRows(facts: ComprobanteFacts, receivedAt: number): { errores: VerdictRow[]; avisos: VerdictRow[] } {
+    const out = { errores: [] as VerdictRow[], avisos: [] as VerdictRow[] };
+    if (!facts.fechaEmision) return out;
+    const t = Date.parse(facts.fechaEmision);
+    if (Number.isNaN(t)) return out; // the schema reports it
+    const at = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+    if (t > receivedAt + maxFutureMs)
+      out.errores.push(row(SANDBOX_CODES.date, `La FechaEmision (${facts.fechaEmision}) es posterior al momento en que Hacienda recibió el comprobante (${at(receivedAt)}): no se admiten comprobantes con fecha futura.`));
+    else if (t < V44_IN_FORCE)
+      out.errores.push(row(SANDBOX_CODES.date, `La FechaEmision (${facts.fechaEmision}) es anterior al 01/06/2025, cuando entró a regir la versión 4.4 de los comprobantes electrónicos.`));
+    else if (receivedAt - t > lateAfterMs)
+      out.avisos.push(
+        row(SANDBOX_CODES.late, "El archivo XML, fue enviado a la Dirección General de Tributación de manera extemporánea; con base en lo estipulado en el artículo 9 y 15 ambos de la resolución 48-2016"),
+      );
+    return out;
+  }
+
+  const amount = (v: string | undefined) => (v && /^\d+(\.\d+)?$/.test(v) ? v.replace(/^0+(?=\d)/, "").replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "") : v);
+
+  /** A MensajeReceptor answers a comprobante Hacienda has, with its issuer, receiver and amounts. */
+  function receiverMessageRows(facts: ComprobanteFacts): VerdictRow[] {
+    if (facts.root !== "MensajeReceptor" || !facts.clave) return [];
+    const original = state.documents.get(facts.clave);
+    if (!original)
+      return [row(SANDBOX_CODES.receiverMessage, `Hacienda no ha recibido el comprobante con clave ${facts.clave}: el mensaje de receptor solo responde a un comprobante recibido.`)];
+    const rows: VerdictRow[] = [];
+    if (original.verdict.estado !== "aceptado")
+      rows.push(row(SANDBOX_CODES.receiverMessage, `El comprobante con clave ${facts.clave} no fue aceptado por Hacienda (${original.verdict.estado}): no admite mensaje de receptor.`));
+    if (facts.emisor.numero && pad12(facts.emisor.numero) !== pad12(original.emisor.numeroIdentificacion))
+      rows.push(row(SANDBOX_CODES.receiverMessage, `NumeroCedulaEmisor (${facts.emisor.numero}) no es el emisor del comprobante (${original.emisor.numeroIdentificacion}).`));
+    if (facts.receptor.numero && original.receptor && pad12(facts.receptor.numero) !== pad12(original.receptor.numeroIdentificacion))
+      rows.push(row(SANDBOX_CODES.receiverMessage, `NumeroCedulaReceptor (${facts.receptor.numero}) no es el receptor del comprobante (${original.receptor.numeroIdentificacion}).`));
+    if (facts.total && original.total && amount(facts.total) !== amount(original.total))
+      rows.push(row(SANDBOX_CODES.receiverMessage, `TotalFactura (${facts.total}) no es el total del comprobante (${original.total}).`));
+    if (facts.totalImpuesto && original.totalImpuesto && amount(facts.totalImpuesto) !== amount(original.totalImpuesto))
+      rows.push(row(SANDBOX_CODES.receiverMessage, `MontoTotalImpuesto (${facts.totalImpuesto}) no es el impuesto del comprobante (${original.totalImpuesto}).`));
+    return rows;
+  }
+
+  /**
+   * Hacienda's judgement (NOTES §7: structure, formats, data): schema, signature and signer, clave
+   * against the XML, date window, consecutive number, receiver message against its comprobante,
+   * then the engine's business rules on a schema-valid document.
+   */
+  async function judge(xml: string, facts: ComprobanteFacts, ctx: { receivedAt: number; consecutiveTakenBy?: string }): Promise<Verdict> {
+    const errores: VerdictRow[] = [];
+    const avisos: VerdictRow[] = [];
     let issues: SchemaIssue[] = [];
     try {
       issues = await options.validate(xml);
@@ -219,14 +373,9 @@ export async function startSandbox<K>(options: SandboxOptions<K>): Promise<Sandb
       issues = [{ message: (err as Error)?.message ?? String(err) }];
     }
     for (const i of issues.slice(0, 20)) {
-      errores.push({
-        codigo: -37,
-        mensaje: `El comprobante no cumple el esquema XSD v4.4${i.path ? ` en ${i.path}` : ""}: ${i.message}`,
-        fila: i.line ?? 0,
-        columna: i.column ?? 0,
-      });
+      errores.push(row(SANDBOX_CODES.schema, `El comprobante no cumple el esquema XSD v4.4${i.path ? ` en ${i.path}` : ""}: ${i.message}`, i.line ?? 0, i.column ?? 0));
     }
-    let verification: { valid: boolean; errors?: unknown[] };
+    let verification: SandboxVerification;
     try {
       verification = await options.verify(xml);
     } catch (err) {
@@ -237,23 +386,51 @@ export async function startSandbox<K>(options: SandboxOptions<K>): Promise<Sandb
         .map((e) => (typeof e === "string" ? e : ((e as { message?: string })?.message ?? JSON.stringify(e))))
         .slice(0, 3)
         .join("; ");
-      errores.push({
-        codigo: -99,
-        mensaje: `La firma del comprobante electrónico no es válida${why ? ` (${why})` : ""}`,
-        fila: 0,
-        columna: 0,
-      });
+      errores.push(row(SANDBOX_CODES.signature, `La firma del comprobante electrónico no es válida${why ? ` (${why})` : ""}`));
+    } else if (verification.signerId) {
+      const { id, role } = signerOf(facts);
+      if (id && pad12(verification.signerId) !== pad12(id))
+        errores.push(
+          row(SANDBOX_CODES.signer, `El comprobante está firmado con el certificado de la identificación ${verification.signerId}, que no es la del ${role} (${id}): debe firmarse con la llave criptográfica del ${role}.`),
+        );
     }
-    return { estado: errores.length ? "rechazado" : "aceptado", errores };
+    errores.push(...claveRows(facts));
+    const dates = dateRows(facts, ctx.receivedAt);
+    errores.push(...dates.errores);
+    avisos.push(...dates.avisos);
+    if (ctx.consecutiveTakenBy) {
+      const n = facts.root === "MensajeReceptor" ? facts.numeroConsecutivoReceptor : facts.numeroConsecutivo;
+      errores.push(row(SANDBOX_CODES.duplicateConsecutive, `La numeración consecutiva ${n} de la identificación ${signerOf(facts).id} ya fue utilizada por el comprobante ${ctx.consecutiveTakenBy}.`));
+    }
+    errores.push(...receiverMessageRows(facts));
+    if (issues.length === 0 && options.rules) {
+      try {
+        for (const r of await options.rules(xml)) {
+          const mensaje = r.path && !r.message.includes(r.path) ? `${r.path}: ${r.message}` : r.message;
+          if (r.warning) avisos.push(row(SANDBOX_CODES.warning, mensaje));
+          else errores.push(row(SANDBOX_CODES.rule, mensaje));
+        }
+      } catch (err) {
+        errores.push(row(SANDBOX_CODES.rule, `No se pudieron revisar las reglas del comprobante: ${(err as Error)?.message ?? String(err)}`));
+      }
+    }
+    return { estado: errores.length ? "rechazado" : "aceptado", errores, avisos };
   }
 
   function isFinal(doc: ReceivedDocument): boolean {
     return now() - doc.receivedAt >= processingDelayMs && doc.pollsAnsweredProcessing >= processingPolls;
   }
 
+  /**
+   * GET /recepcion/{clave}: `recibido` right after reception (the first poll, and the first half
+   * of the processing delay), then `procesando`, then the final state with the MensajeHacienda
+   * (none for `error`).
+   */
   function statusJson(doc: ReceivedDocument, final: boolean) {
-    const body: Record<string, string> = { clave: doc.key, fecha: doc.fecha, "ind-estado": final ? doc.verdict.estado : "procesando" };
-    if (final) body["respuesta-xml"] = Buffer.from(doc.respuestaXml, "utf8").toString("base64");
+    let estado: string = doc.verdict.estado;
+    if (!final) estado = doc.pollsAnsweredProcessing === 0 || now() - doc.receivedAt < processingDelayMs / 2 ? "recibido" : "procesando";
+    const body: Record<string, string> = { clave: doc.key, fecha: doc.fecha, "ind-estado": estado };
+    if (final && doc.respuestaXml) body["respuesta-xml"] = Buffer.from(doc.respuestaXml, "utf8").toString("base64");
     return body;
   }
 
@@ -302,11 +479,11 @@ export async function startSandbox<K>(options: SandboxOptions<K>): Promise<Sandb
     timers.add(t);
   }
 
-  async function register(json: Record<string, unknown>): Promise<{ key: string; duplicate: boolean }> {
+  async function register(json: Record<string, unknown>, username: string): Promise<{ key: string; duplicate: boolean }> {
     const { clave, fecha, emisor, receptor, callbackUrl, consecutivoReceptor, comprobanteXml } = json;
     if (typeof clave !== "string" || !CLAVE_RE.test(clave)) throw new HttpError(400, "La clave debe tener 50 caracteres alfanuméricos.");
-    if (typeof fecha !== "string" || Number.isNaN(Date.parse(fecha))) {
-      throw new HttpError(400, "La fecha es obligatoria y debe seguir el formato RFC 3339 (yyyy-MM-ddTHH:mm:ssZ).");
+    if (typeof fecha !== "string" || !FECHA_RE.test(fecha) || Number.isNaN(Date.parse(fecha))) {
+      throw new HttpError(400, "La fecha es obligatoria y debe seguir el formato RFC 3339 (yyyy-MM-ddTHH:mm:ssZ), por ejemplo 2026-11-21T09:30:00-06:00.");
     }
     if (!isIdent(emisor)) throw new HttpError(400, "El emisor es obligatorio (tipoIdentificacion y numeroIdentificacion, hasta 12 caracteres).");
     if (receptor !== undefined && receptor !== null && !isIdent(receptor)) {
@@ -330,33 +507,53 @@ export async function startSandbox<K>(options: SandboxOptions<K>): Promise<Sandb
     pending.set(key, gate);
     try {
       const xml = Buffer.from(comprobanteXml, "base64").toString("utf8");
-      let facts: ComprobanteFacts;
+      // Unreadable, or not a v4.4 comprobante: received, then answered `error` (nothing to judge).
+      let facts: ComprobanteFacts | undefined;
+      let unprocessable: string | undefined;
       try {
         facts = readComprobante(xml);
+        if (!facts.receivable)
+          unprocessable = `El documento (${facts.root}${facts.namespace ? `, ${facts.namespace}` : ", sin espacio de nombres"}) no es un comprobante electrónico v4.4 que la recepción admita.`;
       } catch (err) {
-        throw new HttpError(400, (err as Error).message);
+        unprocessable = (err as Error).message;
       }
-      if (facts.clave !== clave) {
-        throw new HttpError(
-          400,
-          `La clave del mensaje (${clave}) no coincide con la clave del comprobante XML (${facts.clave ?? "ausente"}).`,
-        );
-      }
-      if (facts.root === "MensajeReceptor") {
-        if (!consecutivoReceptor) throw new HttpError(400, "Un mensaje de receptor requiere consecutivoReceptor.");
-        if (facts.numeroConsecutivoReceptor !== consecutivoReceptor) {
-          throw new HttpError(400, "El consecutivoReceptor no coincide con NumeroConsecutivoReceptor del XML.");
+      if (facts && !unprocessable) {
+        if (facts.clave !== clave) {
+          throw new HttpError(400, `La clave del mensaje (${clave}) no coincide con la clave del comprobante XML (${facts.clave ?? "ausente"}).`);
+        }
+        if (facts.root === "MensajeReceptor") {
+          if (!consecutivoReceptor) throw new HttpError(400, "Un mensaje de receptor requiere consecutivoReceptor.");
+          if (facts.numeroConsecutivoReceptor !== consecutivoReceptor) {
+            throw new HttpError(400, "El consecutivoReceptor no coincide con NumeroConsecutivoReceptor del XML.");
+          }
+        }
+        if (facts.emisor.numero !== emisor.numeroIdentificacion || (facts.emisor.tipo && facts.emisor.tipo !== emisor.tipoIdentificacion)) {
+          throw new HttpError(
+            400,
+            `El emisor del mensaje (${emisor.tipoIdentificacion}-${emisor.numeroIdentificacion}) no coincide con el emisor del comprobante XML (${facts.emisor.tipo ?? "?"}-${facts.emisor.numero ?? "?"}).`,
+          );
         }
       }
-      if (facts.emisor.numero !== emisor.numeroIdentificacion || (facts.emisor.tipo && facts.emisor.tipo !== emisor.tipoIdentificacion)) {
-        throw new HttpError(
-          400,
-          `El emisor del mensaje (${emisor.tipoIdentificacion}-${emisor.numeroIdentificacion}) no coincide con el emisor del comprobante XML (${facts.emisor.tipo ?? "?"}-${facts.emisor.numero ?? "?"}).`,
-        );
+      const receivedAt = now();
+      let verdict: Verdict;
+      let respuestaXml: string | undefined;
+      if (!facts || unprocessable) {
+        verdict = { estado: "error", errores: [row(0, unprocessable ?? "El comprobante no se pudo procesar.")] };
+      } else {
+        // The consecutive number is taken at reception, before any await: a racing twin gets -99.
+        const consKey = consecutiveKey(facts);
+        const consecutiveTakenBy = consKey ? state.consecutives.get(consKey) : undefined;
+        if (consKey && !consecutiveTakenBy) state.consecutives.set(consKey, key);
+        verdict = await judge(xml, facts, { receivedAt, consecutiveTakenBy });
+        // The MensajeHacienda names the comprobante's parties (for a receiver message: the original's).
+        const original = facts.root === "MensajeReceptor" && facts.clave ? state.documents.get(facts.clave) : undefined;
+        const named: ComprobanteFacts = {
+          ...facts,
+          emisor: { ...facts.emisor, nombre: facts.emisor.nombre || original?.emisorNombre || "DESCONOCIDO", tipo: facts.emisor.tipo ?? original?.emisor.tipoIdentificacion },
+          receptor: { ...facts.receptor, tipo: facts.receptor.tipo ?? (isIdent(receptor) ? receptor.tipoIdentificacion : undefined) },
+        };
+        respuestaXml = await options.sign(buildMensajeHacienda(named, clave, verdict), signingKey, { now: new Date(now()) });
       }
-      const verdict = await judge(xml);
-      const unsigned = buildMensajeHacienda(facts, clave, verdict);
-      const respuestaXml = await options.sign(unsigned, signingKey, { now: new Date(now()) });
       const doc: ReceivedDocument = {
         key,
         clave,
@@ -366,7 +563,13 @@ export async function startSandbox<K>(options: SandboxOptions<K>): Promise<Sandb
         receptor: isIdent(receptor) ? receptor : undefined,
         callbackUrl: callbackUrl as string | undefined,
         xml,
-        receivedAt: now(),
+        username,
+        fechaEmision: facts?.fechaEmision,
+        root: facts?.root,
+        total: facts?.total,
+        totalImpuesto: facts?.totalImpuesto,
+        emisorNombre: facts?.emisor.nombre,
+        receivedAt,
         pollsAnsweredProcessing: 0,
         verdict,
         respuestaXml,
@@ -380,6 +583,52 @@ export async function startSandbox<K>(options: SandboxOptions<K>): Promise<Sandb
       pending.delete(key);
       release();
     }
+  }
+
+  /** GET /comprobantes: the user's documents, newest first (A44 p.97; shape in decision 142). */
+  function listJson(username: string, query: URLSearchParams) {
+    const int = (name: string, fallback: number, max: number) => {
+      const v = query.get(name);
+      if (v === null || v === "") return fallback;
+      if (!/^\d+$/.test(v)) throw new HttpError(400, `El parámetro ${name} debe ser un número entero no negativo.`);
+      return Math.min(Number(v), max);
+    };
+    const offset = int("offset", 0, Number.MAX_SAFE_INTEGER);
+    const limit = int("limit", 50, 100);
+    const emisor = query.get("emisor") ?? query.get("emisorIdentificacion");
+    const receptorId = query.get("receptor") ?? query.get("receptorIdentificacion");
+    const since = query.get("fechaEmisionDesde");
+    const until = query.get("fechaEmisionHasta");
+    for (const [name, v] of [["fechaEmisionDesde", since], ["fechaEmisionHasta", until]] as const)
+      if (v && Number.isNaN(Date.parse(v))) throw new HttpError(400, `El parámetro ${name} debe ser una fecha (yyyy-MM-dd o RFC 3339).`);
+    const dayEnd = (v: string) => (/^\d{4}-\d{2}-\d{2}$/.test(v) ? Date.parse(`${v}T23:59:59.999-06:00`) : Date.parse(v));
+    const dayStart = (v: string) => (/^\d{4}-\d{2}-\d{2}$/.test(v) ? Date.parse(`${v}T00:00:00-06:00`) : Date.parse(v));
+    const issuedAt = (d: ReceivedDocument) => Date.parse(d.fechaEmision ?? d.fecha);
+    const mine = [...state.documents.values()]
+      .filter((d) => d.username === username)
+      .filter((d) => !emisor || d.emisor.numeroIdentificacion === emisor)
+      .filter((d) => !receptorId || d.receptor?.numeroIdentificacion === receptorId)
+      .filter((d) => !since || issuedAt(d) >= dayStart(since))
+      .filter((d) => !until || issuedAt(d) <= dayEnd(until))
+      .sort((a, b) => b.receivedAt - a.receivedAt || (a.key < b.key ? 1 : -1));
+    return {
+      totalRegistros: mine.length,
+      offset,
+      comprobantes: mine.slice(offset, offset + limit).map((d) => summaryOf(d)),
+    };
+  }
+
+  function summaryOf(d: ReceivedDocument) {
+    const final = isFinal(d);
+    return {
+      clave: d.clave,
+      ...(d.consecutivoReceptor ? { consecutivoReceptor: d.consecutivoReceptor } : {}),
+      fecha: d.fecha,
+      fechaEmision: d.fechaEmision ?? d.fecha,
+      emisor: d.emisor,
+      ...(d.receptor ? { receptor: d.receptor } : {}),
+      estado: final ? d.verdict.estado : "procesando",
+    };
   }
 
   /** Returns true when the request was answered by a fault. */
@@ -408,9 +657,9 @@ export async function startSandbox<K>(options: SandboxOptions<K>): Promise<Sandb
     req.socket.destroy();
   }
 
-  async function handleRecepcion(req: IncomingMessage, res: ServerResponse, path: string) {
+  async function handleRecepcion(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams) {
     if (await injectFaults(res)) return;
-    authenticate(req);
+    const username = authenticate(req);
     if (path === "/recepcion/v1/recepcion" || path === "/recepcion/v1/recepcion/") {
       if (req.method !== "POST") throw new HttpError(405, "Método no permitido.");
       state.counters.posts++;
@@ -424,7 +673,7 @@ export async function startSandbox<K>(options: SandboxOptions<K>): Promise<Sandb
       if (!json || typeof json !== "object" || Array.isArray(json)) throw new HttpError(400, "El cuerpo del mensaje debe ser un objeto JSON.");
       let result: { key: string; duplicate: boolean };
       try {
-        result = await register(json as Record<string, unknown>);
+        result = await register(json as Record<string, unknown>, username);
       } catch (err) {
         if (err instanceof HttpError) state.counters.rejectedPosts++;
         throw err;
@@ -445,9 +694,28 @@ export async function startSandbox<K>(options: SandboxOptions<K>): Promise<Sandb
       const doc = state.documents.get(key);
       if (!doc) throw new HttpError(404, `El comprobante [${key}] no ha sido recibido.`);
       const final = isFinal(doc);
+      const body = statusJson(doc, final);
       if (!final) doc.pollsAnsweredProcessing++;
       if (shouldDrop()) return drop(req, res);
-      return sendJson(res, 200, statusJson(doc, final));
+      return sendJson(res, 200, body);
+    }
+    if (path === "/recepcion/v1/comprobantes" || path === "/recepcion/v1/comprobantes/") {
+      if (req.method !== "GET") throw new HttpError(405, "Método no permitido.");
+      state.counters.gets++;
+      return sendJson(res, 200, listJson(username, query));
+    }
+    const one = /^\/recepcion\/v1\/comprobantes\/([^/]+)$/.exec(path);
+    if (one) {
+      if (req.method !== "GET") throw new HttpError(405, "Método no permitido.");
+      state.counters.gets++;
+      const doc = state.documents.get(decodeURIComponent(one[1]));
+      if (!doc || doc.username !== username) throw new HttpError(404, `El comprobante [${decodeURIComponent(one[1])}] no ha sido recibido.`);
+      const final = isFinal(doc);
+      return sendJson(res, 200, {
+        ...summaryOf(doc),
+        comprobanteXml: Buffer.from(doc.xml, "utf8").toString("base64"),
+        ...(final && doc.respuestaXml ? { respuestaXml: Buffer.from(doc.respuestaXml, "utf8").toString("base64") } : {}),
+      });
     }
     throw new HttpError(404, "Recurso no encontrado.");
   }
@@ -468,14 +736,15 @@ export async function startSandbox<K>(options: SandboxOptions<K>): Promise<Sandb
   }
 
   const server = createServer((req, res) => {
-    const path = new URL(req.url ?? "/", "http://sandbox").pathname;
+    const url = new URL(req.url ?? "/", "http://sandbox");
+    const path = url.pathname;
     const run = async () => {
       const tm = TOKEN_PATH.exec(path);
       if (tm) {
         if (faults.delayMs > 0) await sleep(faults.delayMs);
         return handleToken(req, res, tm[1]);
       }
-      if (path.startsWith("/recepcion/v1/")) return handleRecepcion(req, res, path);
+      if (path.startsWith("/recepcion/v1/")) return handleRecepcion(req, res, path, url.searchParams);
       if (path.startsWith("/__sandbox/")) return handleAdmin(req, res, path);
       throw new HttpError(404, "Recurso no encontrado.");
     };

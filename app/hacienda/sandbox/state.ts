@@ -11,10 +11,20 @@ export interface IssuedToken {
   expiresAt: number;
 }
 
+export interface VerdictRow {
+  codigo: number;
+  mensaje: string;
+  fila: number;
+  columna: number;
+}
+
 export interface Verdict {
-  estado: "aceptado" | "rechazado";
+  /** `error`: the document could not be processed at all (not XML, not a v4.4 comprobante). */
+  estado: "aceptado" | "rechazado" | "error";
   /** Lines `codigo, mensaje, fila, columna` for a rejection; empty when accepted. */
-  errores: { codigo: number; mensaje: string; fila: number; columna: number }[];
+  errores: VerdictRow[];
+  /** Warnings: they do not reject (shown inside an accepted answer). */
+  avisos?: VerdictRow[];
 }
 
 export interface ReceivedDocument {
@@ -27,12 +37,22 @@ export interface ReceivedDocument {
   receptor?: { tipoIdentificacion: string; numeroIdentificacion: string };
   callbackUrl?: string;
   xml: string;
+  /** The IdP user whose token sent it (GET /comprobantes lists a user's own documents). */
+  username: string;
+  /** FechaEmision as the XML writes it (absent for a MensajeReceptor or an unreadable XML). */
+  fechaEmision?: string;
+  /** Root element of the XML (absent when unreadable). */
+  root?: string;
+  /** Total and tax the XML states (TotalComprobante/TotalImpuesto, or an MR's TotalFactura/MontoTotalImpuesto). */
+  total?: string;
+  totalImpuesto?: string;
+  emisorNombre?: string;
   receivedAt: number;
   /** Polls answered `procesando` so far. */
   pollsAnsweredProcessing: number;
   verdict: Verdict;
-  /** The signed MensajeHacienda. */
-  respuestaXml: string;
+  /** The signed MensajeHacienda (absent when the verdict is `error`). */
+  respuestaXml?: string;
   callback: { attempts: number; delivered: boolean; lastError?: string };
 }
 
@@ -53,6 +73,11 @@ export class SandboxState {
   readonly tokens = new Map<string, IssuedToken>();
   readonly refreshTokens = new Map<string, IssuedToken>();
   readonly documents = new Map<string, ReceivedDocument>();
+  /**
+   * Consecutive numbers in use: issuer identification (12, as in the clave) + NumeroConsecutivo
+   * (or receptor + NumeroConsecutivoReceptor for a MensajeReceptor) → the document key that took it.
+   */
+  readonly consecutives = new Map<string, string>();
   /** How many times each key was registered as a new document. Must never exceed 1. */
   readonly registrations = new Map<string, number>();
   readonly counters: SandboxCounters = {
@@ -80,6 +105,11 @@ export class SandboxState {
     return [...this.documents.values()].filter((d) => d.verdict.estado === "rechazado").map((d) => d.key);
   }
 
+  /** Keys answered `error` (unprocessable documents). */
+  errorKeys(): string[] {
+    return [...this.documents.values()].filter((d) => d.verdict.estado === "error").map((d) => d.key);
+  }
+
   /** Keys registered more than once (should always be empty). */
   doubleRegistrations(): string[] {
     return [...this.registrations.entries()].filter(([, n]) => n > 1).map(([k]) => k);
@@ -90,6 +120,7 @@ export class SandboxState {
       documents: this.documents.size,
       accepted: this.acceptedKeys().length,
       rejected: this.rejectedKeys().length,
+      errors: this.errorKeys().length,
       doubleRegistrations: this.doubleRegistrations(),
       counters: { ...this.counters },
     };

@@ -1,6 +1,7 @@
 /** Reads the official schema files from a folder (the app's data folder, or the shared copy in tests). */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { compileSchemas } from "./compile.ts";
 import { compileSchemaSet, OFFICIAL_SCHEMA_FILES, XMLDSIG_SCHEMA_FILE, type CompiledSchemaSet } from "./index.ts";
 
 /**
@@ -28,6 +29,27 @@ export function loadSchemaSet(dir: string): CompiledSchemaSet {
   if (!set) {
     set = compileSchemaSet(readSchemaFiles(dir));
     cache.set(dir, set);
+  }
+  return set;
+}
+
+/**
+ * Compiles (once per folder) every .xsd in `dir` with the xmldsig schema (from `dir` or `dir/../..`):
+ * for reading older received documents, e.g. the v4.3 folder (whose files import xmldsig by URL).
+ */
+export function loadSchemaFolder(dir: string): CompiledSchemaSet {
+  const key = `folder:${dir}`;
+  let set = cache.get(key);
+  if (!set) {
+    const files: Record<string, string> = {};
+    for (const f of readdirSync(dir)) if (f.endsWith(".xsd")) files[f] = readFileSync(join(dir, f), "utf8");
+    if (!(XMLDSIG_SCHEMA_FILE in files)) {
+      const ds = join(dir, "..", "..", XMLDSIG_SCHEMA_FILE);
+      if (!existsSync(ds)) throw new Error(`No se encontró ${XMLDSIG_SCHEMA_FILE} junto a los esquemas en ${dir}.`);
+      files[XMLDSIG_SCHEMA_FILE] = readFileSync(ds, "utf8");
+    }
+    set = compileSchemas(files);
+    cache.set(key, set);
   }
   return set;
 }

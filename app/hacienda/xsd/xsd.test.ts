@@ -64,7 +64,7 @@ interface Case {
 const fe = examples.fe;
 const CASES: Case[] = [
   ...KINDS.map((k) => ({ name: `example ${k}`, kind: k, xml: examples[k] })),
-  { name: "wrong element order (NumeroConsecutivo before CodigoActividadEmisor)", kind: "fe", xml: must(fe, /(<CodigoActividadEmisor>\d+<\/CodigoActividadEmisor>)(<CodigoActividadReceptor>\d+<\/CodigoActividadReceptor>)(<NumeroConsecutivo>\d+<\/NumeroConsecutivo>)/, "$3$1$2") },
+  { name: "wrong element order (NumeroConsecutivo before CodigoActividadEmisor)", kind: "fe", xml: must(fe, /(<CodigoActividadEmisor>[\d.]+<\/CodigoActividadEmisor>)(<CodigoActividadReceptor>[\d.]+<\/CodigoActividadReceptor>)(<NumeroConsecutivo>\d+<\/NumeroConsecutivo>)/, "$3$1$2") },
   { name: "missing required ProveedorSistemas", kind: "fe", xml: must(fe, /<ProveedorSistemas>[^<]*<\/ProveedorSistemas>/, "") },
   { name: "missing required Receptor in FE", kind: "fe", xml: must(fe, /<Receptor>.*?<\/Receptor>/, "") },
   { name: "bad enumeration CondicionVenta 98", kind: "fe", xml: must(fe, "<CondicionVenta>02</CondicionVenta>", "<CondicionVenta>98</CondicionVenta>") },
@@ -108,7 +108,7 @@ const CASES: Case[] = [
   { name: "two signatures with the same Id", kind: "fe", xml: withSignature(withSignature(fe, "fe"), "fe"), raw: true },
   { name: "two signatures with distinct Ids", kind: "fe", xml: withSignature(withSignature(fe, "fe"), "fe", PLACEHOLDER_SIGNATURE.replace(/sig-1/g, "sig-2").replace('Id="r-id-1"', 'Id="r-id-2"').replace('Id="sp"', 'Id="sp2"')), raw: true },
   { name: "six signatures", kind: "fe", xml: [2, 3, 4, 5, 6].reduce((x, i) => withSignature(x, "fe", PLACEHOLDER_SIGNATURE.replace(/sig-1/g, `sig-${i}`).replace('Id="r-id-1"', `Id="r-id-${i}"`).replace('Id="sp"', `Id="sp${i}"`)), withSignature(fe, "fe")), raw: true },
-  { name: "TE with CodigoActividadReceptor", kind: "te", xml: must(examples.te, "<NumeroConsecutivo>", "<CodigoActividadReceptor>620100</CodigoActividadReceptor><NumeroConsecutivo>") },
+  { name: "TE with CodigoActividadReceptor", kind: "te", xml: must(examples.te, "<NumeroConsecutivo>", "<CodigoActividadReceptor>6201.0</CodigoActividadReceptor><NumeroConsecutivo>") },
   { name: "TE without Receptor (allowed)", kind: "te", xml: examples.te },
   { name: "NC without InformacionReferencia", kind: "nc", xml: must(examples.nc, /<InformacionReferencia>.*?<\/InformacionReferencia>/, "") },
   { name: "NC with reference code 13 (2026)", kind: "nc", xml: must(examples.nc, "<Codigo>06</Codigo>", "<Codigo>13</Codigo>") },
@@ -116,7 +116,7 @@ const CASES: Case[] = [
   { name: "REP with CondicionVenta 01", kind: "rep", xml: must(examples.rep, "<CondicionVenta>09</CondicionVenta>", "<CondicionVenta>01</CondicionVenta>") },
   { name: "REP without MedioPago", kind: "rep", xml: must(examples.rep, /<MedioPago>.*?<\/MedioPago>/, "") },
   { name: "FEE with BaseImponible", kind: "fee", xml: must(examples.fee, "<Impuesto>", "<BaseImponible>1.00000</BaseImponible><Impuesto>") },
-  { name: "FEC without CodigoActividadReceptor", kind: "fec", xml: must(examples.fec, /<CodigoActividadReceptor>\d+<\/CodigoActividadReceptor>/, "") },
+  { name: "FEC without CodigoActividadReceptor", kind: "fec", xml: must(examples.fec, /<CodigoActividadReceptor>[\d.]+<\/CodigoActividadReceptor>/, "") },
   { name: "MR with Mensaje 4", kind: "mr", xml: must(examples.mr, "<Mensaje>1</Mensaje>", "<Mensaje>4</Mensaje>") },
   { name: "MR with letters in NumeroCedulaReceptor", kind: "mr", xml: must(examples.mr, "<NumeroCedulaReceptor>3101123456<", "<NumeroCedulaReceptor>3101A23456<") },
   { name: "MR with DetalleMensaje of 161 chars", kind: "mr", xml: must(examples.mr, "<DetalleMensaje>Mercadería recibida conforme</DetalleMensaje>", `<DetalleMensaje>${"a".repeat(161)}</DetalleMensaje>`) },

@@ -20,7 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { ip } = context.get(requestContext);
   const result = await signIn(db(), { ...parsed.data, ip, userAgent: request.headers.get("user-agent"), now: new Date() });
   if (!result.ok) {
-    return data({ errors: {}, values: { email: parsed.data.email }, message: result.message }, { status: 401 });
+    return data({ errors: {}, values: { email: parsed.data.email }, message: result.message }, { status: result.throttled ? 429 : 401 });
   }
   const headers = new Headers();
   headers.append("Set-Cookie", result.cookie);

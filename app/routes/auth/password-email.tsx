@@ -5,18 +5,20 @@ import { AuthCard } from "../../components/auth-card.tsx";
 import { AppForm, Field, FormAlert } from "../../components/form.tsx";
 import { forgotPasswordSchema } from "../../domain/auth-schemas.ts";
 import { parseForm } from "../../domain/forms.ts";
-import { requestPasswordReset, RESET_SEND_FAILED, RESET_SENT } from "../../server/auth.server.ts";
+import { requestPasswordReset, RESET_SENT } from "../../server/auth.server.ts";
+import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 
 // No React here (decision 003): the field checks are a small script of their own (decision 166).
 export const handle = { hydrate: false, script: authChecks };
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseForm(forgotPasswordSchema, await request.formData());
   if (!parsed.ok) return data({ errors: parsed.errors, values: parsed.values, message: null }, { status: 400 });
-  const result = await requestPasswordReset(db(), parsed.data.email, new Date());
-  if (!result.ok) return data({ errors: {}, values: { email: parsed.data.email }, message: RESET_SEND_FAILED }, { status: 502 });
+  // The same answer whether or not the account exists or the mail can be sent (only the throttle differs).
+  const result = await requestPasswordReset(db(), { email: parsed.data.email, ip: context.get(requestContext).ip, now: new Date() });
+  if (!result.ok) return data({ errors: {}, values: { email: parsed.data.email }, message: result.message }, { status: 429 });
   return redirectWithToast("/login", { type: "success", text: RESET_SENT });
 }
 

@@ -10,6 +10,7 @@ import { quotationNameOf } from "../../server/quotations.server.ts";
 import { ActivityFields, ClientForm, clientFormKey, type ClientFormViewState } from "../../components/client-form.tsx";
 import { AppForm, SubmitButton } from "../../components/form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
+import { ACTIVITY_CODE_MESSAGES, activityCodeError, isLegacyActivityCode, normalizeActivityCode } from "../../domain/activity-codes.ts";
 import { activityLookupCheck, activityRequired, CLIENT_MESSAGES, DOCUMENT_FILTERS, type DocumentFilter } from "../../domain/client-schemas.ts";
 import type { Activity } from "../../domain/company-schemas.ts";
 import { formatDate, formatMoney } from "../../domain/format.ts";
@@ -135,7 +136,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const chosen = activities.find((a) => a.code === values.economic_activity_code);
     if (chosen) values.economic_activity_name = chosen.description;
     if (intent === "activity-save") {
-      if (values.economic_activity_code && !/^\d{4,6}(\.\d{1,2})?$/.test(values.economic_activity_code)) errors.economic_activity_code = "La actividad económica debe tener un código válido";
+      values.economic_activity_code = normalizeActivityCode(values.economic_activity_code);
+      const activityError = activityCodeError(values.economic_activity_code, client.economicActivityCode);
+      if (activityError) errors.economic_activity_code = activityError;
       else if (!values.economic_activity_code && activityRequired({ mode: "detail", provider: client.provider }, client.identificationTypeId))
         errors.economic_activity_code = "La actividad económica es obligatoria";
       if (!Object.keys(errors).length) {
@@ -207,7 +210,7 @@ export default function ClientDetail({ loaderData, actionData }: Route.Component
               <AppForm action={here} className="space-y-3">
                 <ActivityFieldsLookup
                   key={JSON.stringify(activity)}
-                  panel={activity ?? { activities: client.activityCode ? [{ code: client.activityCode, description: client.activityName ?? "", type: "" }] : [], values: { economic_activity_code: client.activityCode ?? "", economic_activity_name: client.activityName ?? "" }, errors: {}, message: null }}
+                  panel={activity ?? { activities: client.activityCode && !isLegacyActivityCode(client.activityCode) ? [{ code: client.activityCode, description: client.activityName ?? "", type: "" }] : [], values: { economic_activity_code: client.activityCode ?? "", economic_activity_name: client.activityName ?? "" }, errors: {}, message: null }}
                 />
                 <div className="flex gap-2">
                   <Link to={here} className="btn btn-outline">
@@ -219,11 +222,18 @@ export default function ClientDetail({ loaderData, actionData }: Route.Component
                 </div>
               </AppForm>
             ) : (
-              <div className="flex items-center justify-between gap-2">
-                <p data-activity-current>{client.activityCode ? `${client.activityCode} - ${client.activityName ?? ""}` : "Sin actividad económica"}</p>
-                <Link to={`${here}?activity=edit`} className="btn btn-outline btn-sm">
-                  Editar actividad
-                </Link>
+              <div className="space-y-2">
+                <div className="flex items-center justify-between gap-2">
+                  <p data-activity-current>{client.activityCode ? `${client.activityCode} - ${client.activityName ?? ""}` : "Sin actividad económica"}</p>
+                  <Link to={`${here}?activity=edit`} className="btn btn-outline btn-sm">
+                    Editar actividad
+                  </Link>
+                </div>
+                {isLegacyActivityCode(client.activityCode) && (
+                  <p className="rounded-md bg-warning/10 p-3 text-sm" role="alert" data-activity-legacy>
+                    {ACTIVITY_CODE_MESSAGES.legacyClient(client.activityCode!)}
+                  </p>
+                )}
               </div>
             )}
           </section>

@@ -29,12 +29,12 @@ export function listShouldRevalidate({ formData, currentUrl, nextUrl, defaultSho
 
 /** The clients list (tabs) or the providers list, with the dialogs of spec part 1 §2.3. */
 export function ClientListView({ loaderData, actionData }: { loaderData: LoaderData; actionData?: { form?: ClientFormViewState } }) {
-  const { base, back, provider, inactive, readOnly, rows, page, perPage, search, form, statement, activities, isAdmin } = loaderData;
+  const { base, back, provider, inactive, readOnly, rows, page, perPage, search, form, statement, activities, canImportActivities } = loaderData;
   const { search: qs } = useLocation();
   const formState = (actionData?.form ?? form) as ClientFormViewState | null;
   const withParam = (k: string, v: string | number) => {
     const p = new URLSearchParams(qs);
-    for (const drop of ["new", "edit", "statement", "activities", "barrios"]) p.delete(drop);
+    for (const drop of ["new", "edit", "statement", "activities"]) p.delete(drop);
     p.set(k, String(v));
     return `${base}?${p.toString()}`;
   };
@@ -78,7 +78,7 @@ export function ClientListView({ loaderData, actionData }: { loaderData: LoaderD
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-lg font-semibold">{provider ? "Proveedores" : "Clientes"}</h1>
         <div className="flex gap-2">
-          {!provider && isAdmin && (
+          {!provider && canImportActivities && (
             <Link to={withParam("activities", 1)} className="btn btn-outline">
               Catálogo de actividades
             </Link>
@@ -238,41 +238,44 @@ function ClientRow({
         <span className={`chip ${c.active ? "chip-on" : "chip-off"}`}>{c.active ? "Activo" : "Inactivo"}</span>
       </td>
       <td data-label="Acciones">
-        <div className="flex flex-wrap justify-end gap-1">
-          <Link className="btn btn-outline btn-sm" to={editHref}>
-            Editar
-          </Link>
-          {!c.generic &&
-            (c.active ? (
-              <ConfirmAction
-                label="Desactivar"
-                title={`Desactivar ${noun.toLowerCase()}`}
-                message={CLIENT_MESSAGES.confirmDeactivate}
-                intent="toggle"
-                fields={fields}
-                action={back}
-                fetcher={toggleFetcher}
-              />
-            ) : (
-              <AppForm action={back} className="inline" fetcher={toggleFetcher}>
-                <input type="hidden" name="intent" value="toggle" />
-                {Object.entries(fields).map(([k, v]) => (
-                  <input key={k} type="hidden" name={k} value={String(v)} />
-                ))}
-                <button type="submit" className="btn btn-outline btn-sm" disabled={fetcher.state !== "idle"}>
-                  Activar
-                </button>
-              </AppForm>
-            ))}
-          {!c.generic && !c.hasDocuments && (
-            <ConfirmAction label="Eliminar" title={`Eliminar ${noun}`} message={CLIENT_MESSAGES.confirmDelete} intent="delete" fields={{ client_id: c.id }} action={back} />
-          )}
-          {!provider && (
-            <Link className="btn btn-outline btn-sm" to={statementHref}>
-              Estado de cuenta
+        {/* Plan 5 (read-only interface): no row actions; the server refuses them too (decision 124). */}
+        {!readOnly && (
+          <div className="flex flex-wrap justify-end gap-1">
+            <Link className="btn btn-outline btn-sm" to={editHref}>
+              Editar
             </Link>
-          )}
-        </div>
+            {!c.generic &&
+              (c.active ? (
+                <ConfirmAction
+                  label="Desactivar"
+                  title={`Desactivar ${noun.toLowerCase()}`}
+                  message={CLIENT_MESSAGES.confirmDeactivate}
+                  intent="toggle"
+                  fields={fields}
+                  action={back}
+                  fetcher={toggleFetcher}
+                />
+              ) : (
+                <AppForm action={back} className="inline" fetcher={toggleFetcher}>
+                  <input type="hidden" name="intent" value="toggle" />
+                  {Object.entries(fields).map(([k, v]) => (
+                    <input key={k} type="hidden" name={k} value={String(v)} />
+                  ))}
+                  <button type="submit" className="btn btn-outline btn-sm" disabled={fetcher.state !== "idle"}>
+                    Activar
+                  </button>
+                </AppForm>
+              ))}
+            {!c.generic && !c.hasDocuments && (
+              <ConfirmAction label="Eliminar" title={`Eliminar ${noun}`} message={CLIENT_MESSAGES.confirmDelete} intent="delete" fields={{ client_id: c.id }} action={back} />
+            )}
+            {!provider && (
+              <Link className="btn btn-outline btn-sm" to={statementHref}>
+                Estado de cuenta
+              </Link>
+            )}
+          </div>
+        )}
       </td>
     </tr>
   );

@@ -4,7 +4,6 @@
 import { data, type RouterContextProvider } from "react-router";
 import { clientBalances, clientsPage } from "../../../db/queries/clients.ts";
 import { countActivities } from "../../../db/queries/activities.ts";
-import { barriosOf } from "../../../db/queries/clients.ts";
 import { CLIENT_MESSAGES } from "../../domain/client-schemas.ts";
 import { lastPage } from "../../domain/pagination.ts";
 import { sendStatement, statementScreen } from "./screens/statement.server.ts";
@@ -16,6 +15,7 @@ import {
   toggleClient,
   type ClientFormState,
 } from "../../server/clients.server.ts";
+import { requireSuperAdmin } from "../../server/companies.server.ts";
 import { requestContext, type Toast } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
@@ -44,10 +44,6 @@ export async function clientListLoader({ request, context, provider }: { request
   const { company, user } = context.get(requestContext);
   const companyId = company!.id;
   const { url, base, inactive, back } = where(request, provider);
-  if (url.searchParams.get("barrios")) {
-    const n = (k: string) => Number(url.searchParams.get(k)) || 0;
-    return Response.json({ barrios: await barriosOf(db(), { province: n("province"), canton: n("canton"), district: n("district") }) });
-  }
   const readOnly = company!.permission === 5;
   const req = await listRequest(request, context, provider ? "/providers" : inactive ? "/clients?tab=inactive" : "/clients");
   const { rows, total } = await clientsPage(db(), { companyId, provider, active: provider ? undefined : !inactive, ...req });
@@ -59,7 +55,8 @@ export async function clientListLoader({ request, context, provider }: { request
   else if (url.searchParams.get("new") && !readOnly) form = await clientFormState(db(), { companyId, mode: "dialog", provider });
   const statementId = positiveId(url.searchParams.get("statement"));
   const statement = statementId ? await statementScreen(db(), companyId, statementId) : null;
-  const activities = url.searchParams.get("activities") && user!.isAdmin ? { count: await countActivities(db()) } : null;
+  // The activity catalogue is shared by every company: only the super-admin imports it (decision 121).
+  const activities = url.searchParams.get("activities") && user!.isSuperAdmin ? { count: await countActivities(db()) } : null;
 
   return {
     base,
@@ -67,7 +64,7 @@ export async function clientListLoader({ request, context, provider }: { request
     provider,
     inactive,
     readOnly,
-    isAdmin: user!.isAdmin,
+    canImportActivities: user!.isSuperAdmin,
     currencySymbol: company!.currencySymbol,
     rows: rows.map((r) => ({ ...r, balance: balances.get(r.id) ?? "0" })),
     total,
@@ -108,7 +105,7 @@ export async function clientListAction({ request, context, provider }: { request
     return redirectWithToast(back, { type: r.ok ? "success" : "error", text: r.message });
   }
   if (intent === "import-activities") {
-    if (!user!.isAdmin) throw data("Solo un administrador puede hacer esta acción.", { status: 403 });
+    requireSuperAdmin(user, CLIENT_MESSAGES.activitiesSuperAdminOnly);
     const file = form.get("file");
     if (!file || typeof file === "string" || file.size === 0) return redirectWithToast(`${back}${back.includes("?") ? "&" : "?"}activities=1`, { type: "error", text: "Seleccione un archivo CSV" });
     const r = await importActivitiesCsv(db(), file);
@@ -117,7 +114,6 @@ export async function clientListAction({ request, context, provider }: { request
 
   // The client form (dialog): ?edit=ID or ?new=1.
   const editId = positiveId(url.searchParams.get("edit"));
-  if (!editId && company!.permission === 5) throw data(CLIENT_MESSAGES.readOnlyPlan, { status: 403 });
   const outcome = await handleClientForm(db(), { companyId, mode: "dialog", provider, clientId: editId, form });
   if (outcome.kind === "saved") return redirectWithToast(back, { type: "success", text: outcome.created ? CLIENT_MESSAGES.saved : CLIENT_MESSAGES.updated });
   return data({ form: outcome.state }, { status: outcome.status });

@@ -26,8 +26,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  // Plan 5 posts are refused by the root middleware (app/domain/access.ts, docs/decisions/124).
   const { company } = context.get(requestContext);
-  if (company!.permission === 5) throw data(CLIENT_MESSAGES.readOnlyPlan, { status: 403 });
   const { volver, provider } = returnOf(request);
   const outcome = await handleClientForm(db(), { companyId: company!.id, mode: "new", provider, clientId: null, form: await request.formData() });
   if (outcome.kind === "saved") return redirectWithToast(volver ? `${volver}?id=${outcome.id}&restore=1` : "/clients", { type: "success", text: CLIENT_MESSAGES.saved });

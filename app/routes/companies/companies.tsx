@@ -8,7 +8,7 @@ import { COMPANY_MESSAGES } from "../../domain/company-schemas.ts";
 import { truncate } from "../../domain/format.ts";
 import { lastPage } from "../../domain/pagination.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
-import { deleteCompany, downloadAllFiles, toggleCompany } from "../../server/companies.server.ts";
+import { deleteCompany, toggleCompany } from "../../server/companies.server.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
@@ -17,14 +17,8 @@ const section = (request: Request) => (new URL(request.url).pathname.startsWith(
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, company } = context.get(requestContext);
-  const url = new URL(request.url);
   const path = section(request);
   if (path === "/all-companies" && !user!.isAdmin) throw redirect("/companies");
-  const download = url.searchParams.get("download");
-  if (download) {
-    const result = await downloadAllFiles(db(), user!, Number(download));
-    return result instanceof Response ? result : redirectWithToast(path, result);
-  }
   const req = await listRequest(request, context, new URL(request.url).pathname);
   const { rows, total } = await companiesPage(db(), { userId: user!.id, all: path === "/all-companies" && user!.isSuperAdmin, ...req, now: new Date() });
   return {
@@ -143,7 +137,8 @@ export default function Companies({ loaderData }: Route.ComponentProps) {
                         />
                       </>
                     )}
-                    <a className="btn btn-outline btn-sm" href={`${path}?download=${c.id}`}>
+                    {/* A file, not a page: a plain link to the resource route (no client-side navigation). */}
+                    <a className="btn btn-outline btn-sm" href={`/download-all-files/${c.id}${path === "/all-companies" ? "?from=all-companies" : ""}`}>
                       Descargar XML y PDF
                     </a>
                   </div>

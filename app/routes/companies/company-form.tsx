@@ -5,6 +5,7 @@ import { companyWithConfiguration } from "../../../db/queries/companies.ts";
 import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { useFieldChecks } from "../../components/form-checks.tsx";
 import { LocationFields } from "../../components/location-fields.tsx";
+import { ACTIVITY_CODE_MESSAGES, isLegacyActivityCode, parseActivityOptions } from "../../domain/activity-codes.ts";
 import { ACTIVITY_MESSAGES, COMPANY_MESSAGES, CURRENCY_EMIT_DOC, INVOICE_FORMATS, PLANS, companySchema, lookupDigits, type Activity } from "../../domain/company-schemas.ts";
 import { formValues, parseForm } from "../../domain/forms.ts";
 import { lookupActivities } from "../../server/activity-lookup.server.ts";
@@ -29,20 +30,6 @@ const NEW_DEFAULTS: Record<string, string> = {
   permission: "1",
 };
 
-/** Activities carried by the form between re-renders (hidden field), parsed defensively. */
-function activityOptions(raw: string | undefined): Activity[] {
-  try {
-    const list = JSON.parse(raw || "[]");
-    if (!Array.isArray(list)) return [];
-    return list
-      .slice(0, 50)
-      .filter((a) => a && /^\d{6}$/.test(String(a.code)))
-      .map((a) => ({ code: String(a.code), description: String(a.description ?? "").slice(0, 250), type: String(a.type ?? "").slice(0, 1) }));
-  } catch {
-    return [];
-  }
-}
-
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { user } = context.get(requestContext);
   requireAdmin(user);
@@ -50,6 +37,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   let activities: Activity[] = [];
   let hasLogo = false;
   let hasApiPassword = false;
+  let storedActivityCode: string | null = null;
   const id = params.id ? Number(params.id) : null;
   if (id !== null) {
     await requireManageableCompany(db(), user!, id);
@@ -77,12 +65,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       database: c.database ?? "",
       no_hacienda: c.noHacienda ? "on" : "",
     };
-    if (c.economicActivityCode) activities = [{ code: c.economicActivityCode, description: c.economicActivityName ?? "", type: "" }];
+    // An old-catalogue code is shown in the typed field, not as the only choice (decision 132).
+    if (c.economicActivityCode && !isLegacyActivityCode(c.economicActivityCode)) activities = [{ code: c.economicActivityCode, description: c.economicActivityName ?? "", type: "" }];
     hasLogo = !!c.logo;
     hasApiPassword = !!c.passwordApiHash;
+    storedActivityCode = c.economicActivityCode;
   }
   const { lists, location } = await companyFormLists(db(), values);
-  return { id, values: { ...values, ...location }, lists, activities, hasLogo, hasApiPassword, isAdmin: user!.isAdmin, isSuperAdmin: user!.isSuperAdmin, errors: {} as Record<string, string>, message: null as string | null };
+  return { id, values: { ...values, ...location }, lists, activities, hasLogo, hasApiPassword, storedActivityCode, isAdmin: user!.isAdmin, isSuperAdmin: user!.isSuperAdmin, errors: {} as Record<string, string>, message: null as string | null };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -90,7 +80,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   requireAdmin(user);
   const id = params.id ? Number(params.id) : null;
   const current = id !== null ? await requireManageableCompany(db(), user!, id) : null;
-  const base = { id, hasLogo: !!current?.logo, hasApiPassword: !!current?.passwordApiHash, isAdmin: user!.isAdmin, isSuperAdmin: user!.isSuperAdmin };
+  const base = { id, hasLogo: !!current?.logo, hasApiPassword: !!current?.passwordApiHash, storedActivityCode: current?.economicActivityCode ?? null, isAdmin: user!.isAdmin, isSuperAdmin: user!.isSuperAdmin };
 
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) {
     throw data("El logo no puede pesar más de 1 MB", { status: 413 });
@@ -98,7 +88,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData();
   const values = formValues(form);
   delete values.intent;
-  let activities = activityOptions(values.activity_options);
+  let activities = parseActivityOptions(values.activity_options);
   let message: string | null = null;
   const intent = form.get("intent");
 
@@ -119,7 +109,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   if (intent === "refresh-location" || intent === "lookup-activity") return view({});
 
-  const parsed = parseForm(companySchema({ creating: id === null, isAdmin: user!.isAdmin, isSuperAdmin: user!.isSuperAdmin, hasApiPassword: base.hasApiPassword }), values);
+  const parsed = parseForm(
+    companySchema({ creating: id === null, isAdmin: user!.isAdmin, isSuperAdmin: user!.isSuperAdmin, hasApiPassword: base.hasApiPassword, storedActivityCode: base.storedActivityCode }),
+    values,
+  );
   const logo = await readLogo(form);
   const errors = { ...(parsed.ok ? {} : parsed.errors), ...(logo.ok ? {} : { logo: logo.message }) };
   if (!parsed.ok || !logo.ok) return view(errors, 400);
@@ -137,10 +130,10 @@ export default function CompanyForm({ loaderData, actionData }: Route.ComponentP
 type ViewState = Omit<Route.ComponentProps["loaderData"], "values"> & { values: Record<string, string | undefined> };
 
 function CompanyFormView({ state }: { state: ViewState }) {
-  const { id, values, lists, isSuperAdmin, hasLogo, hasApiPassword } = state;
+  const { id, values, lists, isSuperAdmin, hasLogo, hasApiPassword, storedActivityCode } = state;
   const creating = id === null;
   // The schema the server parses the company with, checked as the fields are left (decision 166).
-  const schema = useMemo(() => companySchema({ creating, isAdmin: state.isAdmin, isSuperAdmin, hasApiPassword }), [creating, state.isAdmin, isSuperAdmin, hasApiPassword]);
+  const schema = useMemo(() => companySchema({ creating, isAdmin: state.isAdmin, isSuperAdmin, hasApiPassword, storedActivityCode }), [creating, state.isAdmin, isSuperAdmin, hasApiPassword, storedActivityCode]);
   const check = useFieldChecks(schema, { serverErrors: state.errors });
   const errors = check.errors;
   const [activities, setActivities] = useState<Activity[]>(state.activities);
@@ -176,7 +169,7 @@ function CompanyFormView({ state }: { state: ViewState }) {
   return (
     <AppForm encType="multipart/form-data" className="space-y-4" {...check.formProps}>
       {/* Enter in a field saves (the first submit button is the form's default). */}
-      <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" style={{ position: "absolute", left: "-9999px" }} />
+      <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" className="absolute -left-[9999px]" />
       <div className="flex items-center justify-between">
         <h1 className="text-lg font-semibold">{creating ? "Nueva Compañia" : "Editar Compañia"}</h1>
         <Link to="/all-companies" className="btn btn-outline">
@@ -203,10 +196,9 @@ function CompanyFormView({ state }: { state: ViewState }) {
           </Field>
           {text("identification", "Identificación", {
             required: true,
-            inputMode: "numeric",
             minLength: 9,
             maxLength: 12,
-            pattern: "\\d{9,12}",
+            pattern: "[0-9A-Z]{9,12}",
             onBlur: (e) => {
               if (creating && !activity) void lookup(e.currentTarget.value);
             },
@@ -230,15 +222,21 @@ function CompanyFormView({ state }: { state: ViewState }) {
                 id="economic_activity_code"
                 name="economic_activity_code"
                 className="input"
-                inputMode="numeric"
-                pattern="\d{6}"
+                inputMode="decimal"
+                pattern="\d{4}\.\d"
                 maxLength={6}
-                placeholder="Código de 6 dígitos"
+                placeholder="Código CIIU 4, p. ej. 6201.0"
                 value={activity}
                 onChange={(e) => setActivity(e.target.value)}
               />
             )}
           </Field>
+          {/* A stored code of the catalogue before TRIBU-CR that the migration could not convert (decision 132). */}
+          {isLegacyActivityCode(activity) && (
+            <p className="rounded-md bg-warning/10 p-3 text-sm" role="alert" data-activity-legacy>
+              {ACTIVITY_CODE_MESSAGES.legacyCompany(activity)}
+            </p>
+          )}
           <input type="hidden" name="activity_options" value={JSON.stringify(activities)} />
           {activities.length > 0 ? (
             <input type="hidden" name="economic_activity_name" value={activityName} />

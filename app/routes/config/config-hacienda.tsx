@@ -22,7 +22,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = context.get(requestContext);
   const company = await requireConfigCompany(db(), user, params.company_id, { admin: true });
   const state = await haciendaFormState(db(), company.id);
-  return { company: { id: company.id, name: company.name }, here: hereOf(request), ...state, errors: {} as Record<string, string>, message: null as string | null, result: {} as Result };
+  return { company: { id: company.id, name: company.name }, here: hereOf(request), ...state, errors: {} as Record<string, string>, message: null as string | null, result: {} as Result, askOtherOwner: false };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -31,15 +31,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const stored = await haciendaFormState(db(), company.id);
   const base = { company: { id: company.id, name: company.name }, here: hereOf(request), hasPassword: stored.hasPassword, hasPin: stored.hasPin, key: stored.key };
   if (tooLarge(request, MAX_BODY)) {
-    return data({ ...base, values: stored.values, errors: { file_key: CONFIG_MESSAGES.keyTooLarge }, message: CONFIG_MESSAGES.keyTooLarge, result: {} as Result }, { status: 413 });
+    return data({ ...base, values: stored.values, errors: { file_key: CONFIG_MESSAGES.keyTooLarge }, message: CONFIG_MESSAGES.keyTooLarge, result: {} as Result, askOtherOwner: false }, { status: 413 });
   }
   const form = await request.formData();
   const values = formValues(form);
   delete values.password;
   delete values.pin;
   const intent = form.get("intent");
-  const view = (extra: { errors?: Record<string, string>; message?: string | null; result?: Result }, status = 200) =>
-    data({ ...base, values, errors: extra.errors ?? {}, message: extra.message ?? null, result: extra.result ?? {} }, { status });
+  const view = (extra: { errors?: Record<string, string>; message?: string | null; result?: Result; askOtherOwner?: boolean }, status = 200) =>
+    data({ ...base, values, errors: extra.errors ?? {}, message: extra.message ?? null, result: extra.result ?? {}, askOtherOwner: extra.askOtherOwner ?? false }, { status });
 
   if (intent === "test-key") {
     const keyTest = await testStoredKey(db(), company.id, new Date());
@@ -55,8 +55,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const errors = { ...(parsed.ok ? {} : parsed.errors), ...(upload.ok ? {} : { file_key: upload.message }) };
   if (!parsed.ok || !upload.ok) return view({ errors, message: "Revisa los datos marcados." }, 400);
   if (!upload.key && !stored.key) return view({ errors: { file_key: CONFIG_MESSAGES.keyRequired }, message: "Revisa los datos marcados." }, 400);
-  const saved = await saveHaciendaConfig(db(), company.id, parsed.data, upload.key, new Date());
-  if (!saved.ok) return view({ errors: saved.errors, message: "Revisa los datos marcados." }, 400);
+  const saved = await saveHaciendaConfig(db(), company.id, parsed.data, upload.key, new Date(), { otherOwnerConfirmed: form.get("key_other_owner") === "1" });
+  if (!saved.ok) return view({ errors: saved.errors, message: "Revisa los datos marcados.", askOtherOwner: !!saved.keyOwnerMismatch }, 400);
   return redirectWithToast(base.here, { type: "success", text: CONFIG_MESSAGES.configSaved });
 }
 
@@ -75,7 +75,7 @@ function HaciendaForm({ s }: { s: Route.ComponentProps["loaderData"] }) {
   return (
     <AppForm action={s.here} encType="multipart/form-data" className="space-y-4" noValidate>
       {/* Enter saves (the first submit button is the form's default). */}
-      <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" style={{ position: "absolute", left: "-9999px" }} />
+      <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" className="absolute -left-[9999px]" />
       <div className="flex items-center justify-between">
         <h1 className="text-lg font-semibold">Configuración Hacienda — {s.company.name}</h1>
         <Link to={`/main-configurations/${s.company.id}`} className="btn btn-outline">
@@ -140,10 +140,16 @@ function HaciendaForm({ s }: { s: Route.ComponentProps["loaderData"] }) {
           <Field label="Archivo de la llave (.p12)" name="file_key" error={errors.file_key}>
             <input id="file_key" name="file_key" type="file" accept=".p12,application/x-pkcs12" className="input" aria-invalid={errors.file_key ? true : undefined} />
           </Field>
+          {s.askOtherOwner && (
+            <label className="flex items-start gap-2 text-sm sm:col-span-2">
+              <input type="checkbox" name="key_other_owner" value="1" className="mt-1" />
+              <span>Usar esta llave de otra cédula</span>
+            </label>
+          )}
+          {/* Keys issued in TRIBU-CR since August 2026 have 14-character complex PINs: not a number pad. */}
           {input("pin", "PIN de la llave", {
             type: "password",
             autoComplete: "new-password",
-            inputMode: "numeric",
             required: !s.hasPin,
             placeholder: s.hasPin ? "Dejar en blanco para conservar" : undefined,
           })}

@@ -24,7 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const base = new URL(hereOf(request), url).pathname;
   const here = `${base}?tab=${tab}${url.searchParams.get("template") ? `&template=${url.searchParams.get("template")}` : ""}${url.searchParams.get("term") ? `&term=${url.searchParams.get("term")}` : ""}`;
-  const common = { company: { id: company.id, name: company.name }, base, here, tab, isAdmin: user!.isAdmin };
+  const common = { company: { id: company.id, name: company.name, plan5: company.permission === 5 }, base, here, tab, isAdmin: user!.isAdmin };
   switch (tab) {
     case "email":
       return { ...common, email: await emailFormState(db(), company.id) };
@@ -58,6 +58,11 @@ export default function Configurations({ loaderData, actionData }: Route.Compone
           {d.isAdmin && (
             <Link to={`/config-hacienda/${d.company.id}`} className="btn btn-outline">
               Config Hacienda
+            </Link>
+          )}
+          {d.isAdmin && d.company.plan5 && (
+            <Link to={`/config-api/${d.company.id}`} className="btn btn-outline">
+              API
             </Link>
           )}
           <Link to={backTo} className="btn btn-outline">

@@ -5,6 +5,7 @@ import { Link } from "react-router";
 import { AppForm, Field, SubmitButton } from "../../components/form.tsx";
 import { PRINT_FORMATS } from "../../domain/print-formats.ts";
 import { CURRENCY_OPTIONS, EMIT_CURRENCY_OPTIONS, ENCRYPTIONS, EMAIL_PROTOCOLS, PLACEHOLDERS, SAMPLE_VALUES, renderTemplate } from "../../domain/config-schemas.ts";
+import { TAX_CONDITIONS } from "../../domain/receptions.ts";
 
 export interface SectionState {
   section: string;
@@ -99,7 +100,12 @@ export function EmailForms({
 }: {
   action: string;
   outgoing: { values: Record<string, string>; hasPassword: boolean };
-  reception: { values: Record<string, string>; hasPassword: boolean };
+  reception: {
+    values: Record<string, string>;
+    hasPassword: boolean;
+    categories?: { id: number; name: string }[];
+    mailbox?: { lastRunAt: string | null; lastError: string | null; read: number; ingested: number; withoutDocument: number } | null;
+  };
   state?: SectionState;
 }) {
   const out = stateFor(state, "email-outgoing");
@@ -177,7 +183,33 @@ export function EmailForms({
             required={!reception.hasPassword}
           />
           <Select name="encryption" id="rec_encryption" label="Cifrado de recepción" values={rv} errors={re} options={ENCRYPTIONS} />
+          <Select
+            name="default_tax_condition"
+            id="rec_default_tax_condition"
+            label="Condición de impuesto de los documentos recibidos"
+            values={rv}
+            errors={re}
+            options={TAX_CONDITIONS.map((t) => ({ value: t.value, label: `${t.value} — ${t.label}` }))}
+          />
+          <Select
+            name="default_expense_category"
+            id="rec_default_expense_category"
+            label="Categoría de gasto de los documentos recibidos"
+            values={rv}
+            errors={re}
+            options={[{ value: "", label: "Sin categoría" }, ...(reception.categories ?? []).map((c) => ({ value: String(c.id), label: c.name }))]}
+          />
         </div>
+        <p className="text-sm text-slate-500">
+          Colibrí lee este buzón cada 5 minutos: los XML de comprobantes (y los .zip) que lleguen a nombre de la empresa quedan en Documentos recibidos como pendientes, con esta condición de impuesto y categoría.
+        </p>
+        {reception.mailbox ? (
+          <p className="text-sm" data-mailbox-status>
+            {reception.mailbox.lastError
+              ? `Última lectura con error: ${reception.mailbox.lastError}`
+              : `Última lectura: ${reception.mailbox.lastRunAt ?? "—"}. Mensajes leídos: ${reception.mailbox.read}; documentos recibidos: ${reception.mailbox.ingested}; mensajes sin comprobante: ${reception.mailbox.withoutDocument}.`}
+          </p>
+        ) : null}
         <div className="text-right">
           <SubmitButton>Guardar recepción</SubmitButton>
         </div>

@@ -3,23 +3,23 @@ import type { Route } from "./+types/advertisement";
 import { AppForm, Field, SubmitButton } from "../../components/form.tsx";
 import { parseForm } from "../../domain/forms.ts";
 import { ADVERTISEMENT_MESSAGES, advertisementSchema } from "../../domain/user-schemas.ts";
-import { currentAdvertisement, saveAdvertisement } from "../../server/advertisement.server.ts";
-import { requireAdmin } from "../../server/companies.server.ts";
+import { ADVERTISEMENT_SUPER_ADMIN_ONLY, currentAdvertisement, saveAdvertisement } from "../../server/advertisement.server.ts";
+import { requireSuperAdmin } from "../../server/companies.server.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  requireAdmin(context.get(requestContext).user);
+  requireSuperAdmin(context.get(requestContext).user, ADVERTISEMENT_SUPER_ADMIN_ONLY);
   const ad = await currentAdvertisement(db());
   return { values: { active: ad?.active ? "on" : "", title: ad?.title ?? "", content: ad?.contentHtml ?? "" } as Record<string, string>, code: ad?.code ?? 0 };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  requireAdmin(context.get(requestContext).user);
+  const user = requireSuperAdmin(context.get(requestContext).user, ADVERTISEMENT_SUPER_ADMIN_ONLY);
   const parsed = parseForm(advertisementSchema, await request.formData());
   if (!parsed.ok) return data({ errors: parsed.errors, values: parsed.values }, { status: 400 });
-  await saveAdvertisement(db(), parsed.data, new Date());
+  await saveAdvertisement(db(), parsed.data, new Date(), user.id);
   return redirectWithToast("/advertisement", { type: "success", text: ADVERTISEMENT_MESSAGES.saved });
 }
 

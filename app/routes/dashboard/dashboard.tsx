@@ -1,17 +1,32 @@
-import { eq } from "drizzle-orm";
 import type { Route } from "./+types/dashboard";
-import { advertisements } from "../../../db/schema/index.ts";
 import { dailySums, expensesOfMonth } from "../../../db/queries/dashboard.ts";
 import { CHART_COLORS, ExpensesPie, IncomeExpenseChart, MonthSalesChart, Sparkline } from "../../components/charts.tsx";
 import { AppForm } from "../../components/form.tsx";
 import { dashboardFigures } from "../../domain/dashboard.ts";
 import { crCalendar, formatMoney } from "../../domain/format.ts";
 import { requestContext } from "../../server/context.ts";
+import { shownAdvertisement } from "../../server/advertisement.server.ts";
 import { db } from "../../server/db.server.ts";
+import { env } from "../../server/env.server.ts";
 import { keyExpiryWarning } from "../../server/hacienda-config.server.ts";
 import { KeyExpiryBanner } from "../../components/key-expiry-banner.tsx";
 import { PendingBanner } from "../../components/pending-banner.tsx";
 import { pendingBannerText } from "../../server/hacienda-pipeline.server.ts";
+import { pendingDeadlines } from "../../../db/queries/receptions.ts";
+import { addDays, costaRicaDay } from "../../domain/document-status.ts";
+import { DEADLINE_WARNING_DAYS, deadlineBanner } from "../../domain/reception-deadline.ts";
+import { Link } from "react-router";
+
+/**
+ * The pending received documents whose deadline is still open: issued last month or this one (a
+ * month's documents can be rejected until the 8th business day of the next; docs/decisions/172).
+ */
+function pendingLink(today: { year: number; month: number }) {
+  const prev = today.month === 1 ? { year: today.year - 1, month: 12 } : { year: today.year, month: today.month - 1 };
+  const last = new Date(Date.UTC(today.year, today.month, 0)).getUTCDate();
+  const ymd = (y: number, m: number, d: number) => `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+  return `/message-receptors?filter=pendiente&from=${ymd(prev.year, prev.month, 1)}&to=${ymd(today.year, today.month, last)}`;
+}
 
 /** Midnight in Costa Rica (UTC−6, no daylight saving) of the first day of a month. */
 const crMonthStart = (year: number, month: number) => new Date(Date.UTC(year, month - 1, 1, 6));
@@ -20,14 +35,17 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { user, company } = context.get(requestContext);
   const today = crCalendar(new Date());
   const since = crMonthStart(today.year, today.month - 6);
-  const [sums, expenses, [ad], pending] = await Promise.all([
+  const day = costaRicaDay(new Date());
+  const [sums, expenses, ad, pending, deadlines] = await Promise.all([
     dailySums(db(), { companyId: company!.id, since }),
     expensesOfMonth(db(), { companyId: company!.id, from: crMonthStart(today.year, today.month) }),
-    db().select().from(advertisements).where(eq(advertisements.active, true)).limit(1),
+    shownAdvertisement(db(), env().superAdminEmail),
     pendingBannerText(db(), company!.id),
+    // Received documents waiting for acceptance and the days left to reject them (issue 12 item 4).
+    pendingDeadlines(db(), { companyId: company!.id, today: day, urgentUntil: addDays(day, DEADLINE_WARNING_DAYS) }),
   ]);
   const showAd = ad && ad.code !== user!.advertisementCode ? { title: ad.title, html: ad.contentHtml, code: ad.code } : null;
-  return { figures: dashboardFigures(sums, today), expenses, ad: showAd, pending, keyWarning: await keyExpiryWarning(db(), company!.id, new Date()), companyId: company!.id, isAdmin: user!.isAdmin };
+  return { figures: dashboardFigures(sums, today), expenses, ad: showAd, pending, receptions: deadlineBanner(deadlines, day), receptionsLink: pendingLink(today), keyWarning: await keyExpiryWarning(db(), company!.id, new Date()), companyId: company!.id, isAdmin: user!.isAdmin };
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
@@ -42,8 +60,16 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     <div className="space-y-4">
       <KeyExpiryBanner warning={loaderData.keyWarning} companyId={loaderData.companyId} isAdmin={loaderData.isAdmin} />
       <PendingBanner text={loaderData.pending} />
+      {loaderData.receptions ? (
+        <p className={`rounded-md p-3 text-sm ${loaderData.receptions.urgent ? "bg-danger/10 text-danger" : "bg-warning/10"}`} role="status" data-reception-deadlines>
+          {loaderData.receptions.text}{" "}
+          <Link to={loaderData.receptionsLink} className="font-medium underline">
+            Ver documentos recibidos
+          </Link>
+        </p>
+      ) : null}
       {ad && (
-        <div className="confirm-panel" data-advertisement style={{ position: "fixed", inset: 0, zIndex: 50, display: "flex", alignItems: "center", justifyContent: "center", background: "rgb(15 23 42 / 0.45)" }}>
+        <div className="confirm-panel" data-advertisement>
           <div className="card max-w-lg" role="dialog" aria-modal="true" aria-label={ad.title}>
             <h2 className="text-lg font-semibold">{ad.title}</h2>
             <div className="prose mt-2 text-sm" dangerouslySetInnerHTML={{ __html: ad.html }} />

@@ -25,7 +25,9 @@ import { documentRecipients, emailStatusText } from "../../email/document-email.
 import { EMAIL_FORM_MESSAGES, emailFormSchema } from "../../domain/email-form.ts";
 import { formValues, parseForm, type FieldErrors } from "../../domain/forms.ts";
 import { lastPage } from "../../domain/pagination.ts";
-import { canPay } from "../../domain/payments.ts";
+import { canPay, formatDay } from "../../domain/payments.ts";
+import { repSaleCondition } from "../../domain/rep.ts";
+import { receiptsOf } from "../../../db/queries/payments.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { documentEmailDefaults, nextEmailAttempt, sendDocumentEmailNow } from "../../server/document-email.server.ts";
@@ -79,6 +81,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const reminderForm: EmailFormValues | null =
     reminderAllowedNow && new URL(request.url).searchParams.has(REMINDER_QUERY) ? { emails: recipients.join(", "), ...(await paymentReminderDefaults(database, company!.id, view)) } : null;
   const noteSource = doc.kind === "fe" || doc.kind === "te" || doc.kind === "fec";
+  // The Recibos Electrónicos de Pago its payments issued (sale conditions 08 and 10, decision 135).
+  const receipts = repSaleCondition(doc.kind, doc.saleCondition) ? await receiptsOf(database, { companyId: company!.id, documentId: doc.id }) : [];
   const quotation = doc.kind === "qt" && !plan5 ? { invoiceId: await invoiceOfQuotation(database, { companyId: company!.id, quotationId: doc.id }), name: await quotationNameOf(database, company!.id) } : null;
   return {
     preview,
@@ -114,7 +118,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     lastError: doc.lastError,
     paymentStatus: doc.kind === "fe" || doc.kind === "fec" ? paymentStatus(status) : null,
     due: doc.kind === "fe" ? dueState(status, costaRicaDay(new Date())) : null,
+    receipts: receipts.map((r) => ({
+      paymentId: r.paymentId,
+      date: formatDay(r.paidOn),
+      amount: formatMoney(r.amount, symbols.get(r.currencyId) ?? "₡"),
+      rep: r.repDocumentId ? { id: r.repDocumentId, consecutivo: r.repConsecutivo ?? "", status: r.repStatus ?? "", hasResponse: r.hasResponse, detail: r.repStatus === "rechazado" ? r.haciendaDetail : null } : null,
+      note: r.repNote,
+    })),
     emailForm,
+    // Plan 5: the interface sends nothing (the server refuses the post too: decision 124).
+    canEmail: !plan5,
     reminderForm,
     emailStatus: emailStatusText({
       sentAt: doc.emailSentAt,
@@ -284,7 +297,10 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
                   <p className="mt-1 whitespace-pre-line text-slate-700">{d.haciendaDetail}</p>
                 </details>
               ) : null}
-              <p className="mt-2">Puede emitir un comprobante corregido que lo sustituya o anularlo con una nota de crédito.</p>
+              <p className="mt-2">
+                Puede emitir un comprobante corregido que lo sustituya (código de referencia 16, «Sustituye comprobante electrónico rechazado»: no necesita una nota de crédito) o anularlo con una nota de
+                crédito.
+              </p>
               {(d.actions.replace || d.actions.notes) && (
                 <div className="mt-2 flex flex-wrap gap-2" data-rejection-fix>
                   {d.actions.replace && (
@@ -381,13 +397,43 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
               </div>
             </AppForm>
           )}
-          <AppForm action={here} className="space-y-2" data-email-form>
-            <input type="hidden" name="intent" value="email" />
-            <h2 className="font-semibold">Enviar por correo</h2>
-            <EmailFields prefix="" values={emailFailure ? { ...d.emailForm, ...emailFailure.values } : d.emailForm} errors={emailFailure?.errors ?? {}} />
-            <FormAlert>{emailFailure?.errors._form}</FormAlert>
-            <SubmitButton className="btn btn-primary btn-sm">Enviar</SubmitButton>
-          </AppForm>
+          {d.receipts.length > 0 && (
+            <section className="space-y-2" aria-labelledby="receipts-title" data-receipts>
+              <h2 id="receipts-title" className="font-semibold">
+                Recibos electrónicos de pago
+              </h2>
+              <ul className="divide-y divide-slate-200 text-sm">
+                {d.receipts.map((r) => (
+                  <li key={r.paymentId} className="py-1" data-receipt={r.rep?.consecutivo ?? ""}>
+                    Pago del {r.date} por {r.amount}:{" "}
+                    {r.rep ? (
+                      <>
+                        recibo {r.rep.consecutivo} <span className="chip">{r.rep.status}</span> <a href={`/document-file/${r.rep.id}/xml`}>XML</a>
+                        {r.rep.hasResponse && (
+                          <>
+                            {" "}
+                            <a href={`/document-file/${r.rep.id}/respuesta`}>Respuesta de Hacienda</a>
+                          </>
+                        )}
+                        {r.rep.detail && <span className="block text-danger">{r.rep.detail}</span>}
+                      </>
+                    ) : (
+                      <span className="text-slate-600">{r.note}</span>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          {d.canEmail && (
+            <AppForm action={here} className="space-y-2" data-email-form>
+              <input type="hidden" name="intent" value="email" />
+              <h2 className="font-semibold">Enviar por correo</h2>
+              <EmailFields prefix="" values={emailFailure ? { ...d.emailForm, ...emailFailure.values } : d.emailForm} errors={emailFailure?.errors ?? {}} />
+              <FormAlert>{emailFailure?.errors._form}</FormAlert>
+              <SubmitButton className="btn btn-primary btn-sm">Enviar</SubmitButton>
+            </AppForm>
+          )}
         </div>
         <DocumentPreview view={d.preview} logoSrc={d.logoSrc} ribbon={d.ribbon} />
       </section>

@@ -95,8 +95,8 @@ function submitFor(request: Request, params: Record<string, string | undefined>,
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
+  // Plan 5 posts are refused by the root middleware (app/domain/access.ts, docs/decisions/124).
   const { company, user, sessionId } = requireSession(context);
-  if (company.permission === 5) throw data(FORM_MESSAGES.readOnlyPlan, { status: 403 });
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) throw data("La solicitud es demasiado grande", { status: 413 });
   const form = await request.formData();
   const values = formValues(form);

@@ -116,7 +116,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         kind: r.kind,
         kindLabel: KIND_LABEL[r.kind] ?? r.kind,
         number: r.consecutivo ?? String(r.number ?? r.id),
-        control: r.number ?? null,
+        // The integrator's reference (API, plan 5): 'N° de control'.
+        control: r.controlNumber ?? "",
         clientId: r.clientId && linkable.has(r.clientId) ? r.clientId : null,
         clientName: client.name ?? "",
         total: formatMoney(r.total, symbol),

@@ -12,6 +12,7 @@ import { formatMoney, truncate } from "../../domain/format.ts";
 import { CABYS_IMPORT_MESSAGES, CABYS_MAX_BYTES, ITEM_MESSAGES } from "../../domain/item-schemas.ts";
 import { lastPage } from "../../domain/pagination.ts";
 import { checkCabysUpload, fileStream, importCabysSpreadsheet } from "../../server/cabys.server.ts";
+import { requireSuperAdmin } from "../../server/companies.server.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { currentRate } from "../../server/exchange-rate.server.ts";
@@ -76,8 +77,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     perPage: req.perPage,
     search: req.search,
     lastPage: lastPage(total, req.perPage),
-    isAdmin: user.isAdmin,
-    cabysCount: user.isAdmin ? await countCabys(db()) : null,
+    // The CABYS catalogue is shared by every company: only the super-admin imports it (decision 121).
+    canImportCabys: user.isSuperAdmin,
+    cabysCount: user.isSuperAdmin ? await countCabys(db()) : null,
     rate: await currentRate(db(), { currency: "USD", now: new Date() }),
     back: hrefOf(list),
     dialog,
@@ -98,7 +100,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirectWithToast("/items", ok ? { type: "success", text: ITEM_MESSAGES.deleted } : { type: "error", text: ITEM_MESSAGES.problem });
   }
   if (intent === "import-cabys") {
-    if (!user.isAdmin) throw data(CABYS_IMPORT_MESSAGES.adminOnly, { status: 403 });
+    requireSuperAdmin(user, CABYS_IMPORT_MESSAGES.superAdminOnly);
     const upload = await checkCabysUpload(form.get("file"));
     if (!upload.ok) return data({ importMessage: upload.message, importErrors: [] as string[], importErrorCount: 0 }, { status: 400 });
     const result = await importCabysSpreadsheet(db(), fileStream(upload.file));
@@ -117,7 +119,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Items({ loaderData, actionData }: Route.ComponentProps) {
-  const { rows, page, perPage, search, isAdmin, rate, cabysCount, back } = loaderData;
+  const { rows, page, perPage, search, canImportCabys, rate, cabysCount, back } = loaderData;
   const dialog = (actionData && "dialog" in actionData ? actionData.dialog : null) ?? loaderData.dialog;
   // "Nuevo" / "Editar" open the dialog on the same list (search and page kept).
   const dialogHref = (k: string, v: string | number) => {
@@ -190,7 +192,7 @@ export default function Items({ loaderData, actionData }: Route.ComponentProps) 
         </div>
         <Pagination page={page} lastPage={loaderData.lastPage} />
       </div>
-      {isAdmin && (
+      {canImportCabys && (
         <section className="card space-y-3" aria-labelledby="cabys-import" data-cabys-import>
           <h2 id="cabys-import" className="font-semibold">
             Actualizar catálogo CABYS

@@ -1,7 +1,7 @@
 // /payments (spec part 2 "Payments, banks, reminders"; docs/decisions/095-payments.md). One URL,
 // two screens, each in its own module (docs/decisions/169): the payment form of one document
 // (?document_id=ID[&volver=PATH], screens/pay.*) and the list of payments with the banks
-// (screens/list.*). This module only chooses the screen; the server answers 403 to plan 5's posts.
+// (screens/list.*). This module only chooses the screen; the root middleware answers 403 to plan 5's posts.
 import { data, isRouteErrorResponse, useRouteError } from "react-router";
 import type { Route } from "./+types/payments";
 import { PAYMENT_MESSAGES } from "../../domain/payments.ts";
@@ -26,8 +26,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  // Plan 5 posts are refused by the root middleware (app/domain/access.ts, docs/decisions/124).
   const { company, user } = requireSession(context);
-  if (company.permission === 5) throw data(PAYMENT_MESSAGES.readOnly, { status: 403 });
   const form = await request.formData();
   const ids = { companyId: company.id, userId: user.id };
   switch (String(form.get("intent") ?? "")) {

@@ -8,13 +8,13 @@ import { assignSchema } from "../../domain/user-schemas.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
-import { assignCompany, requireManageableUser, requireUserAdmin } from "../../server/users.server.ts";
+import { assignCompany, requireManageableUser, requireUserAdmin, viewerOf } from "../../server/users.server.ts";
 
 /** Step 1 picks a user (a GET form, works without JavaScript); step 2 a company not yet assigned. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUserAdmin(context.get(requestContext).user);
   const userId = Number(new URL(request.url).searchParams.get("user_id"));
-  const users = await assignableUsers(db(), user);
+  const users = await assignableUsers(db(), viewerOf(user));
   const chosen = userId > 0 ? await requireManageableUser(db(), user, userId) : null;
   const companies = chosen ? await assignableCompanies(db(), { viewerId: user.id, isSuperAdmin: user.isSuperAdmin, userId: chosen.id }) : [];
   return { users, chosen: chosen ? { id: chosen.id, name: chosen.name } : null, companies };

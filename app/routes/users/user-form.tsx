@@ -19,7 +19,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (id !== null) await requireManageableUser(db(), user, id);
   const parsed = parseForm(userSchema({ creating: id === null }), await request.formData());
   if (!parsed.ok) return data({ errors: parsed.errors, values: { ...parsed.values, password: "" } }, { status: 400 });
-  const result = id === null ? await createUser(db(), user, parsed.data) : await updateUser(db(), user, id, parsed.data);
+  const result = id === null ? await createUser(db(), user, parsed.data) : await updateUser(db(), user, id, parsed.data, { keepSessionId: context.get(requestContext).sessionId });
   if (!result.ok) return data({ errors: result.errors, values: { name: parsed.data.name, email: parsed.data.email, admin: parsed.data.admin ? "on" : "" } }, { status: 400 });
   return redirectWithToast("/users", { type: "success", text: id === null ? USER_MESSAGES.saved : USER_MESSAGES.updated });
 }

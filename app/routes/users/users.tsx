@@ -10,13 +10,13 @@ import { USER_MESSAGES } from "../../domain/user-schemas.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
-import { deleteUser, requireUserAdmin, userFormData } from "../../server/users.server.ts";
+import { deleteUser, requireUserAdmin, userFormData, viewerOf } from "../../server/users.server.ts";
 import { UserFormCard } from "../../components/user-form.tsx";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUserAdmin(context.get(requestContext).user);
   const req = await listRequest(request, context, "users");
-  const { rows, total } = await usersPage(db(), { viewer: user, ...req });
+  const { rows, total } = await usersPage(db(), { viewer: viewerOf(user), ...req });
   // ?new=1 / ?edit=ID open the user form as a dialog over the list (a page without JavaScript too).
   const params = new URL(request.url).searchParams;
   const editId = params.get("edit");

@@ -49,6 +49,9 @@ export async function listScreen(db: Db, request: Request, context: Readonly<Rou
         bank: r.bankName ?? PAYMENT_MESSAGES.noBank,
         reference: r.reference ?? "",
         date: formatDay(r.paidOn),
+        // The Recibo Electrónico de Pago the payment issued (sale conditions 08 and 10), or why none.
+        receipt: r.repDocumentId ? { id: r.repDocumentId, consecutivo: r.repConsecutivo ?? "", status: r.repStatus ?? "" } : null,
+        receiptNote: r.repNote,
       };
     }),
     banks: await banksOf(db, { companyId: company.id }),
@@ -63,6 +66,7 @@ export async function deleteAction(db: Db, ids: { companyId: number; userId: num
   if (form.get("confirm") === "cancel") return redirectWithToast(back, { type: "info", text: PAYMENT_MESSAGES.cancelled });
   const done = await deletePayment(db, { companyId: ids.companyId, userId: ids.userId, id: idParam(String(form.get("payment_id") ?? "")), now: new Date() });
   if (!done) throw data(PAYMENT_MESSAGES.notFound, { status: 404 });
+  if ("refused" in done) return redirectWithToast(back, { type: "error", text: done.refused });
   return redirectWithToast(back, { type: "success", text: PAYMENT_MESSAGES.deleted });
 }
 

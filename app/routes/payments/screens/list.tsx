@@ -62,7 +62,7 @@ function BanksSection({ d, state }: { d: ListScreen; state?: BankFailure | { int
 
 export function PaymentsList({ d, state }: { d: ListScreen; state?: BankFailure | { intent: string } }) {
   const here = `/payments${d.page > 1 ? `?page=${d.page}` : ""}`;
-  const columns = d.plan5 ? 8 : 9;
+  const columns = d.plan5 ? 9 : 10;
   return (
     <div className="space-y-4">
       <div className="card">
@@ -80,6 +80,7 @@ export function PaymentsList({ d, state }: { d: ListScreen; state?: BankFailure 
                 <th>Banco</th>
                 <th>Referencia</th>
                 <th>Fecha</th>
+                <th>Recibo electrónico</th>
                 {!d.plan5 && <th>Acciones</th>}
               </tr>
             </thead>
@@ -107,6 +108,17 @@ export function PaymentsList({ d, state }: { d: ListScreen; state?: BankFailure 
                   <td data-label="Banco">{r.bank}</td>
                   <td data-label="Referencia">{r.reference}</td>
                   <td data-label="Fecha">{r.date}</td>
+                  <td data-label="Recibo electrónico" data-receipt>
+                    {r.receipt ? (
+                      <>
+                        <a href={`/document-file/${r.receipt.id}/xml`}>{r.receipt.consecutivo}</a> <span className="chip">{r.receipt.status}</span>
+                      </>
+                    ) : r.receiptNote ? (
+                      <span className="text-sm text-slate-600" title={r.receiptNote}>
+                        Sin recibo
+                      </span>
+                    ) : null}
+                  </td>
                   {!d.plan5 && (
                     <td data-label="Acciones">
                       <ConfirmAction

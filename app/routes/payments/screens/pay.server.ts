@@ -5,6 +5,7 @@ import { data } from "react-router";
 import type { Db } from "../../../../db/client.ts";
 import { parseForm } from "../../../domain/forms.ts";
 import { PAYMENT_MESSAGES, paymentReturn, paymentSchema } from "../../../domain/payments.ts";
+import { REP_MESSAGES } from "../../../domain/rep.ts";
 import { redirectWithToast } from "../../../server/flash.server.ts";
 import { PAYMENT_FORM_CODES, paymentFormState, recordPayment } from "../../../server/payments.server.ts";
 
@@ -33,6 +34,9 @@ export async function payAction(db: Db, ids: { companyId: number; userId: number
     return data<PayFailure>({ intent: "pay", errors: parsed.errors, values: parsed.values }, { status: 400 });
   }
   const r = await recordPayment(db, { companyId: ids.companyId, userId: ids.userId, payment: parsed.data });
+  // The Recibo Electrónico de Pago the payment issued (sale conditions 08 and 10, decision 135), or why none.
+  if (r.ok && r.rep?.issued === true) return redirectWithToast(back, { type: "success", text: REP_MESSAGES.recorded(r.rep.consecutivo) });
+  if (r.ok && r.rep?.issued === false) return redirectWithToast(back, { type: "warning", text: `${PAYMENT_MESSAGES.recorded} ${r.rep.note}` });
   if (r.ok) return redirectWithToast(back, { type: "success", text: PAYMENT_MESSAGES.recorded });
   if (r.reason === "not-found") throw data(PAYMENT_MESSAGES.notFound, { status: 404 });
   const values = Object.fromEntries([...form.entries()].filter((e): e is [string, string] => typeof e[1] === "string" && e[0] !== "_csrf"));

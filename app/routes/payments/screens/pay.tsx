@@ -70,6 +70,11 @@ export function PaymentForm({ d, state }: { d: PayScreen; state?: PayFailure | {
           <input type="hidden" name="document_id" value={doc.id} />
           <input type="hidden" name="volver" value={d.volver} />
           {errors._form ? <FormAlert>{errors._form}</FormAlert> : null}
+          {d.repNotice && (
+            <p className="rounded-md bg-warning/10 p-3 text-sm" role="status" data-rep-notice>
+              {d.repNotice}
+            </p>
+          )}
           <div className="grid gap-3 sm:grid-cols-2">
             <Field label="Monto" name="amount" error={errors.amount}>
               <input id="amount" name="amount" className="input" inputMode="decimal" autoComplete="off" defaultValue={v.amount} aria-invalid={invalid(errors, "amount")} aria-describedby={describedBy(errors, "amount")} required />

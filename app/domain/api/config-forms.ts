@@ -1,0 +1,30 @@
+// The forms of the API configuration screen (/config-api/:company_id): the company's API user and
+// password (the company form's rules and messages), the integrator's consecutive mode, and a webhook.
+import { z } from "zod";
+import { API_CREDENTIAL_MESSAGES, apiPasswordLengthOk } from "../company-schemas.ts";
+import { WEBHOOK_EVENTS } from "./schemas.ts";
+
+const text = (v: unknown) => (typeof v === "string" ? v : "");
+
+export const apiCredentialsSchema = z.object({
+  username_api: z.preprocess(text, z.string().trim().min(1, API_CREDENTIAL_MESSAGES.usernameRequired).max(100, "Máximo 100 caracteres")),
+  password_api: z.preprocess(
+    text,
+    z
+      .string()
+      .refine((v) => v === "" || apiPasswordLengthOk(v), API_CREDENTIAL_MESSAGES.passwordLength)
+      .transform((v) => v || null),
+  ),
+  modo_consecutive_api: z.preprocess((v) => v === "on" || v === "1" || v === "true", z.boolean()),
+});
+
+export const WEBHOOK_EVENT_LABELS: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
+  "document.accepted": "Documento aceptado por Hacienda",
+  "document.rejected": "Documento rechazado por Hacienda",
+  "received_document.processed": "Documento recibido procesado",
+};
+
+export const webhookFormSchema = z.object({
+  url: z.preprocess(text, z.string().trim().min(1, "La URL es obligatoria").max(500, "Máximo 500 caracteres")),
+  description: z.preprocess(text, z.string().trim().max(200, "Máximo 200 caracteres")),
+});

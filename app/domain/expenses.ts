@@ -1,0 +1,172 @@
+/**
+ * Expenses (spec part 2 "Expenses", §3 Expense / Expense category / Payment method, §5, §8, §9): the
+ * texts, the form schemas with their Spanish messages, the attachment rule (a photo or a PDF, one
+ * file, size-limited, recognised by its bytes) and the payment-method choice. Pure.
+ * docs/decisions/150-expenses.md.
+ */
+import { z } from "zod";
+import { sniffImage } from "./company-schemas.ts";
+import { dec, money } from "./decimal.ts";
+import { isCalendarDay } from "./payments.ts";
+
+export const EXPENSE_MESSAGES = {
+  recorded: "Gasto registrado correctamente",
+  deleted: "Gasto eliminado",
+  empty: "No se han registrado gastos.",
+  noReference: "S/R",
+  confirmDelete: "¿ Deseas eliminar el gasto ?",
+  cancelled: "Acción cancelada",
+  problem: "Ocurrio un problema",
+  notFound: "No encontrado",
+  invalid: "invalido",
+  readOnly: "Su plan es de solo lectura: no puede registrar ni eliminar gastos.",
+  dateRequired: "La fecha es obligatoria",
+  dateInvalid: "La fecha no es válida",
+  descriptionRequired: "La descripción es obligatoria",
+  amountRequired: "El monto es obligatorio",
+  amountFormat: "El monto debe ser un número con máximo 2 decimales",
+  amountPositive: "El monto debe ser mayor que cero",
+  currencyRequired: "La moneda es obligatoria",
+  exchangeRate: "Indique el tipo de cambio del dólar (mayor que cero).",
+  categoryRequired: "La categoría es obligatoria",
+  categoryInvalid: "La categoría seleccionada no existe",
+  paymentMethodRequired: "El método de pago es obligatorio",
+  paymentMethodInvalid: "El método de pago seleccionado no existe",
+  categoryNameRequired: "El nombre de la categoría es obligatorio",
+  categoryDuplicate: "Ya existe una categoría con ese nombre",
+  categoryAdded: "Categoría agregada correctamente.",
+  categoryUpdated: "Categoría actualizada correctamente.",
+  noCategories: "No se han registrado categorías.",
+  methodNameRequired: "El nombre del método de pago es obligatorio",
+  methodDuplicate: "Ya existe un método de pago con ese nombre",
+  methodAdded: "Método de pago agregado correctamente.",
+  methodUpdated: "Método de pago actualizado correctamente.",
+  noMethods: "No se han registrado métodos de pago propios.",
+  fileType: "El archivo debe ser una foto (JPG, PNG, GIF o WebP) o un PDF.",
+  fileOne: "Solo se permite un archivo adjunto.",
+  fileGone: "El archivo adjunto ya no está disponible: vuelva a elegirlo.",
+  fileUnavailable: "Este archivo no esta disponible para su descarga",
+} as const;
+
+/** Largest receipt accepted (bytes). The route's request body must allow this plus the form (about 1 MB). */
+export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+
+/** 'El archivo no puede superar 10 MB.' */
+export const fileTooLarge = (max = ATTACHMENT_MAX_BYTES) => `El archivo no puede superar ${Math.round(max / (1024 * 1024))} MB.`;
+
+export type AttachmentType = { mime: "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf"; ext: string };
+
+const EXTENSIONS: Record<AttachmentType["mime"], string> = { "image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/webp": "webp", "application/pdf": "pdf" };
+
+/**
+ * What a receipt is, by its first bytes (never by its name or the type the browser claims): a photo
+ * (the image types the company logo accepts: sniffImage) or a PDF. Null for anything else.
+ */
+export function attachmentType(head: Uint8Array): AttachmentType | null {
+  const isPdf = head.length >= 5 && [0x25, 0x50, 0x44, 0x46, 0x2d].every((b, i) => head[i] === b);
+  const mime = isPdf ? "application/pdf" : sniffImage(head);
+  return mime ? { mime, ext: EXTENSIONS[mime] } : null;
+}
+
+/** The checks of one uploaded receipt: size first (nothing is read past the limit), then its bytes. */
+export function checkAttachment(file: { size: number; head: Uint8Array }, max = ATTACHMENT_MAX_BYTES): { ok: true; type: AttachmentType } | { ok: false; message: string } {
+  if (file.size > max) return { ok: false, message: fileTooLarge(max) };
+  const type = attachmentType(file.head);
+  return type ? { ok: true, type } : { ok: false, message: EXPENSE_MESSAGES.fileType };
+}
+
+/**
+ * The name shown for a receipt and offered on download: the user's file name without folders or
+ * control characters, at most 120 characters, never empty.
+ */
+export function displayFileName(raw: string, ext: string): string {
+  const base = (raw.split(/[\\/]/).pop() ?? "").replace(/[\u0000-\u001f\u007f"<>|:*?]/g, "").trim().slice(0, 120);
+  return base || `adjunto.${ext}`;
+}
+
+/**
+ * A payment method of the form: Hacienda's TipoMedioPago code ('01' Efectivo …) or a company's own
+ * method ('m' and its id, e.g. 'm12').
+ */
+export type PaymentMethodChoice = { code: string; id: null } | { code: null; id: number };
+
+export function parsePaymentMethod(value: string): PaymentMethodChoice | null {
+  if (/^\d{2}$/.test(value)) return { code: value, id: null };
+  const m = /^m(\d{1,9})$/.exec(value);
+  return m ? { code: null, id: Number(m[1]) } : null;
+}
+
+export const paymentMethodValue = (p: { code: string | null; id: number | null }) => (p.id ? `m${p.id}` : (p.code ?? ""));
+
+const text = (message: string, max: number) => z.string({ error: message }).trim().min(1, message).max(max, EXPENSE_MESSAGES.invalid);
+
+/** Amount: required, positive, at most 2 decimals (spec §5, §9; a comma is accepted as the decimal mark). */
+export const expenseAmountSchema = z
+  .string({ error: EXPENSE_MESSAGES.amountRequired })
+  .trim()
+  .min(1, EXPENSE_MESSAGES.amountRequired)
+  .transform((v) => v.replace(/\s/g, "").replace(",", "."))
+  // One check giving one message (no aborting issue: the form's other checks still run).
+  .superRefine((v, ctx) => {
+    if (!/^\d{1,13}(\.\d{1,2})?$/.test(v)) ctx.addIssue({ code: "custom", message: EXPENSE_MESSAGES.amountFormat });
+    else if (!dec(v).gt(0)) ctx.addIssue({ code: "custom", message: EXPENSE_MESSAGES.amountPositive });
+  })
+  .transform((v) => (/^\d{1,13}(\.\d{1,2})?$/.test(v) ? money(v) : v));
+
+const idField = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .regex(/^\d{1,9}$/, message)
+    .transform(Number);
+
+/**
+ * The expense form (spec §5: date, description, amount with 2 decimals, currency, category and
+ * payment method required; reference optional; one attachment — checked apart, by the use-case).
+ * A dollar expense needs its exchange rate (colones per dollar); a colón expense is stored at 1.
+ */
+export const expenseSchema = z
+  .object({
+    date: z.string({ error: EXPENSE_MESSAGES.dateRequired }).trim().min(1, EXPENSE_MESSAGES.dateRequired).refine(isCalendarDay, EXPENSE_MESSAGES.dateInvalid),
+    description: text(EXPENSE_MESSAGES.descriptionRequired, 250),
+    amount: expenseAmountSchema,
+    currency_id: z.string({ error: EXPENSE_MESSAGES.currencyRequired }).trim().regex(/^[12]$/, EXPENSE_MESSAGES.currencyRequired).transform(Number),
+    exchange_rate: z.string().trim().optional().default(""),
+    reference: z.string().trim().max(100, EXPENSE_MESSAGES.invalid).optional().default(""),
+    category_id: idField(EXPENSE_MESSAGES.categoryRequired),
+    payment_method: z
+      .string({ error: EXPENSE_MESSAGES.paymentMethodRequired })
+      .trim()
+      .min(1, EXPENSE_MESSAGES.paymentMethodRequired)
+      .refine((v) => parsePaymentMethod(v) !== null, EXPENSE_MESSAGES.paymentMethodRequired),
+    /** An upload already kept for this form (a failed submission or the new-category dialog). */
+    attachment_id: z
+      .string()
+      .trim()
+      .optional()
+      .default("")
+      .refine((v) => v === "" || /^\d{1,9}$/.test(v), EXPENSE_MESSAGES.fileGone)
+      .transform((v) => (v === "" ? null : Number(v))),
+  })
+  // Also when other fields are wrong, so every message shows at once (the values may then be partly
+  // unparsed: the currency is compared as text).
+  .superRefine(
+    (v, ctx) => {
+      if (String(v.currency_id) !== "1") return;
+      const rate = String(v.exchange_rate ?? "").trim().replace(",", ".");
+      if (!/^\d{1,7}(\.\d{1,5})?$/.test(rate) || !dec(rate).gt(0)) ctx.addIssue({ code: "custom", path: ["exchange_rate"], message: EXPENSE_MESSAGES.exchangeRate });
+    },
+    { when: () => true },
+  )
+  .transform((v) => ({ ...v, exchange_rate: v.currency_id === 1 ? money(v.exchange_rate.replace(",", ".")) : money("1") }));
+export type ExpenseFormData = z.output<typeof expenseSchema>;
+
+/** A category (spec §5: name required). */
+export const categorySchema = z.object({ name: text(EXPENSE_MESSAGES.categoryNameRequired, 100) });
+
+/** A company's own payment method (spec §3: name and code; §5: name required). */
+export const paymentMethodSchema = z.object({
+  name: text(EXPENSE_MESSAGES.methodNameRequired, 100),
+  code: z.string().trim().max(20, EXPENSE_MESSAGES.invalid).optional().default(""),
+});

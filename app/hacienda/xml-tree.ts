@@ -1,0 +1,449 @@
+/**
+ * A fast, strict XML 1.0 parser that keeps everything canonicalization needs: element and attribute
+ * prefixes as written, namespace declarations, the in-scope namespaces of every element, text,
+ * CDATA (as text), comments and processing instructions, in document order. Used to read and
+ * verify documents we receive (parse.ts, verify.ts, c14n.ts); reach it through
+ * safe-xml.ts `parseXmlTreeSafely`, which refuses hostile input first.
+ *
+ * Why not xmldom here: @xmldom/xmldom 0.9 compiles a Unicode regular expression for every end tag,
+ * so parsing a 1-line comprobante costs ~0.6 ms and a 1,000-line one ~200 ms, more than the whole
+ * verification budget (decision 141). The validator's parser (xsd/parse.ts) is fast but drops what
+ * canonicalization needs (prefixes, declarations, the order of text and comments).
+ *
+ * What it refuses (as not well-formed, XmlTreeError with a Spanish reason and the line): DTDs,
+ * unknown entities, characters XML 1.0 forbids, mismatched or unclosed tags, duplicate attributes,
+ * undeclared prefixes, text or a second element outside the root, "]]>" in text, "--" in comments.
+ */
+
+export const NS_XML = "http://www.w3.org/XML/1998/namespace";
+const NS_XMLNS = "http://www.w3.org/2000/xmlns/";
+
+export interface XmlTreeAttr {
+  /** As written, e.g. "xsi:schemaLocation". */
+  qname: string;
+  prefix: string;
+  local: string;
+  /** Namespace URI ("" for an unprefixed attribute). */
+  ns: string;
+  value: string;
+}
+
+export interface XmlTreeElement {
+  type: 1;
+  qname: string;
+  prefix: string;
+  local: string;
+  ns: string;
+  /** Attributes other than namespace declarations, as written (document order). */
+  attrs: XmlTreeAttr[];
+  /** Namespace declarations on this element: [prefix ("" = default), URI]. */
+  nsDecls: Array<[string, string]>;
+  /** Namespaces in scope here (shared with the parent when this element declares none). */
+  scope: ReadonlyMap<string, string>;
+  children: XmlTreeNode[];
+  parent: XmlTreeElement | null;
+  /** 1-based line of the start tag. */
+  line: number;
+}
+
+export interface XmlTreeText {
+  type: 3;
+  data: string;
+}
+export interface XmlTreeComment {
+  type: 8;
+  data: string;
+}
+export interface XmlTreePI {
+  type: 7;
+  target: string;
+  data: string;
+}
+export type XmlTreeNode = XmlTreeElement | XmlTreeText | XmlTreeComment | XmlTreePI;
+
+export interface XmlTreeDocument {
+  root: XmlTreeElement;
+  /** Comments and processing instructions before the root (the XML declaration is not one). */
+  prolog: Array<XmlTreeComment | XmlTreePI>;
+  /** Comments and processing instructions after the root. */
+  epilog: Array<XmlTreeComment | XmlTreePI>;
+}
+
+export class XmlTreeError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
+    super(message);
+  }
+}
+
+const NAME_START = "A-Za-z_\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD";
+const NAME_CHAR = `${NAME_START}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040`;
+const NCNAME = `[${NAME_START}][${NAME_CHAR}]*`;
+/** A QName (prefix:local or local), sticky. */
+const QNAME_Y = new RegExp(`${NCNAME}(?::${NCNAME})?`, "y");
+const PI_TARGET_Y = new RegExp(`${NCNAME}`, "y");
+/** Characters XML 1.0 does not allow anywhere (lone surrogates are checked by the decoder). */
+const FORBIDDEN_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
+const ENTITY_RE = /&([^;&<]*)(;?)/g;
+
+const EMPTY_SCOPE: ReadonlyMap<string, string> = new Map([["xml", NS_XML]]);
+
+function decode(s: string, line: number): string {
+  if (s.indexOf("&") < 0) return s;
+  return s.replace(ENTITY_RE, (m, body: string, semi: string) => {
+    if (!semi) throw new XmlTreeError(`referencia de entidad sin cerrar «${m}»`, line);
+    switch (body) {
+      case "amp":
+        return "&";
+      case "lt":
+        return "<";
+      case "gt":
+        return ">";
+      case "quot":
+        return '"';
+      case "apos":
+        return "'";
+    }
+    let cp: number;
+    if (/^#x[0-9a-fA-F]{1,6}$/.test(body)) cp = parseInt(body.slice(2), 16);
+    else if (/^#[0-9]{1,7}$/.test(body)) cp = parseInt(body.slice(1), 10);
+    else throw new XmlTreeError(`entidad desconocida «&${body};»`, line);
+    const ok = cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+    if (!ok) throw new XmlTreeError(`referencia a un carácter no permitido «&${body};»`, line);
+    return String.fromCodePoint(cp);
+  });
+}
+
+const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
+
+/** Shared by every element without attributes or namespace declarations (never written to). */
+const NONE: never[] = Object.freeze([]) as never[];
+
+/**
+ * Names already checked against QNAME_Y, with their prefix and local part (documents repeat a few
+ * dozen names thousands of times). Keys are copied so that they do not keep a document alive.
+ */
+const KNOWN_NAMES = new Map<string, { name: string; prefix: string; local: string }>();
+
+function splitName(qname: string): { prefix: string; local: string } {
+  const known = KNOWN_NAMES.get(qname);
+  if (known) return known;
+  const colon = qname.indexOf(":");
+  return colon < 0 ? { prefix: "", local: qname } : { prefix: qname.slice(0, colon), local: qname.slice(colon + 1) };
+}
+
+/** The QName starting at `pos` (empty when there is none). */
+function nameAt(xml: string, pos: number): string {
+  // Fast path: the run of characters up to a delimiter, when it is a name seen before.
+  let end = pos;
+  for (;;) {
+    const c = xml.charCodeAt(end);
+    if (c === 62 || c === 47 || c === 61 || c === 32 || c === 9 || c === 10 || c === 13 || Number.isNaN(c)) break;
+    end++;
+  }
+  const run = xml.slice(pos, end);
+  const known = KNOWN_NAMES.get(run);
+  if (known) return known.name;
+  QNAME_Y.lastIndex = pos;
+  const m = QNAME_Y.exec(xml);
+  if (!m) return "";
+  if (m[0] === run && KNOWN_NAMES.size < 4096 && run.length <= 256) {
+    const name = Buffer.from(run, "utf8").toString("utf8");
+    const colon = name.indexOf(":");
+    KNOWN_NAMES.set(name, colon < 0 ? { name, prefix: "", local: name } : { name, prefix: name.slice(0, colon), local: name.slice(colon + 1) });
+  }
+  return m[0];
+}
+
+/** Parses a whole document. Throws XmlTreeError when it is not well-formed XML with namespaces. */
+export function parseXmlTree(input: string, { maxDepth = Infinity }: { maxDepth?: number } = {}): XmlTreeDocument {
+  // Line ends are normalized first (XML 1.0 §2.11), so "&#13;" written as a reference survives.
+  const xml = input.indexOf("\r") < 0 ? input : input.replace(/\r\n?/g, "\n");
+  const bad = FORBIDDEN_CHAR.exec(xml);
+  if (bad) throw new XmlTreeError(`contiene un carácter no permitido en XML (código ${bad[0].charCodeAt(0)})`, lineOf(xml, bad.index));
+  const len = xml.length;
+  let i = xml.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let line = 1;
+  let lineScan = 0;
+  const lineAt = (pos: number) => {
+    for (; lineScan < pos; lineScan++) if (xml.charCodeAt(lineScan) === 10) line++;
+    return line;
+  };
+
+  const prolog: Array<XmlTreeComment | XmlTreePI> = [];
+  const epilog: Array<XmlTreeComment | XmlTreePI> = [];
+  let root: XmlTreeElement | null = null;
+  const stack: XmlTreeElement[] = [];
+  const misc = () => (root ? epilog : prolog);
+  const appendText = (parent: XmlTreeElement, data: string) => {
+    const last = parent.children[parent.children.length - 1];
+    if (last && last.type === 3) last.data += data;
+    else parent.children.push({ type: 3, data });
+  };
+
+  // XML declaration: only at the very start.
+  if (xml.startsWith("<?xml", i) && isSpace(xml.charCodeAt(i + 5))) {
+    const end = xml.indexOf("?>", i);
+    if (end < 0) throw new XmlTreeError("la declaración XML no está cerrada", 1);
+    i = end + 2;
+  }
+
+  while (i < len) {
+    const lt = xml.indexOf("<", i);
+    const textEnd = lt < 0 ? len : lt;
+    if (textEnd > i) {
+      const raw = xml.slice(i, textEnd);
+      const top = stack[stack.length - 1];
+      if (!top) {
+        for (let k = 0; k < raw.length; k++)
+          if (!isSpace(raw.charCodeAt(k))) throw new XmlTreeError("hay texto fuera del elemento raíz", lineAt(i + k));
+      } else {
+        if (raw.indexOf("]]>") >= 0) throw new XmlTreeError("«]]>» no está permitido en el texto", lineAt(i));
+        appendText(top, decode(raw, lineAt(i)));
+      }
+    }
+    if (lt < 0) break;
+    i = lt;
+    const c1 = xml.charCodeAt(i + 1);
+
+    if (c1 === 47 /* / */) {
+      const gt = xml.indexOf(">", i);
+      if (gt < 0) throw new XmlTreeError("una etiqueta de cierre no está terminada", lineAt(i));
+      const top = stack.pop();
+      let end = gt;
+      while (end > i + 2 && isSpace(xml.charCodeAt(end - 1))) end--;
+      if (!top || end - (i + 2) !== top.qname.length || !xml.startsWith(top.qname, i + 2))
+        throw new XmlTreeError(`la etiqueta de cierre </${xml.slice(i + 2, end)}> no corresponde a <${top?.qname ?? ""}>`, lineAt(i));
+      i = gt + 1;
+      continue;
+    }
+
+    if (c1 === 33 /* ! */) {
+      if (xml.startsWith("<!--", i)) {
+        const end = xml.indexOf("-->", i + 4);
+        if (end < 0) throw new XmlTreeError("un comentario no está cerrado", lineAt(i));
+        const data = xml.slice(i + 4, end);
+        if (data.indexOf("--") >= 0 || data.endsWith("-")) throw new XmlTreeError("un comentario contiene «--»", lineAt(i));
+        const node: XmlTreeComment = { type: 8, data };
+        const top = stack[stack.length - 1];
+        if (top) top.children.push(node);
+        else misc().push(node);
+        i = end + 3;
+        continue;
+      }
+      if (xml.startsWith("<![CDATA[", i)) {
+        const top = stack[stack.length - 1];
+        if (!top) throw new XmlTreeError("hay una sección CDATA fuera del elemento raíz", lineAt(i));
+        const end = xml.indexOf("]]>", i + 9);
+        if (end < 0) throw new XmlTreeError("una sección CDATA no está cerrada", lineAt(i));
+        appendText(top, xml.slice(i + 9, end));
+        i = end + 3;
+        continue;
+      }
+      throw new XmlTreeError("no se admiten declaraciones DOCTYPE ni DTD", lineAt(i));
+    }
+
+    if (c1 === 63 /* ? */) {
+      const end = xml.indexOf("?>", i + 2);
+      if (end < 0) throw new XmlTreeError("una instrucción de procesamiento no está cerrada", lineAt(i));
+      PI_TARGET_Y.lastIndex = i + 2;
+      const tm = PI_TARGET_Y.exec(xml);
+      const target = tm?.[0] ?? "";
+      const after = i + 2 + target.length;
+      if (!target || target.includes(":") || (after < end && !isSpace(xml.charCodeAt(after))))
+        throw new XmlTreeError("una instrucción de procesamiento no tiene un nombre válido", lineAt(i));
+      if (target.toLowerCase() === "xml") throw new XmlTreeError("la declaración XML debe ir al inicio del documento", lineAt(i));
+      let d = after;
+      while (d < end && isSpace(xml.charCodeAt(d))) d++;
+      const node: XmlTreePI = { type: 7, target, data: xml.slice(d, end) };
+      const top = stack[stack.length - 1];
+      if (top) top.children.push(node);
+      else misc().push(node);
+      i = end + 2;
+      continue;
+    }
+
+    // Start tag.
+    const startLine = lineAt(i);
+    const qname = nameAt(xml, i + 1);
+    if (!qname) throw new XmlTreeError("hay un «<» que no inicia una etiqueta válida", startLine);
+    let p = i + 1 + qname.length;
+    let raw: Array<[string, string]> | null = null;
+    let selfClose = false;
+    for (;;) {
+      const ws = p;
+      while (p < len && isSpace(xml.charCodeAt(p))) p++;
+      const ch = xml.charCodeAt(p);
+      if (ch === 62 /* > */) {
+        p++;
+        break;
+      }
+      if (ch === 47 /* / */ && xml.charCodeAt(p + 1) === 62) {
+        selfClose = true;
+        p += 2;
+        break;
+      }
+      if (p >= len) throw new XmlTreeError(`la etiqueta <${qname}> no está terminada`, startLine);
+      if (p === ws) throw new XmlTreeError(`falta un espacio entre los atributos de <${qname}>`, startLine);
+      const an = nameAt(xml, p);
+      if (!an) throw new XmlTreeError(`<${qname}> tiene un atributo con un nombre inválido`, startLine);
+      p += an.length;
+      while (isSpace(xml.charCodeAt(p))) p++;
+      if (xml.charCodeAt(p) !== 61 /* = */) throw new XmlTreeError(`falta «=» en el atributo ${an} de <${qname}>`, startLine);
+      p++;
+      while (isSpace(xml.charCodeAt(p))) p++;
+      const quote = xml[p];
+      if (quote !== '"' && quote !== "'") throw new XmlTreeError(`el atributo ${an} de <${qname}> debe ir entre comillas`, startLine);
+      const qe = xml.indexOf(quote, p + 1);
+      if (qe < 0) throw new XmlTreeError(`el atributo ${an} de <${qname}> no está cerrado`, startLine);
+      const rawValue = xml.slice(p + 1, qe);
+      if (rawValue.indexOf("<") >= 0) throw new XmlTreeError(`«<» no está permitido en el atributo ${an} de <${qname}>`, startLine);
+      raw ??= [];
+      for (const [n] of raw) if (n === an) throw new XmlTreeError(`el atributo ${an} está repetido en <${qname}>`, startLine);
+      // Attribute-value normalization (XML 1.0 §3.3.3): literal white space becomes a space, references are kept.
+      raw.push([an, decode(/[\t\n]/.test(rawValue) ? rawValue.replace(/[\t\n]/g, " ") : rawValue, startLine)]);
+      p = qe + 1;
+    }
+
+    const parent = stack[stack.length - 1] ?? null;
+    if (!parent && root) throw new XmlTreeError("el documento tiene más de un elemento raíz", startLine);
+    const parentScope = parent ? parent.scope : EMPTY_SCOPE;
+    let scope = parentScope;
+    let nsDecls: Array<[string, string]> = NONE;
+    let attrs: XmlTreeAttr[] = NONE;
+    for (const [n, v] of raw ?? NONE) {
+      if (n === "xmlns" || n.startsWith("xmlns:")) {
+        const prefix = n === "xmlns" ? "" : n.slice(6);
+        if (prefix === "xmlns" || (prefix === "xml" && v !== NS_XML) || (prefix !== "xml" && v === NS_XML) || v === NS_XMLNS)
+          throw new XmlTreeError(`<${qname}> declara un espacio de nombres reservado (${n})`, startLine);
+        if (prefix !== "" && v === "") throw new XmlTreeError(`<${qname}> anula el prefijo ${prefix}, algo que XML 1.0 no permite`, startLine);
+        if (nsDecls === NONE) nsDecls = [];
+        nsDecls.push([prefix, v]);
+        if (scope === parentScope) scope = new Map(parentScope);
+        (scope as Map<string, string>).set(prefix, v);
+      }
+    }
+    const seen = raw && raw.length > 1 ? new Set<string>() : null;
+    for (const [n, v] of raw ?? NONE) {
+      if (n === "xmlns" || n.startsWith("xmlns:")) continue;
+      const c = n.indexOf(":");
+      const prefix = c < 0 ? "" : n.slice(0, c);
+      const local = c < 0 ? n : n.slice(c + 1);
+      const ns = prefix ? resolvePrefix(scope, prefix, `el atributo ${n}`, startLine) : "";
+      if (seen) {
+        const key = `${ns} ${local}`;
+        if (seen.has(key)) throw new XmlTreeError(`el atributo ${n} está repetido en <${qname}>`, startLine);
+        seen.add(key);
+      }
+      if (attrs === NONE) attrs = [];
+      attrs.push({ qname: n, prefix, local, ns, value: v });
+    }
+    const { prefix, local } = splitName(qname);
+    if (prefix === "xmlns") throw new XmlTreeError(`<${qname}> usa el prefijo reservado xmlns`, startLine);
+    const el: XmlTreeElement = {
+      type: 1,
+      qname,
+      prefix,
+      local,
+      ns: prefix ? resolvePrefix(scope, prefix, `<${qname}>`, startLine) : (scope.get("") ?? ""),
+      attrs,
+      nsDecls,
+      scope,
+      children: [],
+      parent,
+      line: startLine,
+    };
+    if (parent) parent.children.push(el);
+    else root = el;
+    if (!selfClose) {
+      stack.push(el);
+      if (stack.length > maxDepth) throw new XmlTreeDepthError(maxDepth, startLine);
+    }
+    i = p;
+  }
+  if (stack.length) throw new XmlTreeError(`el elemento <${stack[stack.length - 1]!.qname}> no está cerrado`, lineAt(len));
+  if (!root) throw new XmlTreeError("el documento no tiene elemento raíz", 1);
+  return { root, prolog, epilog };
+}
+
+/** Nesting deeper than the caller allows (a distinct class so the intake can word it). */
+export class XmlTreeDepthError extends XmlTreeError {
+  constructor(
+    readonly maxDepth: number,
+    line: number,
+  ) {
+    super(`tiene más de ${maxDepth} niveles de anidamiento`, line);
+  }
+}
+
+function resolvePrefix(scope: ReadonlyMap<string, string>, prefix: string, what: string, line: number): string {
+  const uri = scope.get(prefix);
+  if (uri === undefined) throw new XmlTreeError(`el prefijo «${prefix}» de ${what} no está declarado`, line);
+  return uri;
+}
+
+function lineOf(s: string, pos: number): number {
+  let n = 1;
+  for (let k = 0; k < pos; k++) if (s.charCodeAt(k) === 10) n++;
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading helpers
+
+/** Element children, optionally only those with a local name (and namespace). */
+export function elementsOf(parent: XmlTreeElement | null | undefined, local?: string, ns?: string): XmlTreeElement[] {
+  const out: XmlTreeElement[] = [];
+  if (!parent) return out;
+  for (const c of parent.children) {
+    if (c.type !== 1) continue;
+    if (local !== undefined && c.local !== local) continue;
+    if (ns !== undefined && c.ns !== ns) continue;
+    out.push(c);
+  }
+  return out;
+}
+
+export function firstElement(parent: XmlTreeElement | null | undefined, local: string, ns?: string): XmlTreeElement | undefined {
+  if (!parent) return undefined;
+  for (const c of parent.children) if (c.type === 1 && c.local === local && (ns === undefined || c.ns === ns)) return c;
+  return undefined;
+}
+
+/** Descendants in document order (not the element itself) that pass `test`. */
+export function findElements(root: XmlTreeElement, test: (el: XmlTreeElement) => boolean): XmlTreeElement[] {
+  const out: XmlTreeElement[] = [];
+  const visit = (el: XmlTreeElement) => {
+    for (const c of el.children) {
+      if (c.type !== 1) continue;
+      if (test(c)) out.push(c);
+      visit(c);
+    }
+  };
+  visit(root);
+  return out;
+}
+
+/** The text of an element and its descendants (DOM textContent). */
+export function textOf(el: XmlTreeElement | null | undefined): string {
+  if (!el) return "";
+  if (el.children.length === 1 && el.children[0]!.type === 3) return el.children[0]!.data;
+  let out = "";
+  const visit = (e: XmlTreeElement) => {
+    for (const c of e.children) {
+      if (c.type === 3) out += c.data;
+      else if (c.type === 1) visit(c);
+    }
+  };
+  visit(el);
+  return out;
+}
+
+/** An unprefixed attribute's value (or a prefixed one by qualified name), null when absent. */
+export function attrOf(el: XmlTreeElement | null | undefined, qname: string): string | null {
+  if (!el) return null;
+  for (const a of el.attrs) if (a.qname === qname) return a.value;
+  return null;
+}

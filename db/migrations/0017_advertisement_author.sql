@@ -1,0 +1,2 @@
+ALTER TABLE "advertisements" ADD COLUMN "saved_by_id" integer;--> statement-breakpoint
+ALTER TABLE "advertisements" ADD CONSTRAINT "advertisements_saved_by_id_users_id_fk" FOREIGN KEY ("saved_by_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;

@@ -1,0 +1,100 @@
+// Expense, expense-category, payment-method and receipt reads. Every function takes companyId and
+// filters by it: another company's id is "not found".
+import { and, asc, desc, eq, isNull, notExists, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import type { DbOrTx } from "../client.ts";
+import { expenseAttachments, expenseCategories, expensePaymentMethods, expenses } from "../schema/index.ts";
+import { fold } from "./payments.ts";
+
+/** The company's expense categories, by name. */
+export async function categoriesOf(db: DbOrTx, { companyId }: { companyId: number }) {
+  return db
+    .select({ id: expenseCategories.id, name: expenseCategories.name })
+    .from(expenseCategories)
+    .where(eq(expenseCategories.companyId, companyId))
+    .orderBy(asc(sql`lower(${expenseCategories.name})`), asc(expenseCategories.id));
+}
+
+export async function categoryOf(db: DbOrTx, { companyId, id }: { companyId: number; id: number }) {
+  const [row] = await db
+    .select({ id: expenseCategories.id, name: expenseCategories.name })
+    .from(expenseCategories)
+    .where(and(eq(expenseCategories.companyId, companyId), eq(expenseCategories.id, id)));
+  return row ?? null;
+}
+
+/** The company's own payment methods (after Hacienda's list in the form), by name. */
+export async function paymentMethodsOf(db: DbOrTx, { companyId }: { companyId: number }) {
+  return db
+    .select({ id: expensePaymentMethods.id, name: expensePaymentMethods.name, code: expensePaymentMethods.code })
+    .from(expensePaymentMethods)
+    .where(eq(expensePaymentMethods.companyId, companyId))
+    .orderBy(asc(sql`lower(${expensePaymentMethods.name})`), asc(expensePaymentMethods.id));
+}
+
+export async function paymentMethodOf(db: DbOrTx, { companyId, id }: { companyId: number; id: number }) {
+  const [row] = await db
+    .select({ id: expensePaymentMethods.id, name: expensePaymentMethods.name, code: expensePaymentMethods.code })
+    .from(expensePaymentMethods)
+    .where(and(eq(expensePaymentMethods.companyId, companyId), eq(expensePaymentMethods.id, id)));
+  return row ?? null;
+}
+
+/** A receipt of the company not yet linked to an expense (kept while its form is filled in), or null. */
+export async function pendingAttachmentOf(db: DbOrTx, { companyId, id }: { companyId: number; id: number }) {
+  const [row] = await db
+    .select({ id: expenseAttachments.id, originalName: expenseAttachments.originalName, mime: expenseAttachments.mime, size: expenseAttachments.size, storedName: expenseAttachments.storedName })
+    .from(expenseAttachments)
+    .where(and(eq(expenseAttachments.companyId, companyId), eq(expenseAttachments.id, id), notExists(db.select({ one: sql`1` }).from(expenses).where(eq(expenses.attachmentId, expenseAttachments.id)))));
+  return row ?? null;
+}
+
+/** The receipt of one of the company's live expenses, or null (no expense, deleted, no receipt). */
+export async function expenseAttachmentOf(db: DbOrTx, { companyId, expenseId }: { companyId: number; expenseId: number }) {
+  const [row] = await db
+    .select({ storedName: expenseAttachments.storedName, originalName: expenseAttachments.originalName, mime: expenseAttachments.mime, size: expenseAttachments.size })
+    .from(expenses)
+    .innerJoin(expenseAttachments, and(eq(expenseAttachments.id, expenses.attachmentId), eq(expenseAttachments.companyId, expenses.companyId)))
+    .where(and(eq(expenses.companyId, companyId), eq(expenses.id, expenseId), isNull(expenses.deletedAt)));
+  return row ?? null;
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * One page of the company's live expenses, newest day first (ties: newest first). `search` matches
+ * (case- and accent-insensitive, anywhere) the number, the description, the reference and the
+ * category's name.
+ */
+export async function expensesPage(db: DbOrTx, opts: { companyId: number; search: string; page: number; perPage: number }) {
+  const where: SQL[] = [eq(expenses.companyId, opts.companyId), isNull(expenses.deletedAt)];
+  const term = opts.search.trim();
+  if (term) {
+    const like = `%${escapeLike(fold(term))}%`;
+    const f = (e: SQL | AnyPgColumn) => sql`translate(lower(coalesce(${e}, '')), 'áéíóúüñ', 'aeiouun') like ${like}`;
+    where.push(sql`(${sql.join([f(sql`${expenses.id}::text`), f(expenses.description), f(expenses.reference), f(expenseCategories.name)], sql` or `)})`);
+  }
+  const rows = await db
+    .select({
+      id: expenses.id,
+      description: expenses.description,
+      amount: expenses.amount,
+      currencyId: expenses.currencyId,
+      spentOn: expenses.spentOn,
+      reference: expenses.reference,
+      category: expenseCategories.name,
+      hasAttachment: sql<boolean>`${expenses.attachmentId} is not null`,
+    })
+    .from(expenses)
+    .innerJoin(expenseCategories, eq(expenseCategories.id, expenses.categoryId))
+    .where(and(...where))
+    .orderBy(desc(expenses.spentOn), desc(expenses.id))
+    .limit(opts.perPage)
+    .offset((opts.page - 1) * opts.perPage);
+  const [{ n }] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(expenses)
+    .innerJoin(expenseCategories, eq(expenseCategories.id, expenses.categoryId))
+    .where(and(...where));
+  return { rows, total: Number(n) };
+}

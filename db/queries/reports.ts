@@ -1,0 +1,496 @@
+// The reports' SQL (spec part 2 "Reports"; docs/decisions/151, 152, 153). Every query takes the
+// company id and a Costa Rica day range. Amounts come back in colones as text with 2 decimals:
+// each document's (or line's, or expense's) amounts converted with its own exchange rate and
+// rounded to céntimos before anything is added (`colones`, the SQL twin of app/domain/reports.ts
+// toColones), so a page's rows, the summary band and the Excel file add up to the same céntimo.
+// Summaries are aggregates computed here, never rows read into Node.
+//
+// Row queries are builders (`…RowsSql`) that return one ordered SELECT whose last columns `k1`, `k2`
+// are its unique sort key: the screen takes a page of it (offset, limit), the Excel export reads it
+// whole through a cursor (PostgreSQL) or in keyset pages after the last row's key (PGlite)
+// (app/server/reports/rows.server.ts).
+import { sql, type SQL } from "drizzle-orm";
+import { rows, type DbOrTx } from "../client.ts";
+import { clientSearchWords } from "./clients.ts";
+import { documentWordsMatch } from "./document-lists.ts";
+import { fold } from "./payments.ts";
+import { rangeInstants, type DayRange } from "../../app/domain/reports.ts";
+
+/** What every report query receives. */
+export interface ReportQuery {
+  companyId: number;
+  range: DayRange;
+  search: string;
+  /** The report's own filter (notes: 'nc', 'nd'), or null. */
+  filter: string | null;
+  /** How searched words match the documents' stored words (documentSearch decides). */
+  wordMode?: "whole" | "beginnings";
+}
+
+/** Where a batch of rows starts (keyset) and how many: an offset page, a keyset page, or everything. */
+export interface RowsCut {
+  after?: { k1: string; k2: string } | null;
+  limit?: number | null;
+  offset?: number;
+}
+
+/** An amount in colones: a dollar amount (currency 1) × its exchange rate, else as it is; half-up to céntimos. */
+export function colones(amount: SQL, currencyId: SQL, exchangeRate: SQL): SQL {
+  return sql`round(${amount} * case when ${currencyId} = 1 then ${exchangeRate} else 1 end, 2)`;
+}
+
+/** `colones` of a column of an aliased table that has currency_id and exchange_rate (documents, expenses). */
+const conv = (alias: string, column: string, of = alias) => colones(sql.raw(`${alias}.${column}`), sql.raw(`${of}.currency_id`), sql.raw(`${of}.exchange_rate`));
+const sumText = (x: SQL) => sql`coalesce(sum(${x}), 0)::numeric(20,2)::text`;
+const sumWhere = (x: SQL, condition: SQL) => sql`coalesce(sum(${x}) filter (where ${condition}), 0)::numeric(20,2)::text`;
+
+/**
+ * The sum in colones of a column of many lines (`l`) of documents (`d`): colón lines added as they
+ * are, dollar lines times their document's rate, rounded half-up to céntimos once, for the group.
+ * (Per line, a conversion and a rounding cost most of an items report of a busy month.)
+ */
+const linesColones = (column: SQL) => sql`round(coalesce(sum(case when d.currency_id = 1 then ${column} * d.exchange_rate else ${column} end), 0), 2)`;
+
+/**
+ * The lines of the documents `d` (these columns of them): looked up per document through
+ * document_lines' index ("offset 0" keeps it a lookup). Left to itself, the planner joined a busy
+ * month by reading all of document_lines (two million rows: 360 ms against 30).
+ */
+const linesOf = (columns: string) => sql.raw(`cross join lateral (select ${columns} from document_lines l where l.document_id = d.id offset 0) l`);
+
+const CR_DAY = (alias: string) => sql.raw(`to_char(${alias}.issued_at at time zone 'America/Costa_Rica', 'YYYY-MM-DD')`);
+
+/** The live, not rejected documents of these kinds issued in the range, matching the search (stored words). */
+function documentsWhere(q: ReportQuery, kinds: string[], alias = "d"): SQL {
+  const { from, until } = rangeInstants(q.range);
+  const a = sql.raw(alias);
+  const parts: SQL[] = [
+    sql`${a}.company_id = ${q.companyId}`,
+    sql`${a}.kind in (${sql.join(
+      kinds.map((k) => sql`${k}`),
+      sql`, `,
+    )})`,
+    sql`${a}.deleted_at is null`,
+    sql`${a}.status <> 'rechazado'`,
+    sql`${a}.issued_at >= ${from}::timestamptz`,
+    sql`${a}.issued_at < ${until}::timestamptz`,
+  ];
+  const words = clientSearchWords(q.search);
+  if (q.search.trim()) parts.push(words.length ? documentWordsMatch(words, q.wordMode ?? "beginnings", alias) : sql`false`);
+  return sql.join(parts, sql` and `);
+}
+
+const decided = new WeakMap<ReportQuery, Map<string, Promise<ReportQuery>>>();
+
+/**
+ * The query with its search decided as the document lists decide it (decision 092): whole words
+ * when some document of the period has them all, else beginnings for words with letters (a
+ * beginning makes the word index gather every document of every company with such a word).
+ * Decided once per request and kinds: the summary, the page and the export share it.
+ */
+export function documentSearch(db: DbOrTx, q: ReportQuery, kinds: string[]): Promise<ReportQuery> {
+  const words = clientSearchWords(q.search);
+  if (!words.length || words.every((w) => /^[0-9]+$/.test(w))) return Promise.resolve({ ...q, wordMode: "whole" });
+  let byKinds = decided.get(q);
+  if (!byKinds) decided.set(q, (byKinds = new Map()));
+  let r = byKinds.get(kinds.join());
+  if (!r) {
+    const whole = { ...q, wordMode: "whole" as const };
+    r = rows<{ found: boolean }>(db, sql`select exists (select 1 from documents d where ${documentsWhere(whole, kinds)}) as found`).then(([x]) => (x.found ? whole : { ...q, wordMode: "beginnings" as const }));
+    byKinds.set(kinds.join(), r);
+  }
+  return r;
+}
+
+/** A keyset condition on (issued_at, id) after the given key. */
+const afterDocument = (alias: string, cut: RowsCut) => (cut.after ? sql` and (${sql.raw(alias)}.issued_at, ${sql.raw(alias)}.id) > (${cut.after.k1}::timestamptz, ${Number(cut.after.k2)})` : sql``);
+const limits = (cut: RowsCut) => sql`${cut.limit ? sql` limit ${cut.limit}` : sql``}${cut.offset ? sql` offset ${cut.offset}` : sql``}`;
+
+const AMOUNT_COLUMNS = ["subtotal", "discount", "tax", "iva_devuelto", "total_comprobante"] as const;
+const AMOUNT_NAMES = ["subtotal", "discount", "tax", "iva_devuelto", "total"] as const;
+
+/** The columns a document's amounts come back as, converted (`prefix` names them: nc_subtotal …). */
+const documentAmounts = (alias: string, prefix = "") => sql.join(
+  AMOUNT_COLUMNS.map((c, i) => sql`${conv(alias, c)}::numeric(20,2)::text as ${sql.raw(prefix + AMOUNT_NAMES[i])}`),
+  sql`, `,
+);
+
+/** The converted amounts of the credit and debit notes (not rejected) that reference document `d`. */
+const NOTE_TOTALS = sql.join(
+  (["nc", "nd"] as const).flatMap((kind) =>
+    AMOUNT_COLUMNS.map((c, i) => sql`${sumWhere(conv("n", c), sql`n.kind = ${kind}`)} as ${sql.raw(`${kind}_${AMOUNT_NAMES[i]}`)}`),
+  ),
+  sql`, `,
+);
+
+export interface AmountsText {
+  subtotal: string;
+  discount: string;
+  tax: string;
+  iva_devuelto: string;
+  total: string;
+}
+
+export interface NoteTotals {
+  nc_subtotal: string;
+  nc_discount: string;
+  nc_tax: string;
+  nc_iva_devuelto: string;
+  nc_total: string;
+  nd_subtotal: string;
+  nd_discount: string;
+  nd_tax: string;
+  nd_iva_devuelto: string;
+  nd_total: string;
+}
+
+export const NO_NOTES: NoteTotals = {
+  nc_subtotal: "0.00",
+  nc_discount: "0.00",
+  nc_tax: "0.00",
+  nc_iva_devuelto: "0.00",
+  nc_total: "0.00",
+  nd_subtotal: "0.00",
+  nd_discount: "0.00",
+  nd_tax: "0.00",
+  nd_iva_devuelto: "0.00",
+  nd_total: "0.00",
+};
+
+export interface SalesReportRow extends AmountsText {
+  id: number;
+  kind: string;
+  number: string;
+  client_id: number | null;
+  client_name: string;
+  client_identification: string;
+  day: string;
+  k1: string;
+  k2: string;
+}
+
+const NOTE_FILTER = sql`n.kind in ('nc', 'nd') and n.status <> 'rechazado' and n.deleted_at is null`;
+
+/** Invoices or tickets of the range, oldest first, each with its amounts in colones. */
+export function salesRowsSql(q: ReportQuery, kind: "fe" | "te", cut: RowsCut = {}): SQL {
+  return sql`select d.id, d.kind, coalesce(d.consecutivo, d.number::text, d.id::text) as number,
+      case when coalesce((d.client_snapshot->>'generic')::boolean, false) then null else d.client_id end as client_id,
+      coalesce(d.client_snapshot->>'name', '') as client_name, coalesce(d.client_snapshot->>'idNumber', '') as client_identification,
+      ${CR_DAY("d")} as day, ${documentAmounts("d")},
+      d.issued_at::text as k1, d.id::text as k2
+    from documents d
+    where ${documentsWhere(q, [kind])}${afterDocument("d", cut)}
+    order by d.issued_at, d.id${limits(cut)}`;
+}
+
+/**
+ * The totals of the credit and debit notes (not rejected, not deleted; whatever their date) that
+ * reference each of these documents, in colones, by document id. One query for a page or a batch
+ * of the export, through the references' index: only documents with notes come back.
+ */
+export async function noteTotalsOf(db: DbOrTx, { companyId, ids }: { companyId: number; ids: number[] }): Promise<Map<number, NoteTotals>> {
+  if (!ids.length) return new Map();
+  const list = `{${[...new Set(ids)].map(Number).join(",")}}`;
+  // One index lookup per document ("offset 0" keeps the lateral a lookup): joined as a set, the
+  // planner reads every reference of the company (18 ms against 1 ms for 1,000 documents).
+  const found = await rows<NoteTotals & { document_id: number }>(
+    db,
+    sql`select ids.id as document_id, ${NOTE_TOTALS}
+      from unnest(${list}::int[]) as ids(id)
+      cross join lateral (
+        select n.kind, n.subtotal, n.discount, n.tax, n.iva_devuelto, n.total_comprobante, n.currency_id, n.exchange_rate
+          from document_references r
+          join documents n on n.id = r.document_id and n.company_id = r.company_id
+         where r.company_id = ${companyId} and r.referenced_document_id = ids.id and ${NOTE_FILTER}
+        offset 0
+      ) n
+     group by ids.id`,
+  );
+  return new Map(found.map((f) => [Number(f.document_id), f]));
+}
+
+/**
+ * The summary of invoices or tickets: how many, the sums of their amounts, and the sums of the
+ * credit and debit notes that reference them — two aggregates.
+ */
+export async function salesSummary(db: DbOrTx, q: ReportQuery, kind: "fe" | "te") {
+  // Both at once (two connections on PostgreSQL).
+  const [[docs], notes] = await Promise.all([
+    rows<AmountsText & { quantity: number }>(
+    db,
+    sql`select count(*)::int as quantity, ${sql.join(
+      AMOUNT_COLUMNS.map((c, i) => sql`${sumText(conv("d", c))} as ${sql.raw(AMOUNT_NAMES[i])}`),
+      sql`, `,
+    )}
+      from documents d where ${documentsWhere(q, [kind])}`,
+    ),
+    rows<AmountsText & { kind: string }>(
+    db,
+    sql`select n.kind, ${sql.join(
+      AMOUNT_COLUMNS.map((c, i) => sql`${sumText(conv("n", c))} as ${sql.raw(AMOUNT_NAMES[i])}`),
+      sql`, `,
+    )}
+      from documents d
+      cross join lateral (
+        -- Looked up per document through the references' index ("offset 0" keeps it a lookup): a
+        -- hash join would read every note of the company, of every year.
+        select n.kind, n.subtotal, n.discount, n.tax, n.iva_devuelto, n.total_comprobante, n.currency_id, n.exchange_rate
+          from document_references r
+          join documents n on n.id = r.document_id and n.company_id = r.company_id
+         where r.company_id = d.company_id and r.referenced_document_id = d.id and ${NOTE_FILTER}
+        offset 0
+      ) n
+     where ${documentsWhere(q, [kind])}
+     group by n.kind`,
+    ),
+  ]);
+  return { docs: { ...docs, quantity: Number(docs.quantity) }, nc: notes.find((n) => n.kind === "nc") ?? null, nd: notes.find((n) => n.kind === "nd") ?? null };
+}
+
+export interface NoteReportRow extends AmountsText {
+  id: number;
+  kind: string;
+  number: string;
+  client_id: number | null;
+  client_name: string;
+  client_identification: string;
+  day: string;
+  parent_id: number | null;
+  parent_kind: string | null;
+  parent_number: string | null;
+  ref_doc_type: string | null;
+  ref_number: string | null;
+  k1: string;
+  k2: string;
+}
+
+const noteKinds = (q: ReportQuery) => (q.filter === "nc" || q.filter === "nd" ? [q.filter] : ["nc", "nd"]);
+
+/** Credit and debit notes of the range (or one kind), oldest first, with the document each belongs to (its first reference). */
+export function notesRowsSql(q: ReportQuery, cut: RowsCut = {}): SQL {
+  return sql`select n.id, n.kind, coalesce(n.consecutivo, n.number::text, n.id::text) as number,
+      case when coalesce((n.client_snapshot->>'generic')::boolean, false) then null else n.client_id end as client_id,
+      coalesce(n.client_snapshot->>'name', '') as client_name, coalesce(n.client_snapshot->>'idNumber', '') as client_identification,
+      ${CR_DAY("n")} as day, ${documentAmounts("n")},
+      p.parent_id, p.parent_kind, p.parent_number, p.ref_doc_type, p.ref_number,
+      n.issued_at::text as k1, n.id::text as k2
+    from documents n
+    left join lateral (
+      select pd.id as parent_id, pd.kind as parent_kind, coalesce(pd.consecutivo, pd.number::text) as parent_number, r.doc_type as ref_doc_type, r.number as ref_number
+        from document_references r
+        left join documents pd on pd.id = r.referenced_document_id and pd.company_id = r.company_id
+       where r.document_id = n.id and r.company_id = n.company_id
+       order by r.id limit 1
+    ) p on true
+    where ${documentsWhere(q, noteKinds(q), "n")}${afterDocument("n", cut)}
+    order by n.issued_at, n.id${limits(cut)}`;
+}
+
+/** The summary of the notes report: for each kind, how many and the sums of their amounts. */
+export async function notesSummary(db: DbOrTx, q: ReportQuery) {
+  const byKind = await rows<AmountsText & { kind: string; quantity: number }>(
+    db,
+    sql`select n.kind, count(*)::int as quantity, ${sql.join(
+      AMOUNT_COLUMNS.map((c, i) => sql`${sumText(conv("n", c))} as ${sql.raw(AMOUNT_NAMES[i])}`),
+      sql`, `,
+    )}
+      from documents n where ${documentsWhere(q, noteKinds(q), "n")} group by n.kind`,
+  );
+  const empty = { quantity: 0, subtotal: "0.00", discount: "0.00", tax: "0.00", iva_devuelto: "0.00", total: "0.00" };
+  const of = (kind: string) => {
+    const r = byKind.find((x) => x.kind === kind);
+    return r ? { ...r, quantity: Number(r.quantity) } : { ...empty, kind };
+  };
+  return { nc: of("nc"), nd: of("nd") };
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const folded = (x: SQL) => sql`translate(lower(coalesce(${x}, '')), 'áéíóúüñ', 'aeiouun')`;
+
+/** Lines of the invoices and tickets of the range (matching the search by code, CABYS or description). */
+function itemLinesWhere(q: ReportQuery): SQL {
+  const term = q.search.trim();
+  const base = documentsWhere({ ...q, search: "" }, ["fe", "te"]);
+  if (!term) return base;
+  const like = `%${escapeLike(fold(term))}%`;
+  return sql`${base} and (${folded(sql`l.code`)} like ${like} or ${folded(sql`l.cabys`)} like ${like} or ${folded(sql`l.description`)} like ${like})`;
+}
+
+/**
+ * Lines grouped by item: the catalogue item when the line has one (shown with the item's current
+ * code, name and CABYS), else the same code, CABYS and description. `times` is the number of
+ * lines it is on (counting documents needed a sort of every line, spilled to disk in a busy
+ * month); the amounts are its lines', each converted with its document's exchange
+ * rate, rounded to céntimos per item (`linesColones`): the summary adds the rounded rows.
+ */
+function itemGroupsSql(q: ReportQuery): SQL {
+  return sql`select x.k, coalesce(i.code, x.code) as code, coalesce(i.cabys_code, x.cabys) as cabys, coalesce(i.name, x.description) as description,
+      x.times, x.subtotal, x.discount, x.tax, x.total
+    from (
+      select case when l.item_id is not null then 'i' || l.item_id else 'l' || coalesce(l.code, '') || '|' || coalesce(l.cabys, '') || '|' || lower(l.description) end as k,
+        min(l.item_id) as item_id, min(l.code) as code, min(l.cabys) as cabys, min(l.description) as description,
+        count(*)::int as times,
+        ${linesColones(sql`l.subtotal`)} as subtotal, ${linesColones(sql`l.discount`)} as discount,
+        ${linesColones(sql`l.tax`)} as tax, ${linesColones(sql`l.total`)} as total
+      from documents d
+      ${linesOf("l.item_id, l.code, l.cabys, l.description, l.subtotal, l.discount, l.tax, l.total")}
+      where ${itemLinesWhere(q)}
+      group by 1
+    ) x
+    left join items i on i.id = x.item_id and i.company_id = ${q.companyId}`;
+}
+
+export interface ItemReportRow {
+  code: string | null;
+  cabys: string | null;
+  cabys_name: string | null;
+  cabys_rate: string | null;
+  description: string;
+  times: number;
+  subtotal: string;
+  discount: string;
+  tax: string;
+  total: string;
+  k1: string;
+  k2: string;
+}
+
+export interface ItemTotals {
+  items: number;
+  subtotal: string;
+  discount: string;
+  tax: string;
+  total: string;
+}
+
+/**
+ * Items invoiced in the range, by description, with their CABYS name and rate. With `totals`, each
+ * row also carries the whole report's totals (window aggregates over the same grouping), so the
+ * screen reads its page and its summary band in one aggregation.
+ */
+export function itemsRowsSql(q: ReportQuery, cut: RowsCut = {}, totals = false): SQL {
+  const after = cut.after ? sql` where (lower(g.description), g.k) > (${cut.after.k1}, ${cut.after.k2})` : sql``;
+  const windows = totals
+    ? sql`, count(*) over ()::int as t_items, sum(g.subtotal) over ()::numeric(20,2)::text as t_subtotal, sum(g.discount) over ()::numeric(20,2)::text as t_discount,
+        sum(g.tax) over ()::numeric(20,2)::text as t_tax, sum(g.total) over ()::numeric(20,2)::text as t_total`
+    : sql``;
+  return sql`select g.code, g.cabys, cc.description as cabys_name, cc.tax_rate::text as cabys_rate, g.description, g.times,
+      g.subtotal::numeric(20,2)::text as subtotal, g.discount::numeric(20,2)::text as discount, g.tax::numeric(20,2)::text as tax, g.total::numeric(20,2)::text as total,
+      lower(g.description) as k1, g.k as k2${windows}
+    from (${itemGroupsSql(q)}) g
+    left join cabys_codes cc on cc.code = g.cabys${after}
+    order by lower(g.description), g.k${limits(cut)}`;
+}
+
+/** The summary of the items report: how many items and the sums of their amounts. */
+export async function itemsSummary(db: DbOrTx, q: ReportQuery) {
+  const [r] = await rows<{ items: number; subtotal: string; discount: string; tax: string; total: string }>(
+    db,
+    sql`select count(*)::int as items, ${sumText(sql`g.subtotal`)} as subtotal, ${sumText(sql`g.discount`)} as discount, ${sumText(sql`g.tax`)} as tax, ${sumText(sql`g.total`)} as total
+      from (${itemGroupsSql(q)}) g`,
+  );
+  return { ...r, items: Number(r.items) };
+}
+
+/** The expenses of the range (Costa Rica days), matching the search by category, description or reference. */
+function expensesWhere(q: ReportQuery): SQL {
+  const parts: SQL[] = [sql`e.company_id = ${q.companyId}`, sql`e.deleted_at is null`, sql`e.spent_on >= ${q.range.from}::date`, sql`e.spent_on <= ${q.range.to}::date`];
+  const term = q.search.trim();
+  if (term) {
+    const like = `%${escapeLike(fold(term))}%`;
+    parts.push(sql`(${folded(sql`c.name`)} like ${like} or ${folded(sql`e.description`)} like ${like} or ${folded(sql`e.reference`)} like ${like})`);
+  }
+  return sql.join(parts, sql` and `);
+}
+
+const MONTHS = Array.from({ length: 12 }, (_, i) => i + 1);
+
+export interface ExpenseReportRow {
+  category_id: number;
+  name: string;
+  months: string[];
+  total: string;
+  k1: string;
+  k2: string;
+}
+
+/** One row per category with the expenses of each month of the range's year, in colones. */
+export function expensesRowsSql(q: ReportQuery, cut: RowsCut = {}): SQL {
+  const after = cut.after ? sql` having (lower(c.name), c.id) > (${cut.after.k1}, ${Number(cut.after.k2)})` : sql``;
+  return sql`select c.id as category_id, c.name,
+      array[${sql.join(
+        MONTHS.map((m) => sumWhere(conv("e", "amount"), sql`extract(month from e.spent_on) = ${m}`)),
+        sql`, `,
+      )}] as months,
+      ${sumText(conv("e", "amount"))} as total,
+      lower(c.name) as k1, c.id::text as k2
+    from expenses e
+    join expense_categories c on c.id = e.category_id and c.company_id = e.company_id
+    where ${expensesWhere(q)}
+    group by c.id, c.name${after}
+    order by lower(c.name), c.id${limits(cut)}`;
+}
+
+/** The summary of the expenses report: expenses, categories, the total and each month's total. */
+export async function expensesSummary(db: DbOrTx, q: ReportQuery) {
+  const [r] = await rows<{ expenses: number; categories: number; total: string; months: string[] }>(
+    db,
+    sql`select count(*)::int as expenses, count(distinct e.category_id)::int as categories, ${sumText(conv("e", "amount"))} as total,
+        array[${sql.join(
+          MONTHS.map((m) => sumWhere(conv("e", "amount"), sql`extract(month from e.spent_on) = ${m}`)),
+          sql`, `,
+        )}] as months
+      from expenses e join expense_categories c on c.id = e.category_id and c.company_id = e.company_id
+      where ${expensesWhere(q)}`,
+  );
+  return { ...r, expenses: Number(r.expenses), categories: Number(r.categories), months: textArray(r.months) };
+}
+
+/** A text[] as either driver returns it (an array, or PostgreSQL's '{…}' literal). */
+export function textArray(v: unknown): string[] {
+  if (Array.isArray(v)) return v.map(String);
+  if (typeof v === "string") return v.replace(/^\{|\}$/g, "").split(",").filter(Boolean).map((s) => s.replace(/^"|"$/g, ""));
+  return [];
+}
+
+export interface TariffSums {
+  tarifa_code: string | null;
+  kind: string;
+  base: string;
+  tax: string;
+  exonerated_base: string;
+  exonerated_tax: string;
+}
+
+/**
+ * The lines of the documents of these kinds issued in the range, by IVA tariff and kind: the taxable
+ * base (SubTotal: amount less discount), the IVA charged (net of exoneration), and the exonerated
+ * part (the base in proportion of the exonerated rate points, and MontoExoneracion) — in colones,
+ * rounded to céntimos per tariff and kind (every total of the summary adds these same figures).
+ */
+export async function linesByTariff(db: DbOrTx, q: ReportQuery, kinds: string[]): Promise<TariffSums[]> {
+  const exoneratedBase = sql`case when l.tax_rate > 0 and coalesce(l.exoneration->>'percentage', '') ~ '^[0-9]+(\\.[0-9]+)?$'
+      then least(l.subtotal - l.discount, (l.subtotal - l.discount) * (l.exoneration->>'percentage')::numeric / l.tax_rate) else 0 end`;
+  return rows<TariffSums>(
+    db,
+    sql`select l.tarifa_code, d.kind,
+        ${linesColones(sql`(l.subtotal - l.discount)`)}::text as base,
+        ${linesColones(sql`l.tax`)}::text as tax,
+        ${linesColones(exoneratedBase)}::text as exonerated_base,
+        ${linesColones(sql`l.exonerated`)}::text as exonerated_tax
+      from documents d
+      ${linesOf("l.tarifa_code, l.subtotal, l.discount, l.tax, l.tax_rate, l.exonerated, l.exoneration")}
+      where ${documentsWhere({ ...q, search: "" }, kinds)}
+      group by l.tarifa_code, d.kind`,
+  );
+}
+
+/** Documents of these kinds issued in the range, by kind: how many and their IVA devuelto, in colones. */
+export async function documentsByKind(db: DbOrTx, q: ReportQuery, kinds: string[]) {
+  const r = await rows<{ kind: string; quantity: number; iva_devuelto: string }>(
+    db,
+    sql`select d.kind, count(*)::int as quantity, ${sumText(conv("d", "iva_devuelto"))} as iva_devuelto
+      from documents d where ${documentsWhere({ ...q, search: "" }, kinds)} group by d.kind`,
+  );
+  return r.map((x) => ({ ...x, quantity: Number(x.quantity) }));
+}

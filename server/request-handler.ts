@@ -1,0 +1,173 @@
+// The bridge between Express and React Router (what @react-router/express does), plus two things
+// every answer needs (docs/decisions/111 and 113):
+// - the request body limit of its route (app/domain/request-limits.ts), counted on the bytes
+//   actually read — a chunked body has no Content-Length to trust — so a body past the limit costs
+//   at most the limit in memory and gets 413 with a Spanish message;
+// - the Content-Security-Policy of answers that did not set their own (pages set theirs with a nonce).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { createRequestHandler as createRouterHandler, type RouterContextProvider, type ServerBuild } from "react-router";
+import { writeReadableStreamToWritable } from "@react-router/node";
+import { bodyLimitFor, bodyTooLargeText } from "../app/domain/request-limits.ts";
+import { contentSecurityPolicy } from "../app/server/security-headers.server.ts";
+
+export class BodyTooLargeError extends Error {}
+
+/** Chunks the reader has not taken yet, at most (the socket is paused beyond this). */
+const READ_AHEAD_BYTES = 64 * 1024;
+
+/**
+ * The body of `req` as a web stream, read only as fast as it is consumed, that errors with
+ * BodyTooLargeError as soon as more than `limit` bytes have arrived (and calls `onExceeded`).
+ * From then on nothing is kept: the 413 is sent and the connection closed (lingerAndClose).
+ */
+export function limitedBody(req: IncomingMessage, limit: number, onExceeded: () => void): ReadableStream<Uint8Array> {
+  let seen = 0;
+  let finished = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on("data", (chunk: Buffer) => {
+          if (finished) return;
+          seen += chunk.length;
+          if (seen > limit) {
+            finished = true;
+            req.pause();
+            onExceeded();
+            controller.error(new BodyTooLargeError(bodyTooLargeText(limit)));
+            return;
+          }
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.once("end", () => {
+          if (finished) return;
+          finished = true;
+          controller.close();
+        });
+        req.once("error", (error) => {
+          if (finished) return;
+          finished = true;
+          controller.error(error);
+        });
+        req.once("close", () => {
+          if (finished) return;
+          finished = true;
+          controller.error(new Error("La conexión se cerró antes de terminar el envío."));
+        });
+      },
+      pull() {
+        if (!finished) req.resume();
+      },
+      cancel() {
+        finished = true;
+        req.pause();
+      },
+    },
+    { highWaterMark: READ_AHEAD_BYTES, size: (chunk) => chunk.byteLength },
+  );
+}
+
+function toRequest(req: ExpressRequest, res: ExpressResponse, body: ReadableStream<Uint8Array> | undefined): Request {
+  const host = req.get("host") ?? "localhost";
+  const url = new URL(`${req.protocol}://${host}${req.originalUrl}`);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  let controller: AbortController | null = new AbortController();
+  res.on("finish", () => (controller = null));
+  res.on("close", () => controller?.abort());
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
+  if (body) {
+    init.body = body;
+    init.duplex = "half";
+  }
+  return new Request(url.href, init);
+}
+
+/** After an answer given before the body was read to the end: how long, and how much, is still read and dropped. */
+const LINGER_MS = 2000;
+const LINGER_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Ends a connection whose request body was not read to the end, without losing the answer: closing
+ * a socket with unread data makes the kernel reset it, and a client still sending may then never
+ * see the answer. So the server half-closes (no further request on this connection), reads and
+ * drops what is still arriving for a moment (nothing is kept), then closes.
+ */
+function lingerAndClose(req: IncomingMessage) {
+  const socket = req.socket;
+  if (socket.destroyed) return;
+  socket.end();
+  let dropped = 0;
+  const close = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  const timer = setTimeout(close, LINGER_MS);
+  timer.unref();
+  req.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_BYTES) close();
+  });
+  req.once("end", close);
+  req.resume();
+}
+
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number) {
+  const text = bodyTooLargeText(limit);
+  res.writeHead(413, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-store" });
+  res.end(text, () => lingerAndClose(req));
+}
+
+async function send(res: ExpressResponse, response: Response, pathname: string) {
+  if (res.destroyed || res.writableEnded) {
+    await response.body?.cancel().catch(() => {});
+    return;
+  }
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  // The answer's own headers replace the server's defaults (Referrer-Policy…); cookies add up.
+  for (const [name, value] of response.headers.entries()) {
+    if (name === "set-cookie") res.append(name, value);
+    else res.setHeader(name, value);
+  }
+  if (!response.headers.has("Content-Security-Policy")) res.setHeader("Content-Security-Policy", contentSecurityPolicy({ pathname }));
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  try {
+    await writeReadableStreamToWritable(response.body, res);
+  } catch (error) {
+    if (res.destroyed || res.writableEnded) return;
+    throw error;
+  }
+}
+
+export function createRequestHandler(opts: { build: ServerBuild; getLoadContext: () => RouterContextProvider; mode?: string }) {
+  const handle = createRouterHandler(opts.build, opts.mode ?? process.env.NODE_ENV);
+  return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    const hasBody = req.method !== "GET" && req.method !== "HEAD";
+    const limit = bodyLimitFor(req.path);
+    if (hasBody && Number(req.headers["content-length"] ?? 0) > limit) return refuseTooLarge(req, res, limit);
+    let exceeded = false;
+    try {
+      const request = toRequest(req, res, hasBody ? limitedBody(req, limit, () => (exceeded = true)) : undefined);
+      const response = await handle(request, opts.getLoadContext());
+      if (exceeded) {
+        await response.body?.cancel().catch(() => {});
+        return refuseTooLarge(req, res, limit);
+      }
+      await send(res, response, req.path);
+      // A body the route did not read to the end (a redirect to sign in, say) is not read further.
+      if (hasBody && !req.complete) lingerAndClose(req);
+    } catch (error) {
+      if (exceeded && !res.headersSent) return refuseTooLarge(req, res, limit);
+      next(error);
+    }
+  };
+}

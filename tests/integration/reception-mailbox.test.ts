@@ -1,0 +1,138 @@
+// The reception mailbox against a real IMAP server (issue 12 item 5): Dovecot started by the test
+// (tests/fixtures/dovecot.ts), messages put in with IMAP APPEND, the real jobs (scheduled task →
+// one mailbox job per company → readMailbox: imapflow + mailparser → the upload's intake).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { asc, eq } from "drizzle-orm";
+import nodemailer from "nodemailer";
+import { emailConfigs, expenseCategories, jobs, receivedDocuments, receptionMailboxes, receptionSettings } from "../../db/schema/index.ts";
+import { createTestDatabase } from "../setup/db.ts";
+import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
+import { startRealSandbox } from "../../app/hacienda/sandbox/real.ts";
+import type { Sandbox } from "../../app/hacienda/sandbox/server.ts";
+import { enqueue, runOne } from "../../jobs/runner.ts";
+import { handlers } from "../../jobs/registry.ts";
+import { configurePipeline } from "../../app/server/hacienda-pipeline.server.ts";
+import { encryptSecret } from "../../app/server/secrets.server.ts";
+import { PROCESSED_KEYWORD, readMailbox } from "../../app/server/receptions/mailbox.server.ts";
+import { issuingCompany } from "../fixtures/issuing.ts";
+import { acceptedBySandbox, supplierDocument } from "../fixtures/receptions.ts";
+import { startDovecot, type Dovecot } from "../fixtures/dovecot.ts";
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let sandbox: Sandbox;
+let dovecot: Dovecot;
+const schemaSet = testSchemaSet();
+
+beforeAll(async () => {
+  dovecot = await startDovecot();
+  database = await createTestDatabase();
+  sandbox = await startRealSandbox({ port: 0, schemaSet, processingDelayMs: 0, log: () => {} });
+  configurePipeline({ clientOptions: { maxRetries: 1, backoffBaseMs: 2, backoffMaxMs: 10, timeoutMs: 5000, rateLimitPerSecond: 0 }, callbackUrl: null });
+}, 60_000);
+afterAll(async () => {
+  await sandbox?.close();
+  await database?.drop();
+  await dovecot?.stop();
+});
+
+const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+async function email(opts: { subject: string; text: string; attachments?: { filename: string; content: string | Buffer; contentType?: string }[] }): Promise<Buffer> {
+  const info = await transport.sendMail({ from: "facturas@proveedoradelvalle.cr", to: "recepcion@empresa.cr", ...opts });
+  return info.message as Buffer;
+}
+
+/** Runs every due job (the scheduled task enqueues the mailbox job, which reads the mailbox). */
+async function runJobs(now: Date) {
+  for (let i = 0; i < 50 && (await runOne(database.db, handlers, "mailbox-test", () => now)); i++);
+}
+
+async function mailboxCompany() {
+  const c = await issuingCompany(database.db, { sandboxUrl: sandbox.url });
+  const [category] = await database.db.insert(expenseCategories).values({ companyId: c.company.id, name: "Servicios" }).returning();
+  await database.db.insert(emailConfigs).values({
+    companyId: c.company.id,
+    kind: "reception",
+    protocol: "imap",
+    encryption: "none",
+    host: dovecot.host,
+    port: dovecot.port,
+    username: dovecot.user,
+    passwordEnc: encryptSecret(dovecot.password),
+    active: true,
+  });
+  await database.db.insert(receptionSettings).values({ companyId: c.company.id, taxCondition: "04", expenseCategoryId: category.id });
+  return { ...c, category };
+}
+
+const stateOf = async (companyId: number) => (await database.db.select().from(receptionMailboxes).where(eq(receptionMailboxes.companyId, companyId)))[0]!;
+const docsOf = (companyId: number) => database.db.select().from(receivedDocuments).where(eq(receivedDocuments.companyId, companyId)).orderBy(asc(receivedDocuments.id));
+
+describe("reception mailbox (Dovecot)", () => {
+  it("two e-mails — an invoice with its MensajeHacienda, and one without XML — give exactly one document, once; the first is marked, the second left alone and counted", async () => {
+    const { company, category } = await mailboxCompany();
+    const inv = supplierDocument({ receiver: { name: company.name, id: company.identification } });
+    const mh = await acceptedBySandbox(sandbox.url, inv);
+    const withInvoice = await dovecot.append(
+      await email({
+        subject: `Factura electrónica ${inv.consecutivo}`,
+        text: "Adjuntamos la factura y la respuesta de Hacienda.",
+        attachments: [
+          { filename: `${inv.clave}.xml`, content: inv.xml, contentType: "application/xml" },
+          { filename: `${inv.clave}_respuesta.xml`, content: mh.respuestaXml, contentType: "application/xml" },
+          { filename: `${inv.clave}.pdf`, content: Buffer.from("%PDF-1.4 representación gráfica"), contentType: "application/pdf" },
+        ],
+      }),
+    );
+    const withoutXml = await dovecot.append(
+      await email({ subject: "Reunión del lunes", text: "Nos vemos el lunes a las 9.", attachments: [{ filename: "agenda.pdf", content: Buffer.from("%PDF-1.4 agenda"), contentType: "application/pdf" }] }),
+    );
+
+    const now = new Date();
+    await database.db.delete(jobs);
+    await enqueue(database.db, "reception-mailboxes", {}, { runAt: now });
+    await runJobs(now);
+
+    const docs = await docsOf(company.id);
+    expect(docs).toHaveLength(1);
+    expect(docs[0]).toMatchObject({ clave: inv.clave, source: "email", message: 4, status: "pendiente", issuerStatus: "aceptado", taxCondition: "04", expenseCategoryId: category.id, uploadFilename: `${inv.clave}.xml` });
+    expect(Buffer.from(docs[0]!.uploadXml).toString("utf8")).toBe(inv.xml);
+    expect(await stateOf(company.id)).toMatchObject({ lastUid: withoutXml, messagesRead: 2, documentsIngested: 1, messagesWithoutDocument: 1, lastError: null });
+    const flags = await dovecot.flags();
+    expect(flags.get(withInvoice)).toEqual([PROCESSED_KEYWORD, "\\Seen"].sort());
+    expect(flags.get(withoutXml)).toEqual([]);
+
+    // The next run finds nothing new: the same document, once; nothing read again.
+    await enqueue(database.db, "reception-mailboxes", {}, { runAt: now });
+    await runJobs(now);
+    expect(await docsOf(company.id)).toHaveLength(1);
+    expect(await stateOf(company.id)).toMatchObject({ lastUid: withoutXml, messagesRead: 2, documentsIngested: 1, messagesWithoutDocument: 1 });
+  });
+
+  it("two reads at once ingest a new message once; after the mailbox is renumbered (new UIDVALIDITY) marked messages are not received again", async () => {
+    const { company } = await mailboxCompany();
+    const first = supplierDocument({ receiver: { name: company.name, id: company.identification } });
+    await dovecot.append(await email({ subject: "Factura", text: "Adjunta.", attachments: [{ filename: "factura.xml", content: first.xml }] }));
+    const now = new Date();
+    // Two readers racing (two job runners that both got to the mailbox): one document, one count.
+    const runs = await Promise.all([readMailbox(database.db, { companyId: company.id, now }), readMailbox(database.db, { companyId: company.id, now })]);
+    expect((await docsOf(company.id)).filter((d) => d.clave === first.clave)).toHaveLength(1);
+    expect(runs.reduce((n, r) => n + r!.ingested, 0)).toBe(1);
+    const state = await stateOf(company.id);
+    const read = state.messagesRead;
+    const before = (await docsOf(company.id)).length;
+
+    // The server renumbered the mailbox: everything is looked at again, nothing received twice.
+    await database.db.update(receptionMailboxes).set({ uidValidity: 1 }).where(eq(receptionMailboxes.companyId, company.id));
+    const again = await readMailbox(database.db, { companyId: company.id, now });
+    expect(again!.ingested).toBe(0);
+    expect((await docsOf(company.id)).length).toBe(before);
+    expect((await stateOf(company.id)).messagesRead).toBeGreaterThan(read);
+  });
+
+  it("a wrong password is reported in Spanish on the mailbox's state and the job fails (it is retried)", async () => {
+    const { company } = await mailboxCompany();
+    await database.db.update(emailConfigs).set({ passwordEnc: encryptSecret("otra-clave") }).where(eq(emailConfigs.companyId, company.id));
+    await expect(readMailbox(database.db, { companyId: company.id, now: new Date() })).rejects.toThrow(/No se pudo entrar al buzón de recepción/);
+    expect((await stateOf(company.id)).lastError).toMatch(/Revise la configuración de recepción de email/);
+  });
+});
