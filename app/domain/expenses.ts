@@ -7,6 +7,8 @@
 import { z } from "zod";
 import { sniffImage } from "./company-schemas.ts";
 import { dec, money } from "./decimal.ts";
+import { decimalPlaces, parseDecimalInput } from "./number-input.ts";
+import { decimalField } from "./number-schemas.ts";
 import { isCalendarDay } from "./payments.ts";
 
 export const EXPENSE_MESSAGES = {
@@ -24,7 +26,7 @@ export const EXPENSE_MESSAGES = {
   dateInvalid: "La fecha no es válida",
   descriptionRequired: "La descripción es obligatoria",
   amountRequired: "El monto es obligatorio",
-  amountFormat: "El monto debe ser un número con máximo 2 decimales",
+  amountFormat: "El monto debe ser un número con máximo 2 decimales (por ejemplo 1.500,50)",
   amountPositive: "El monto debe ser mayor que cero",
   currencyRequired: "La moneda es obligatoria",
   exchangeRate: "Indique el tipo de cambio del dólar (mayor que cero).",
@@ -100,18 +102,19 @@ export const paymentMethodValue = (p: { code: string | null; id: number | null }
 
 const text = (message: string, max: number) => z.string({ error: message }).trim().min(1, message).max(max, EXPENSE_MESSAGES.invalid);
 
-/** Amount: required, positive, at most 2 decimals (spec §5, §9; a comma is accepted as the decimal mark). */
-export const expenseAmountSchema = z
-  .string({ error: EXPENSE_MESSAGES.amountRequired })
-  .trim()
-  .min(1, EXPENSE_MESSAGES.amountRequired)
-  .transform((v) => v.replace(/\s/g, "").replace(",", "."))
-  // One check giving one message (no aborting issue: the form's other checks still run).
-  .superRefine((v, ctx) => {
-    if (!/^\d{1,13}(\.\d{1,2})?$/.test(v)) ctx.addIssue({ code: "custom", message: EXPENSE_MESSAGES.amountFormat });
-    else if (!dec(v).gt(0)) ctx.addIssue({ code: "custom", message: EXPENSE_MESSAGES.amountPositive });
-  })
-  .transform((v) => (/^\d{1,13}(\.\d{1,2})?$/.test(v) ? money(v) : v));
+/**
+ * Amount: required, positive, at most 2 decimals (spec §5, §9), typed the Costa Rican way
+ * ('1.500,50', '1500,50', '1500.50': the one parser, decision 164).
+ */
+export const expenseAmountSchema = decimalField({ required: EXPENSE_MESSAGES.amountRequired, format: EXPENSE_MESSAGES.amountFormat, maxDecimals: 2 })
+  .refine((v) => dec(v).gt(0), EXPENSE_MESSAGES.amountPositive)
+  .transform((v) => money(v));
+
+/** A dollar's exchange rate typed the Costa Rican way ('505,25'): canonical decimal, or null when it is not one (> 0, 7 digits, 5 decimals). */
+function exchangeRateOf(raw: string | undefined): string | null {
+  const v = parseDecimalInput(raw);
+  return v !== null && decimalPlaces(v) <= 5 && v.split(".")[0].length <= 7 && dec(v).gt(0) ? v : null;
+}
 
 const idField = (message: string) =>
   z
@@ -154,12 +157,11 @@ export const expenseSchema = z
   .superRefine(
     (v, ctx) => {
       if (String(v.currency_id) !== "1") return;
-      const rate = String(v.exchange_rate ?? "").trim().replace(",", ".");
-      if (!/^\d{1,7}(\.\d{1,5})?$/.test(rate) || !dec(rate).gt(0)) ctx.addIssue({ code: "custom", path: ["exchange_rate"], message: EXPENSE_MESSAGES.exchangeRate });
+      if (exchangeRateOf(v.exchange_rate) === null) ctx.addIssue({ code: "custom", path: ["exchange_rate"], message: EXPENSE_MESSAGES.exchangeRate });
     },
     { when: () => true },
   )
-  .transform((v) => ({ ...v, exchange_rate: v.currency_id === 1 ? money(v.exchange_rate.replace(",", ".")) : money("1") }));
+  .transform((v) => ({ ...v, exchange_rate: v.currency_id === 1 ? money(exchangeRateOf(v.exchange_rate)!) : money("1") }));
 export type ExpenseFormData = z.output<typeof expenseSchema>;
 
 /** A category (spec §5: name required). */

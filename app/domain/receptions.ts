@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { dec, money } from "./decimal.ts";
+import { decimalPlaces, formatMoneyInput, parseDecimalInput } from "./number-input.ts";
 
 /** Largest upload request read: a 10 MB .zip plus the form's fields and multipart framing (decision 171). */
 export const MAX_UPLOAD_REQUEST_BYTES = 11 * 1024 * 1024;
@@ -29,7 +30,7 @@ export const RECEPTION_MESSAGES = {
   categoryInvalid: "La categoría seleccionada no existe",
   taxConditionRequired: "Seleccione la condición de impuesto",
   amountRequired: "El monto es obligatorio",
-  amountFormat: "Debe ser un número con máximo 5 decimales",
+  amountFormat: "Debe ser un número con máximo 5 decimales (por ejemplo 1.500,50)",
   creditableTooHigh: (max: string) => `El impuesto acreditable no puede ser mayor que el impuesto del comprobante (${max})`,
   expenseTooHigh: (max: string) => `El gasto aplicable no puede ser mayor que el total del comprobante (${max})`,
   amountsForOne: "Con varios documentos los montos se calculan de cada comprobante: deje el impuesto acreditable y el gasto aplicable vacíos.",
@@ -104,8 +105,19 @@ export const amountsShown = (message: string | number, taxCondition: string) => 
 export const detailRequired = (message: string | number) => String(message) === "2" || String(message) === "3";
 
 const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
-const AMOUNT = /^\d{1,13}(\.\d{1,5})?$/;
-const optionalAmount = z.preprocess(text, z.string().refine((v) => v === "" || AMOUNT.test(v), RECEPTION_MESSAGES.amountFormat));
+/** An optional amount typed the Costa Rican way (decision 164): '' or a canonical decimal ('1500.5'). */
+const optionalAmount = z.preprocess(
+  text,
+  z.string().transform((v, ctx) => {
+    if (v === "") return "";
+    const parsed = parseDecimalInput(v);
+    if (parsed === null || decimalPlaces(parsed) > 5 || parsed.split(".")[0].length > 13) {
+      ctx.addIssue({ code: "custom", message: RECEPTION_MESSAGES.amountFormat });
+      return z.NEVER;
+    }
+    return parsed;
+  }),
+);
 
 function decisionFields(messages: readonly string[]) {
   return {
@@ -189,8 +201,8 @@ export function messageAmounts(
     expense ??= money(total.minus(credit));
   }
   const errors: Record<string, string> = {};
-  if (dec(creditable).gt(tax)) errors.tax_credit = RECEPTION_MESSAGES.creditableTooHigh(money(tax));
-  if (dec(expense).gt(total)) errors.applicable_expense = RECEPTION_MESSAGES.expenseTooHigh(money(total));
+  if (dec(creditable).gt(tax)) errors.tax_credit = RECEPTION_MESSAGES.creditableTooHigh(formatMoneyInput(money(tax)));
+  if (dec(expense).gt(total)) errors.applicable_expense = RECEPTION_MESSAGES.expenseTooHigh(formatMoneyInput(money(total)));
   if (Object.keys(errors).length) return { ok: false, errors };
   return { ok: true, creditableTax: money(dec(creditable)), applicableExpense: money(dec(expense)) };
 }

@@ -3,7 +3,7 @@
 // as you type — the server's same messages without JavaScript (point 7), readable charts and lists at
 // 360 px (points 10 and 9), and the invoice lines at 1366 px.
 import { expect, test, type Page } from "@playwright/test";
-import { DEMO_PASSWORD } from "./fixtures.ts";
+import { account, DEMO_PASSWORD } from "./fixtures.ts";
 import { expectAccepted, expectToast, newClient, projectOf, signIn } from "./helpers.ts";
 
 const js = () => test.info().project.use.javaScriptEnabled;
@@ -180,6 +180,39 @@ test("forms are checked as they are filled; without JavaScript the server says t
     await expect(form.getByText("Ingresa un correo válido")).toBeVisible();
     await expect(form.getByLabel("Email", { exact: true })).toHaveValue("no-es-correo");
   }
+});
+
+test("the expense form: amounts typed the Costa Rican way, checked as they are left; without JavaScript the server says the same", async ({ page }, info) => {
+  const p = projectOf(info);
+  // The report journeys' company has expense categories; the expense is dated 2019, outside every report's period, and deleted.
+  await signIn(page, account("reports", p));
+  await page.goto("/expenses/new");
+  const dialog = page.locator("[data-route-dialog=expense]");
+  const message = dialog.getByText("El monto debe ser un número con máximo 2 decimales (por ejemplo 1.500,50)");
+  await dialog.getByLabel("Fecha").fill("2019-03-10");
+  await dialog.getByLabel("Descripción").fill(`Alquiler de bodega ${p}`);
+  await dialog.getByLabel("Monto").fill("1.500,505");
+  if (js()) {
+    await dialog.getByLabel("Referencia").focus();
+    await expect(message).toBeVisible();
+    await dialog.getByLabel("Monto").fill("1.500,50");
+    await expect(message).toHaveCount(0);
+  } else {
+    await dialog.getByRole("button", { name: "Guardar", exact: true }).click();
+    await expect(message).toBeVisible();
+    await expect(dialog.getByLabel("Monto")).toHaveValue("1.500,505");
+    await expect(dialog.getByLabel("Descripción")).toHaveValue(`Alquiler de bodega ${p}`);
+    await dialog.getByLabel("Monto").fill("1.500,50");
+  }
+  await dialog.getByLabel("Categoría").selectOption({ index: 1 });
+  await dialog.getByRole("button", { name: "Guardar", exact: true }).click();
+  await expectToast(page, "Gasto registrado correctamente");
+  await page.goto("/expenses?search=" + encodeURIComponent(`Alquiler de bodega ${p}`));
+  const row = page.locator("[data-expenses] tbody tr", { hasText: `Alquiler de bodega ${p}` });
+  await expect(row).toContainText("₡1.500,50");
+  await row.getByText("Eliminar", { exact: true }).click();
+  await row.getByRole("button", { name: "Sí, eliminar" }).click();
+  await expectToast(page, "Gasto eliminado");
 });
 
 test("at 360 px the dashboard's charts read and lists stack; at 1366 px an invoice line shows a whole CABYS code", async ({ page }) => {

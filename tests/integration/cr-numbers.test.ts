@@ -12,6 +12,12 @@ import { PLACEHOLDERS } from "../../app/domain/config-schemas.ts";
 import * as formRoute from "../../app/routes/documents/document-form.tsx";
 import * as payments from "../../app/routes/payments/payments.tsx";
 import * as itemForm from "../../app/routes/items/item-form.tsx";
+import * as newExpense from "../../app/routes/expenses/new-expense.tsx";
+import { exchangeRates, expenseCategories, expenses } from "../../db/schema/index.ts";
+import { expenseSchema } from "../../app/domain/expenses.ts";
+import { costaRicaDay } from "../../app/domain/document-status.ts";
+import { parseForm } from "../../app/domain/forms.ts";
+import { messageAmounts, RECEPTION_MESSAGES, uploadSchema, type ReceptionDecision } from "../../app/domain/receptions.ts";
 import { issuingCompany } from "../fixtures/issuing.ts";
 import { createTestDatabase } from "../setup/db.ts";
 import { call, signedIn, type Browser } from "../setup/app.ts";
@@ -100,6 +106,43 @@ describe("the payment form", () => {
     expect(doc.paid).toBe("1000.50000");
     const over = await call(b, payments.action, { path, form: { intent: "pay", document_id: String(id), volver: "/invoices", amount: "2.000.000", payment_form: "01", currency_id: "2", date: "2026-11-25", description: "Abono", reference: "", bank_id: "" } });
     expect(over.data.errors.amount).toBe("El monto no puede ser mayor al saldo pendiente (₡1.128.999,50)");
+  });
+});
+
+describe("the expense form and the reception form", () => {
+  it("an expense typed '1.500,50' in dollars at '505,25' is stored as 1500.50 at 505.25; the rate offered reads '505,25'", async () => {
+    const [category] = await database.db.insert(expenseCategories).values({ companyId: a.company.id, name: "Papelería" }).returning();
+    const form = { intent: "save", date: "2026-10-15", description: "Hosting", amount: "1.500,50", currency_id: "1", exchange_rate: "505,25", reference: "", category_id: String(category.id), payment_method: "01" };
+    const r = await call(b, newExpense.action, { path: "/expenses/new", form });
+    expect(r.status, JSON.stringify(r.data)).toBe(302);
+    const [e] = await database.db.select().from(expenses).where(eq(expenses.companyId, a.company.id));
+    expect(e).toMatchObject({ amount: "1500.50000", exchangeRate: "505.25000", currencyId: 1 });
+    for (const [amount, stored] of [["1500,50", "1500.50000"], ["1500.50", "1500.50000"], ["1.500", "1500.00000"]]) {
+      const p = parseForm(expenseSchema, { ...form, amount });
+      expect(p.ok && p.data.amount, amount).toBe(stored);
+    }
+    const bad = await call(b, newExpense.action, { path: "/expenses/new", form: { ...form, amount: "1.500,505", exchange_rate: "5,05,25" } });
+    expect(bad.status).toBe(400);
+    expect(bad.data.errors).toEqual({ amount: "El monto debe ser un número con máximo 2 decimales (por ejemplo 1.500,50)", exchange_rate: "Indique el tipo de cambio del dólar (mayor que cero)." });
+    expect(bad.data.values).toMatchObject({ amount: "1.500,505", exchange_rate: "5,05,25" });
+
+    await database.db
+      .insert(exchangeRates)
+      .values({ currencyCode: "USD", rateDate: costaRicaDay(new Date()), buy: "500", sell: "505.25", source: "test" })
+      .onConflictDoUpdate({ target: [exchangeRates.currencyCode, exchangeRates.rateDate], set: { sell: "505.25" } });
+    const page = await call(b, newExpense.loader, { path: "/expenses/new" });
+    expect(page.data.values.exchange_rate).toBe("505,25");
+  });
+
+  it("the reception form's amounts are typed the same way and its limits read '127.000,00'", () => {
+    const base = { message: "1", message_detail: "", expense_category: "3", tax_condition: "02" };
+    const p = parseForm(uploadSchema, { ...base, tax_credit: "1.500,50", applicable_expense: "12500,5" });
+    expect(p.ok && [p.data.tax_credit, p.data.applicable_expense]).toEqual(["1500.50", "12500.5"]);
+    const bad = parseForm(uploadSchema, { ...base, tax_credit: "1.50.0", applicable_expense: "" });
+    expect(bad.ok ? null : bad.errors).toEqual({ tax_credit: RECEPTION_MESSAGES.amountFormat });
+    const decision: ReceptionDecision = { message: 1, detail: null, expenseCategoryId: 3, taxCondition: "02", creditableTax: "200000", applicableExpense: "1500.5" };
+    const r = messageAmounts(decision, { tax: "127000.00000", total: "1277000.00000" });
+    expect(r.ok ? null : r.errors).toEqual({ tax_credit: "El impuesto acreditable no puede ser mayor que el impuesto del comprobante (127.000,00)" });
   });
 });
 

@@ -54,7 +54,8 @@ describe("companies of a user", () => {
     const admin = await createUser(database.db, { role: "admin" });
     for (const c of [a.company.id, other.id]) await database.db.insert(companyUsers).values({ companyId: c, userId: admin.id });
     const b = await signedIn(database.db, admin.id, a.company.id);
-    const r = await call(b, companiesUser.loader, { path: `/companies-user/${a.user.id}`, params: { user_id: String(a.user.id) } });
+    // The administrator's own companies (an administrator reaches himself: decision 120).
+    const r = await call(b, companiesUser.loader, { path: `/companies-user/${admin.id}`, params: { user_id: String(admin.id) } });
     const counts = Object.fromEntries((r.data.rows as Array<{ id: number; documentsThisYear: number }>).map((c) => [c.id, c.documentsThisYear]));
     expect(counts).toEqual({ [a.company.id]: 2, [other.id]: 0 });
   });
