@@ -212,9 +212,11 @@ export async function benchFoundation() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "colibri-bench-"));
   // BENCH_SHIPPED_ONLY=1: only the JavaScript each page ships (on the production build), no load.
   if (process.env.BENCH_SHIPPED_ONLY) {
-    const server = await startServer({ command: ["npx", "tsx", "server/start.ts"], port: 3302, dataDir: path.join(tmp, "shipped") });
+    // BENCH_PORT: another port when 3302 is taken (several worktrees on one machine).
+    const port = Number(process.env.BENCH_PORT || 3302);
+    const server = await startServer({ command: ["npx", "tsx", "server/start.ts"], port, dataDir: path.join(tmp, "shipped") });
     try {
-      const base = "http://127.0.0.1:3302";
+      const base = `http://127.0.0.1:${port}`;
       const cookie = await signIn(base);
       out["shipped:/login"] = await shipped(base, "/login");
       out["shipped:/new-invoice"] = await shipped(base, "/new-invoice", cookie);

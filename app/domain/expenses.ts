@@ -6,49 +6,12 @@
  */
 import { z } from "zod";
 import { sniffImage } from "./company-schemas.ts";
-import { dec, money } from "./decimal.ts";
-import { decimalPlaces, parseDecimalInput } from "./number-input.ts";
+import { decimalPlaces, fixed5, isPositiveDecimal, parseDecimalInput } from "./number-input.ts";
 import { decimalField } from "./number-schemas.ts";
 import { isCalendarDay } from "./payments.ts";
+import { EXPENSE_MESSAGES } from "./expense-texts.ts";
 
-export const EXPENSE_MESSAGES = {
-  recorded: "Gasto registrado correctamente",
-  deleted: "Gasto eliminado",
-  empty: "No se han registrado gastos.",
-  noReference: "S/R",
-  confirmDelete: "¿ Deseas eliminar el gasto ?",
-  cancelled: "Acción cancelada",
-  problem: "Ocurrio un problema",
-  notFound: "No encontrado",
-  invalid: "invalido",
-  readOnly: "Su plan es de solo lectura: no puede registrar ni eliminar gastos.",
-  dateRequired: "La fecha es obligatoria",
-  dateInvalid: "La fecha no es válida",
-  descriptionRequired: "La descripción es obligatoria",
-  amountRequired: "El monto es obligatorio",
-  amountFormat: "El monto debe ser un número con máximo 2 decimales (por ejemplo 1.500,50)",
-  amountPositive: "El monto debe ser mayor que cero",
-  currencyRequired: "La moneda es obligatoria",
-  exchangeRate: "Indique el tipo de cambio del dólar (mayor que cero).",
-  categoryRequired: "La categoría es obligatoria",
-  categoryInvalid: "La categoría seleccionada no existe",
-  paymentMethodRequired: "El método de pago es obligatorio",
-  paymentMethodInvalid: "El método de pago seleccionado no existe",
-  categoryNameRequired: "El nombre de la categoría es obligatorio",
-  categoryDuplicate: "Ya existe una categoría con ese nombre",
-  categoryAdded: "Categoría agregada correctamente.",
-  categoryUpdated: "Categoría actualizada correctamente.",
-  noCategories: "No se han registrado categorías.",
-  methodNameRequired: "El nombre del método de pago es obligatorio",
-  methodDuplicate: "Ya existe un método de pago con ese nombre",
-  methodAdded: "Método de pago agregado correctamente.",
-  methodUpdated: "Método de pago actualizado correctamente.",
-  noMethods: "No se han registrado métodos de pago propios.",
-  fileType: "El archivo debe ser una foto (JPG, PNG, GIF o WebP) o un PDF.",
-  fileOne: "Solo se permite un archivo adjunto.",
-  fileGone: "El archivo adjunto ya no está disponible: vuelva a elegirlo.",
-  fileUnavailable: "Este archivo no esta disponible para su descarga",
-} as const;
+export { EXPENSE_MESSAGES };
 
 /** Largest receipt accepted (bytes). The route's request body must allow this plus the form (about 1 MB). */
 export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
@@ -107,13 +70,13 @@ const text = (message: string, max: number) => z.string({ error: message }).trim
  * ('1.500,50', '1500,50', '1500.50': the one parser, decision 164).
  */
 export const expenseAmountSchema = decimalField({ required: EXPENSE_MESSAGES.amountRequired, format: EXPENSE_MESSAGES.amountFormat, maxDecimals: 2 })
-  .refine((v) => dec(v).gt(0), EXPENSE_MESSAGES.amountPositive)
-  .transform((v) => money(v));
+  .refine(isPositiveDecimal, EXPENSE_MESSAGES.amountPositive)
+  .transform(fixed5);
 
 /** A dollar's exchange rate typed the Costa Rican way ('505,25'): canonical decimal, or null when it is not one (> 0, 7 digits, 5 decimals). */
 function exchangeRateOf(raw: string | undefined): string | null {
   const v = parseDecimalInput(raw);
-  return v !== null && decimalPlaces(v) <= 5 && v.split(".")[0].length <= 7 && dec(v).gt(0) ? v : null;
+  return v !== null && decimalPlaces(v) <= 5 && v.split(".")[0].length <= 7 && isPositiveDecimal(v) ? v : null;
 }
 
 const idField = (message: string) =>
@@ -161,7 +124,7 @@ export const expenseSchema = z
     },
     { when: () => true },
   )
-  .transform((v) => ({ ...v, exchange_rate: v.currency_id === 1 ? money(exchangeRateOf(v.exchange_rate)!) : money("1") }));
+  .transform((v) => ({ ...v, exchange_rate: v.currency_id === 1 ? fixed5(exchangeRateOf(v.exchange_rate)!) : fixed5("1") }));
 export type ExpenseFormData = z.output<typeof expenseSchema>;
 
 /** A category (spec §5: name required). */

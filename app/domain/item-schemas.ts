@@ -2,6 +2,7 @@
 // §5 Item/Tax, §8 Items, §9): form schemas with Spanish messages and the pure rules around them
 // (CABYS rate → tax type, CABYS spreadsheet cell parsing). No database, env or clock here.
 import { z } from "zod";
+import { formatRate, TAX_MESSAGES } from "./item-texts.ts";
 import { parseDecimalInput } from "./number-input.ts";
 import { decimalField } from "./number-schemas.ts";
 
@@ -36,12 +37,7 @@ export const CABYS_IMPORT_MESSAGES = {
 /** Upload limit of the CABYS spreadsheet (the official file is about 3 MB). */
 export const CABYS_MAX_BYTES = 20 * 1024 * 1024;
 
-export const TAX_MESSAGES = {
-  saved: "Guardado correctamente",
-  invalid: "invalido",
-  problem: "Ocurrio un problema",
-  empty: "No hay impuestos",
-} as const;
+export { TAX_MESSAGES };
 
 const required = (message: string) => z.string({ error: message }).trim().min(1, message);
 
@@ -148,10 +144,7 @@ export function taxTypeForRate(options: readonly TaxTypeOption[], rate: string |
   return byRate.find((o) => o.vatCode === code) ?? (Number(rate) === 0 ? byRate.find((o) => /exent/i.test(o.name)) : undefined) ?? byRate[0];
 }
 
-/** "13.0000" → "13"; "0.5000" → "0.5". */
-export function formatRate(rate: string | number): string {
-  return String(Number(rate));
-}
+export { formatRate };
 
 // ───────────── CABYS spreadsheet cells ─────────────
 

@@ -77,5 +77,18 @@ export function formatDecimalInput(value: string | number | null | undefined, mi
   return `${m[1]}${grouped}${frac ? `,${frac}` : ""}`;
 }
 
+/** A canonical decimal ('1500.5', what parseDecimalInput returns) is above zero. */
+export const isPositiveDecimal = (canonicalValue: string) => /[1-9]/.test(canonicalValue);
+
+/**
+ * A canonical decimal with at most 5 decimals written with exactly 5, as money is stored
+ * ('1500.5' → '1500.50000'; the same string as decimal.ts `money`, without loading decimal.js in
+ * the browser's form checks).
+ */
+export function fixed5(canonicalValue: string): string {
+  const [intPart, frac = ""] = canonicalValue.split(".");
+  return `${intPart}.${frac.padEnd(5, "0")}`;
+}
+
 /** Money in an input: at least two decimals ('1.500,50', '372.956,50'). */
 export const formatMoneyInput = (value: string | number | null | undefined) => formatDecimalInput(value, 2);

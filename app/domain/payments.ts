@@ -5,7 +5,7 @@
  * docs/decisions/095-payments.md.
  */
 import { z } from "zod";
-import { dec, money } from "./decimal.ts";
+import { fixed5, isPositiveDecimal } from "./number-input.ts";
 import { decimalField } from "./number-schemas.ts";
 import { owes, type Receivable } from "./receivables.ts";
 
@@ -98,8 +98,8 @@ export function isCalendarDay(v: string): boolean {
 
 /** Amount: required, a positive decimal typed the Costa Rican way with at most 5 decimals (decision 164); kept as a 5-decimal string. */
 export const amountSchema = decimalField({ required: PAYMENT_MESSAGES.amountRequired, format: PAYMENT_MESSAGES.amountFormat, maxDecimals: 5 })
-  .refine((v) => dec(v).gt(0), PAYMENT_MESSAGES.amountPositive)
-  .transform((v) => money(v));
+  .refine(isPositiveDecimal, PAYMENT_MESSAGES.amountPositive)
+  .transform(fixed5);
 
 /**
  * The payment form (spec §5: amount required, up to 5 decimals, at most the due amount — checked by

@@ -92,8 +92,8 @@ export function meta() {
   return [{ title: "Nuevo gasto" }];
 }
 
-const invalid = (errors: FieldErrors, name: string) => (errors[name] ? true : undefined);
-const describedBy = (errors: FieldErrors, name: string) => (errors[name] ? `${name}-error` : undefined);
+const invalid = (errors: Record<string, string | undefined>, name: string) => (errors[name] ? true : undefined);
+const describedBy = (errors: Record<string, string | undefined>, name: string) => (errors[name] ? `${name}-error` : undefined);
 
 export default function NewExpense({ loaderData: d, actionData }: Route.ComponentProps) {
   const state = actionData as ActionState | undefined;
