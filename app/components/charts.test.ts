@@ -27,6 +27,10 @@ describe("axis", () => {
 });
 
 describe("charts", () => {
+  it("the numbers' table scrolls inside its card, so millions never widen a phone's page", () => {
+    const html = renderToStaticMarkup(createElement(IncomeExpenseChart, { months }));
+    expect(html).toMatch(/<div class="overflow-x-auto"><table class="table/);
+  });
   it("'Ingresos vs Gastos': a stacked bar per month with labels, axis, legend, titles and the table", () => {
     const html = renderToStaticMarkup(createElement(IncomeExpenseChart, { months }));
     for (const m of months) expect(html).toContain(`>${m.label}</text>`);

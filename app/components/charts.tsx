@@ -59,35 +59,38 @@ function DataTable({ caption, columns, rows }: { caption: string; columns: strin
   return (
     <details className="mt-2 text-sm print:hidden" data-chart-table>
       <summary className="cursor-pointer text-xs text-slate-600">Ver datos</summary>
-      <table className="table mt-1">
-        <caption className="sr-only">{caption}</caption>
-        <thead>
-          <tr>
-            {columns.map((c, i) => (
-              <th key={c} scope="col" className={i ? "text-right" : undefined}>
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r[0]}>
-              {r.map((cell, i) =>
-                i === 0 ? (
-                  <th key={i} scope="row" className="font-normal">
-                    {cell}
-                  </th>
-                ) : (
-                  <td key={i} className="whitespace-nowrap text-right">
-                    {cell}
-                  </td>
-                ),
-              )}
+      {/* Millions in two amount columns are wider than a phone: the table scrolls, never the page. */}
+      <div className="overflow-x-auto">
+        <table className="table mt-1 [&_td]:px-1.5 [&_th]:px-1.5">
+          <caption className="sr-only">{caption}</caption>
+          <thead>
+            <tr>
+              {columns.map((c, i) => (
+                <th key={c} scope="col" className={i ? "text-right" : undefined}>
+                  {c}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r[0]}>
+                {r.map((cell, i) =>
+                  i === 0 ? (
+                    <th key={i} scope="row" className="font-normal">
+                      {cell}
+                    </th>
+                  ) : (
+                    <td key={i} className="whitespace-nowrap text-right">
+                      {cell}
+                    </td>
+                  ),
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </details>
   );
 }

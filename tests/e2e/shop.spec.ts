@@ -4,7 +4,7 @@
 // 360 px (points 10 and 9), and the invoice lines at 1366 px.
 import { expect, test, type Page } from "@playwright/test";
 import { account, DEMO_PASSWORD } from "./fixtures.ts";
-import { expectAccepted, expectToast, newClient, projectOf, signIn } from "./helpers.ts";
+import { expectAccepted, expectToast, newClient, projectOf, signIn, useCompany } from "./helpers.ts";
 
 const js = () => test.info().project.use.javaScriptEnabled;
 
@@ -87,8 +87,10 @@ test("what is due counts credit notes: nothing to pay after a full one, the rest
 test("a ticket printed on an 80 mm roll: the receipt layout with the QR, chosen in the general configuration", async ({ page, browser }) => {
   test.setTimeout(180_000);
   await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
+  // The demo user belongs to several companies: the demo company's own configuration.
+  await useCompany(page, "Colibrí Demo S.A.");
   await page.goto("/companies");
-  const config = await page.getByRole("link", { name: "Configuraciones" }).first().getAttribute("href");
+  const config = await page.locator("tr", { hasText: "Colibrí Demo S.A." }).getByRole("link", { name: "Configuraciones" }).first().getAttribute("href");
   const companyId = /\/(\d+)$/.exec(config!)![1];
   const choose = async (label: string) => {
     await page.goto(`/config-generals/${companyId}`);
