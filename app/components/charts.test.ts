@@ -31,6 +31,14 @@ describe("charts", () => {
     const html = renderToStaticMarkup(createElement(IncomeExpenseChart, { months }));
     expect(html).toMatch(/<div class="overflow-x-auto"><table class="table/);
   });
+  it("no inline style attribute (the CSP allows none): legend colours are SVG fills", () => {
+    const html = [
+      renderToStaticMarkup(createElement(IncomeExpenseChart, { months })),
+      renderToStaticMarkup(createElement(ExpensesPie, { expenses: [{ name: "Alquiler", total: "450000" }], empty: "" })),
+    ].join("");
+    expect(html).not.toMatch(/<[^>]+\sstyle="/);
+    expect(html).toContain('fill="');
+  });
   it("'Ingresos vs Gastos': a stacked bar per month with labels, axis, legend, titles and the table", () => {
     const html = renderToStaticMarkup(createElement(IncomeExpenseChart, { months }));
     for (const m of months) expect(html).toContain(`>${m.label}</text>`);

@@ -41,12 +41,21 @@ export function tickLabel(v: number): string {
   return `₡${short(v)}`;
 }
 
+/** A legend's colour square: an SVG fill, not a style attribute (the CSP allows no inline styles: style-src 'self'). */
+function Swatch({ color }: { color: string }) {
+  return (
+    <svg width="10" height="10" viewBox="0 0 10 10" className="flex-none print:[print-color-adjust:exact]" aria-hidden="true">
+      <rect width="10" height="10" rx="2" fill={color} />
+    </svg>
+  );
+}
+
 function Legend({ items }: { items: { label: string; color: string }[] }) {
   return (
     <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" data-legend>
       {items.map((i) => (
         <li key={i.label} className="flex items-center gap-1">
-          <span className="inline-block h-2.5 w-2.5 rounded-sm print:[print-color-adjust:exact]" style={{ background: i.color }} aria-hidden="true" />
+          <Swatch color={i.color} />
           {i.label}
         </li>
       ))}
@@ -258,7 +267,7 @@ export function ExpensesPie({ expenses, empty }: { expenses: { name: string; tot
         {expenses.map((e, i) => (
           <li key={e.name} className="flex items-center justify-between gap-2">
             <span className="flex min-w-0 items-center gap-1">
-              <span className="inline-block h-2.5 w-2.5 flex-none rounded-sm print:[print-color-adjust:exact]" style={{ background: PIE_COLORS[i % PIE_COLORS.length] }} aria-hidden="true" />
+              <Swatch color={PIE_COLORS[i % PIE_COLORS.length]} />
               <span className="truncate">{e.name}</span>
             </span>
             <span className="whitespace-nowrap">
