@@ -7,6 +7,7 @@ import type { DocumentView } from "../domain/document-view.ts";
 import { RECEIPT_WIDTHS } from "../domain/print-formats.ts";
 import { receiptOf, type Receipt } from "../domain/receipt.ts";
 import { documentQrSvg } from "./public-page.server.tsx";
+import { standalonePagePolicy } from "./security-headers.server.ts";
 
 function css(format: "80" | "58"): string {
   const { paper, printable } = RECEIPT_WIDTHS[format];
@@ -87,6 +88,11 @@ export async function receiptPageResponse(view: DocumentView, format: "80" | "58
   const qr = await documentQrSvg(view.publicUrl);
   const body = renderToStaticMarkup(<ReceiptBody r={receiptOf(view)} qr={qr} format={format} />);
   const title = `${view.kindLabel} ${view.consecutive}`.replace(/[&<>"']/g, "");
-  const html = `<!DOCTYPE html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><style>${css(format)}</style></head><body>${body}</body></html>`;
-  return new Response(html, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "private, no-store" } });
+  const style = css(format);
+  const html = `<!DOCTYPE html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><style>${style}</style></head><body>${body}</body></html>`;
+  // No script; the inline CSS allowed by its hash (main's CSP has no inline styles); framed by the app to print.
+  return new Response(html, {
+    status: 200,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer", "Content-Security-Policy": standalonePagePolicy(style, { framedBySelf: true }) },
+  });
 }

@@ -107,6 +107,17 @@ describe("receipts", () => {
     expect(await printPage("?formato=a4")).not.toContain("data-receipt");
   });
 
+  it("the print pages' inline CSS is allowed by its hash (no inline style otherwise) and only the app may frame them", async () => {
+    const { createHash } = await import("node:crypto");
+    for (const query of ["?formato=80", "?formato=a4"]) {
+      const r = await call(b, printRoute.loader, { path: `/detail/ticket/${ticket.documentId}/print${query}`, params: { type: "ticket", id: String(ticket.documentId), print: "print" } });
+      const csp = r.response.headers.get("content-security-policy") ?? "";
+      const style = /<style>([\s\S]*?)<\/style>/.exec(await r.response.text())![1];
+      expect(csp, query).toContain(`style-src 'sha256-${createHash("sha256").update(style, "utf8").digest("base64")}'`);
+      expect(csp, query).toContain("frame-ancestors 'self'");
+    }
+  });
+
   it("58 mm: a narrower receipt", async () => {
     await chooseFormat("58");
     const html = await printPage();

@@ -23,5 +23,5 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!view) throw data(NOT_FOUND, { status: 404 });
   const asked = new URL(request.url).searchParams.get("formato");
   const format = isPrintFormat(asked) ? asked : ((await generalConfigOf(database, company!.id))?.printFormat ?? "a4");
-  return format === "80" || format === "58" ? receiptPageResponse(view, format) : publicPageResponse(view);
+  return format === "80" || format === "58" ? receiptPageResponse(view, format) : publicPageResponse(view, { print: true });
 }
