@@ -34,8 +34,11 @@ export function meta({ data }: Route.MetaArgs) {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRootData();
-  // Pages that need no script (sign-in, password, public document) ship none: they are plain forms.
-  const scripts = !useMatches().some((m) => (m.handle as { hydrate?: boolean } | undefined)?.hydrate === false);
+  // Pages that need no React (sign-in, password, public document) are plain forms: they ship no
+  // framework, only their own small script when they name one (handle.script, decision 166).
+  const handles = useMatches().map((m) => m.handle as { hydrate?: boolean; script?: string } | undefined);
+  const scripts = !handles.some((h) => h?.hydrate === false);
+  const own = scripts ? [] : handles.flatMap((h) => (h?.script ? [h.script] : []));
   return (
     <html lang="es">
       <head>
@@ -50,6 +53,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Toasts toasts={data?.toasts ?? []} />
         {scripts && <ScrollRestoration />}
         {scripts && <Scripts />}
+        {own.map((src) => (
+          <script key={src} src={src} defer />
+        ))}
       </body>
     </html>
   );

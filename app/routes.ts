@@ -61,7 +61,10 @@ export default [
     route("new-invoice", "routes/documents/document-form.tsx", { id: "new-invoice" }),
     route("tickets", "routes/documents/documents-list.tsx", { id: "tickets" }),
     route("new-ticket", "routes/documents/document-form.tsx", { id: "new-ticket" }),
-    route("detail/:type/:id/:print?", "routes/documents/detail.tsx", { id: "detail-transaction" }),
+    // detail-transaction (/detail/:type/:id/:print?): one module per screen (docs/decisions/169).
+    route("detail/recurring/:id", "routes/documents/recurring-detail.tsx", { id: "detail-recurring" }),
+    route("detail/:type/:id", "routes/documents/detail.tsx", { id: "detail-transaction" }),
+    route("detail/:type/:id/:print", "routes/documents/detail-print.tsx", { id: "detail-print" }),
     route("main-configurations/:company_id", "routes/config/configurations.tsx", { id: "main-configurations" }),
     route("all-configurations/:company_id", "routes/config/configurations.tsx", { id: "all-configurations" }),
     route("config-hacienda/:company_id", "routes/config/config-hacienda.tsx"),

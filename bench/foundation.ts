@@ -261,10 +261,74 @@ function spread(values: number[]) {
   return { min: sorted[0], median: percentile(sorted, 50), max: sorted[sorted.length - 1] };
 }
 
+/** The value each route parameter takes when every route of the table is measured. */
+async function routeParams(base: string, cookie: string): Promise<Record<string, string>> {
+  const page = async (path: string) => (await fetch(base + path, { headers: { cookie } })).text();
+  const first = (html: string, re: RegExp) => re.exec(html)?.[1];
+  const companies = await page("/companies");
+  const users = await page("/users");
+  return {
+    company_id: first(companies, /\/main-configurations\/(\d+)/) ?? first(companies, /\/edit-company\/(\d+)/) ?? "1",
+    user_id: first(users, /\/edit-user\/(\d+)/) ?? "1",
+    id: "1",
+    type: "invoice",
+    document_type: "invoice",
+    document_id: "1",
+    note_type: "nc",
+    print: "print",
+    token: "x".repeat(64),
+    code64: "x",
+  };
+}
+
+/**
+ * The JavaScript of every screen of the route table (app/domain/access.ts, the spec's part 1 §2.1),
+ * signed in as the demo administrator (public ones without a session), and the heaviest page that
+ * hydrates. Parameters take the demo company's and user's ids, else 1: a screen's scripts are its
+ * route module's whatever the record (a missing one shows its error boundary with the same modules).
+ */
+export async function shippedByRoute(base: string, cookie: string) {
+  const { ROUTES } = await import("../app/domain/access.ts");
+  const params = await routeParams(base, cookie);
+  const out: Record<string, number> = {};
+  let heaviest = { path: "", jsGzipBytes: 0 };
+  for (const r of ROUTES as readonly { pattern: string; public?: boolean; utility?: boolean; csrfExempt?: boolean }[]) {
+    if (r.utility || r.csrfExempt) continue;
+    // An optional parameter (the detail's :print?) is measured with and without it.
+    const patterns = r.pattern.includes("?") ? [r.pattern, r.pattern.replace(/\/:\w+\?/g, "")] : [r.pattern];
+    for (const pattern of patterns) {
+      const path = pattern.replace(/\/:(\w+)\??/g, (_, name: string) => `/${params[name] ?? "1"}`);
+      const m = await shipped(base, path, r.public ? undefined : cookie);
+      out[path] = m.jsGzipBytes;
+      if (m.jsGzipBytes > heaviest.jsGzipBytes) heaviest = { path, jsGzipBytes: m.jsGzipBytes };
+    }
+  }
+  return { routes: out, heaviest };
+}
+
 export async function benchFoundation() {
   const out: Record<string, unknown> = {};
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "colibri-bench-"));
   const runs = Number(process.env.BENCH_RUNS || 3);
+  // BENCH_SHIPPED_ONLY=1: only the JavaScript each page ships (on the production build), no load.
+  if (process.env.BENCH_SHIPPED_ONLY) {
+    const port = BENCH_PORT;
+    const server = await startServer({ command: ["npx", "tsx", "server/start.ts"], port, dataDir: path.join(tmp, "shipped") });
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      const cookie = await signIn(base);
+      out["shipped:/login"] = await shipped(base, "/login");
+      out["shipped:/new-invoice"] = await shipped(base, "/new-invoice", cookie);
+      const all = await shippedByRoute(base, cookie);
+      out["shipped:every route (gzip JavaScript bytes)"] = all.routes;
+      out["shipped:heaviest hydrated route"] = all.heaviest;
+      console.log(`Heaviest page: ${all.heaviest.path} ${all.heaviest.jsGzipBytes} B gzip JavaScript (budget of /new-invoice: 120000 B)`);
+    } finally {
+      await server.stop();
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+    return out;
+  }
   try {
     if (process.env.BENCH_COLD !== "false") {
       // Cold start: `npm start` (build + migrate + seed + serve) on a fresh embedded database.
@@ -370,6 +434,11 @@ export async function benchFoundation() {
             const cookie = await signIn(base);
             out["shipped:/login"] = await shipped(base, "/login");
             out["shipped:/companies"] = await shipped(base, "/companies", cookie);
+            out["shipped:/new-invoice"] = await shipped(base, "/new-invoice", cookie);
+            const all = await shippedByRoute(base, cookie);
+            out["shipped:every route (gzip JavaScript bytes)"] = all.routes;
+            out["shipped:heaviest hydrated route"] = all.heaviest;
+            console.log(`Heaviest page: ${all.heaviest.path} ${all.heaviest.jsGzipBytes} B gzip JavaScript (budget of /new-invoice: 120000 B)`);
           } finally {
             await server.stop();
           }

@@ -1,8 +1,9 @@
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { Link } from "react-router";
 import { AppForm, Field, SubmitButton } from "./form.tsx";
 import { ContactsFields } from "./contacts-fields.tsx";
-import { activityLookupCheck, HOME_COUNTRY, maxContacts, type ClientFormMode, type ContactValues } from "../domain/client-schemas.ts";
+import { activityLookupCheck, clientFormObject, clientSchema, HOME_COUNTRY, maxContacts, type ClientFormMode, type ContactValues } from "../domain/client-schemas.ts";
+import { useFieldChecks } from "./form-checks.tsx";
 import { ACTIVITY_CODE_MESSAGES, isLegacyActivityCode } from "../domain/activity-codes.ts";
 import { ACTIVITY_MESSAGES, type Activity, type ActivityLookup } from "../domain/company-schemas.ts";
 
@@ -28,6 +29,8 @@ export interface ClientFormViewState {
   };
   errors: Record<string, string | undefined>;
   message: string | null;
+  /** The stored client's activity code (an old-catalogue code it already has is accepted unchanged). */
+  storedActivityCode?: string | null;
 }
 
 /** A key that resets the uncontrolled inputs whenever the server sends a new state. */
@@ -38,8 +41,25 @@ export const clientFormKey = (s: ClientFormViewState) => JSON.stringify([s.value
  * button is a plain submit (intent …) so the form works without JavaScript; with JavaScript the
  * location cascade reloads its lists in place and location fields follow the country at once.
  */
+/** Contact rows are flat fields (contact_name_0…): the schema's contacts.N.field is that field. */
+const CONTACT_FIELD: Record<string, string> = { name: "name", email: "email", workstation: "workstation", send_copy: "copy" };
+function clientFieldName(key: string): string {
+  const m = /^contacts\.(\d+)\.(\w+)$/.exec(key);
+  return m ? `contact_${CONTACT_FIELD[m[2]] ?? m[2]}_${m[1]}` : key === "_form" ? "" : key;
+}
+const clientPathName = (path: PropertyKey[]) => clientFieldName(path.map(String).join("."));
+
 export function ClientForm({ state, action, cancelTo, title }: { state: ClientFormViewState; action: string; cancelTo: string; title: string }) {
-  const { mode, values, errors, lists } = state;
+  const { mode, values, lists } = state;
+  // The schema the server parses the client with, checked as the fields are left (decision 166).
+  const schema = useMemo(() => clientSchema({ mode, provider: !!state.provider, storedActivityCode: state.storedActivityCode }), [mode, state.provider, state.storedActivityCode]);
+  const check = useFieldChecks(schema, {
+    serverErrors: state.errors as Record<string, string>,
+    prepare: (v) => clientFormObject(v as Record<string, string>),
+    nameOf: clientPathName,
+    keyToName: clientFieldName,
+  });
+  const errors = check.errors;
   const [country, setCountry] = useState(values.country ?? String(HOME_COUNTRY));
   const home = country === String(HOME_COUNTRY);
   const [scripted, setScripted] = useState(false);
@@ -50,7 +70,7 @@ export function ClientForm({ state, action, cancelTo, title }: { state: ClientFo
     </Field>
   );
   const form = (
-    <AppForm action={action} className="space-y-4" noValidate data-client-form={mode}>
+    <AppForm action={action} className="space-y-4" data-client-form={mode} {...check.formProps}>
       {/* Enter in a field saves (the first submit button is the form's default). */}
       <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" className="absolute -left-[9999px]" />
       <div className="flex items-center justify-between">
@@ -59,7 +79,7 @@ export function ClientForm({ state, action, cancelTo, title }: { state: ClientFo
           {mode === "dialog" ? "Cerrar" : "Volver"}
         </Link>
       </div>
-      {Object.keys(errors).length > 0 && (
+      {check.hasErrors && (
         <p className="rounded-md bg-danger/10 p-3 text-sm text-danger" role="alert">
           Revisa los datos marcados.
         </p>
@@ -86,7 +106,7 @@ export function ClientForm({ state, action, cancelTo, title }: { state: ClientFo
           {text("email", "Email", { type: "email", required: true, maxLength: 160 })}
           {text("phone", "Teléfono", { inputMode: "numeric", pattern: "\\d+", required: true, maxLength: 20 })}
         </div>
-        {mode === "detail" ? <ActivityHidden state={state} /> : <ActivityFields state={state} />}
+        {mode === "detail" ? <ActivityHidden state={{ ...state, errors: check.errors }} /> : <ActivityFields state={{ ...state, errors: check.errors }} />}
       </section>
 
       <section className="card space-y-4" aria-labelledby="card-ubicacion">

@@ -210,7 +210,7 @@ export function DocumentFormView({ state, recurrenceBlock, facts, references }: 
           <h2 className="font-semibold">Artículos</h2>
           {errors.lines && <p className="field-error">{errors.lines}</p>}
           <div className="overflow-x-auto">
-            <table className="table w-full">
+            <table className="table w-full" data-lines>
               <thead>
                 <tr>
                   <th>Artículo</th>

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { AppForm, Field, FormAlert, SubmitButton } from "./form.tsx";
-import { ITEM_MESSAGES } from "../domain/item-schemas.ts";
+import { ITEM_MESSAGES, itemSchema, itemSchemaOptions } from "../domain/item-schemas.ts";
+import { useFieldChecks } from "./form-checks.tsx";
 import type { CabysResult } from "../server/cabys.server.ts";
 import type { ItemFormState } from "../server/items.server.ts";
 
@@ -17,7 +18,11 @@ type Found = CabysResult & { taxTypeId?: number | null };
  * choosing a code selects the tax type of its rate.
  */
 export function ItemFormView({ state, action, closeTo = "/items", dialog = false }: { state: ItemFormState; action?: string; closeTo?: string; dialog?: boolean }) {
-  const { id, values, lists, errors } = state;
+  const { id, values, lists } = state;
+  // The schema the server parses the item with, checked as the fields are left (decision 166).
+  const schema = useMemo(() => itemSchema(itemSchemaOptions(lists)), [lists]);
+  const check = useFieldChecks(schema, { serverErrors: state.errors });
+  const errors = check.errors;
   const title = id === null ? "Nuevo artículo" : "Editar artículo";
   const [cabysCode, setCabysCode] = useState(values.cabys_code ?? "");
   const [taxType, setTaxType] = useState(values.tax_type ?? "");
@@ -59,7 +64,7 @@ export function ItemFormView({ state, action, closeTo = "/items", dialog = false
   );
 
   const form = (
-    <AppForm action={action} className="space-y-4" noValidate data-item-form={dialog ? "dialog" : "page"}>
+    <AppForm action={action} className="space-y-4" data-item-form={dialog ? "dialog" : "page"} {...check.formProps}>
       {/* Enter in a field saves (the first submit button is the form's default). */}
       <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" className="absolute -left-[9999px]" />
       <div className="flex items-center justify-between">
@@ -68,7 +73,7 @@ export function ItemFormView({ state, action, closeTo = "/items", dialog = false
           {dialog ? "Cerrar" : "Volver"}
         </Link>
       </div>
-      <FormAlert>{Object.keys(errors).length > 0 && (errors._form ?? "Revisa los datos marcados.")}</FormAlert>
+      <FormAlert>{(check.hasErrors || Object.keys(state.errors).length > 0) && (state.errors._form ?? "Revisa los datos marcados.")}</FormAlert>
       <section className="card space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
           {text("code", "Código", { required: true, maxLength: 20 })}

@@ -35,6 +35,7 @@ export function ReferenceBlock({ view, errors }: { view: SourceView; errors: Rec
     <section className="card space-y-3" aria-label="Documento de referencia">
       <h2 className="font-semibold">Documento de referencia</h2>
       {errors.references && <p className="field-error">{errors.references}</p>}
+      {view.references.some((r) => r.hint) && <p className="text-sm text-slate-600" data-reference-hint>{view.references.find((r) => r.hint)!.hint}</p>}
       {view.references.map((r, i) => (r.mode === "editable" ? <EditableReference key={i} r={r} errors={errors} /> : <LockedReference key={i} index={i} r={r} errors={errors} />))}
     </section>
   );
@@ -60,12 +61,14 @@ function LockedReference({ r, index, errors }: { r: ReferenceView; index: number
           <dt className="text-slate-600">Fecha de emisión</dt>
           <dd data-reference-field="date">{r.date}</dd>
         </div>
-        <div>
-          <dt className="text-slate-600">Código de referencia</dt>
-          <dd data-reference-field="code">
-            {r.code} — {r.codeLabel}
-          </dd>
-        </div>
+        {r.mode === "reason" && r.codeOptions ? null : (
+          <div>
+            <dt className="text-slate-600">Código de referencia</dt>
+            <dd data-reference-field="code">
+              {r.code} — {r.codeLabel}
+            </dd>
+          </div>
+        )}
         {r.mode === "locked" && (
           <div className="md:col-span-2">
             <dt className="text-slate-600">Razón</dt>
@@ -73,6 +76,18 @@ function LockedReference({ r, index, errors }: { r: ReferenceView; index: number
           </div>
         )}
       </dl>
+      {r.mode === "reason" && r.codeOptions && (
+        <Field label="Código de referencia" name="reference_code" error={errors[`references.${index}.code`]}>
+          <select id="reference_code" name="reference_code" className="input" defaultValue={r.code} aria-invalid={!!errors[`references.${index}.code`] || undefined}>
+            {r.codeOptions.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+          <p className="mt-1 text-xs text-slate-600">01 si la nota anula todo el documento; 02 «Corrige monto» si cambia solo una parte (una devolución parcial, un descuento posterior).</p>
+        </Field>
+      )}
       {r.mode === "reason" && (
         <Field label="Razón" name="reference_reason" error={errors[`references.${index}`]}>
           <input id="reference_reason" name="reference_reason" className="input" maxLength={180} defaultValue={r.reason} aria-invalid={!!errors[`references.${index}`] || undefined} />

@@ -1,6 +1,7 @@
 // Validation of the company form (spec part 1 §3 Company, §5 Company, §9), with Spanish messages,
 // and the pure rules around it: plans, logo type/size by magic bytes, activity selection.
 import { z } from "zod";
+import { COMPANY_MESSAGES } from "./company-texts.ts";
 import { ACTIVITY_CODE_MESSAGES, activityCodeError, normalizeActivityCode, type ActivityOption } from "./activity-codes.ts";
 import { IDENTIFICATION_MESSAGES, isCedulaJuridica } from "./identification.ts";
 
@@ -24,21 +25,7 @@ export const CURRENCY_EMIT_DOC = [
   { value: 1, label: "Dólares" },
 ] as const;
 
-export const COMPANY_MESSAGES = {
-  saved: "Compañia guardada",
-  updated: "Compañia actualizada",
-  duplicateIdentification: "Ya existe una compañia registrada con esta identificación",
-  deleted: "Compañia eliminada",
-  activated: "Compañia activada",
-  deactivated: "Compañia desactivada",
-  problem: "Ocurrio un problema",
-  cannotDeleteCurrent: "No puedes eliminar la compañia que tienes seleccionada. Selecciona otra compañia y vuelve a intentarlo.",
-  noDocuments: "No hay documentos",
-  confirmDelete: "¿ Deseas eliminar la compañia ?",
-  confirmToggle: "¿ Deseas Activar/Desactivar la compañia ?",
-  empty: "No hay Compañias",
-  cancelled: "Acción cancelada",
-} as const;
+export { COMPANY_MESSAGES };
 
 const required = (message: string) => z.string({ error: message }).trim().min(1, message);
 
@@ -70,6 +57,16 @@ const checkbox = z
   .string()
   .optional()
   .transform((v) => v === "on" || v === "1" || v === "true");
+
+/**
+ * What a user of an inactive company is told (spec part 1 §2.2): selecting it, and whenever a screen
+ * it may not open sends them to the dashboard. Administrators may still use it.
+ */
+export function inactiveCompanyMessage(name: string, isAdmin: boolean): string {
+  return isAdmin
+    ? `La compañia ${name} esta inactiva. Como administrador puede seguir usándola.`
+    : `La compañia ${name} esta inactiva: solo puede ver el inicio y las compañías. Pida a un administrador que la active.`;
+}
 
 export interface CompanySchemaOptions {
   creating: boolean;

@@ -4,7 +4,7 @@
  */
 import DecimalBase from "decimal.js";
 
-export const Decimal = DecimalBase.clone({ precision: 60, rounding: DecimalBase.ROUND_HALF_UP, toExpNeg: -40, toExpPos: 40 });
+export const Decimal = /* @__PURE__ */ DecimalBase.clone({ precision: 60, rounding: DecimalBase.ROUND_HALF_UP, toExpNeg: -40, toExpPos: 40 });
 export type Decimal = InstanceType<typeof Decimal>;
 
 const NUMBER_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;

@@ -110,6 +110,16 @@ export interface PartySnapshot {
   generic?: boolean;
 }
 
+/**
+ * The company as it was when a document was issued: the party of its XML (the issuer; the receiver
+ * of a purchase invoice) and the print format. Stored on the document (documents.issuer_snapshot);
+ * the PDF, preview, public page and e-mails print it (docs/decisions/162).
+ */
+export interface IssuerSnapshot extends PartySnapshot {
+  /** '1' standard; '2' adds the CABYS column. */
+  invoiceFormat: "1" | "2";
+}
+
 export interface FieldError {
   /** Form field: "lines.0.quantity", "references.0.number", "clientId", … or a Hacienda path. */
   field: string;
@@ -123,8 +133,8 @@ export const DRAFT_MESSAGES = {
   referenceFields: "Complete todos los campos de la referencia.",
   clientRequired: "Seleccione un cliente.",
   providerRequired: "Seleccione un proveedor.",
-  quantityRange: "La cantidad debe estar entre 0.1 y 100000.",
-  priceRange: "El precio debe estar entre 0.1 y 1000000000000.",
+  quantityRange: "La cantidad debe estar entre 0,1 y 100.000.",
+  priceRange: "El precio debe estar entre 0,1 y 1.000.000.000.000.",
   discountRange: "El descuento debe estar entre 0 y 100.",
   exchangeRate: "Indique el tipo de cambio del dólar (mayor que cero).",
   creditDays: "Los días de crédito deben estar entre 1 y 365.",

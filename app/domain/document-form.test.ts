@@ -78,14 +78,14 @@ describe("document form parsing", () => {
     const map = errorMap([...errors, ...checkDraft(draft)]);
     expect(map["lines.0.tax"]).toBe(FORM_MESSAGES.taxTypeRequired);
     expect(map["lines.0.description"]).toBe(FORM_MESSAGES.descriptionRequired);
-    expect(map["lines.0.quantity"]).toBe("La cantidad debe estar entre 0.1 y 100000.");
+    expect(map["lines.0.quantity"]).toBe("La cantidad debe estar entre 0,1 y 100.000.");
     expect(map["lines.0.discountPercent"]).toBe("El descuento debe estar entre 0 y 100.");
   });
 
   it("an item pick fills the row once; an unknown item is an error on its row", () => {
     const picked = applyItemPicks(readDocumentForm({ "lines[0].itemId": "7", "lines[0].quantity": "1" }), items);
     expect(picked.errors).toEqual([]);
-    expect(picked.form.lines[0]).toMatchObject({ picked: "7", code: "LAP-14", cabys: "4523000000100", price: "450000", taxTypeId: "11", unit: "Unid" });
+    expect(picked.form.lines[0]).toMatchObject({ picked: "7", code: "LAP-14", cabys: "4523000000100", price: "450.000,00", taxTypeId: "11", unit: "Unid" });
     // Already picked: what was typed afterwards is kept.
     const kept = applyItemPicks({ ...picked.form, lines: [{ ...picked.form.lines[0], price: "400000" }] }, items);
     expect(kept.form.lines[0].price).toBe("400000");
@@ -150,7 +150,7 @@ describe("item rows (part 2 §5): blank rows and the 0.1 minimum price", () => {
     expect(map["lines.0.unitPrice"]).toBe(DRAFT_MESSAGES.priceRange);
     // A price of 0 does not make a row complete: the blank row stays and is checked too.
     const zero = errorsOf({ ...row(0, { ...full, price: "0" }), ...row(1, {}) });
-    expect(zero.map["lines.0.unitPrice"]).toBe("El precio debe estar entre 0.1 y 1000000000000.");
+    expect(zero.map["lines.0.unitPrice"]).toBe("El precio debe estar entre 0,1 y 1.000.000.000.000.");
     expect(zero.map["lines.1.description"]).toBe(FORM_MESSAGES.descriptionRequired);
   });
 
@@ -204,7 +204,7 @@ describe("exoneration on a row", () => {
   it("a stored draft with an exoneration comes back into the form (clone, note, replacement)", () => {
     const { draft } = toDraft("fe", readDocumentForm(ex), taxTypes);
     const back = formValuesFromDraft(draft, taxTypes, items, { keepNote: true, keepRate: false });
-    expect(back.lines[0]).toMatchObject({ exType: "99", exTypeOther: "Ley 7210 de zonas francas", exNumber: "AL-1234-2026", exInstitution: "01", exDate: "2026-03-01", exPercent: "6.5" });
+    expect(back.lines[0]).toMatchObject({ exType: "99", exTypeOther: "Ley 7210 de zonas francas", exNumber: "AL-1234-2026", exInstitution: "01", exDate: "2026-03-01", exPercent: "6,5" });
     expect(hasExoneration(back.lines[1])).toBe(false);
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { DocumentDraft, DraftKind, DraftReference, FieldError } from "./document-draft.ts";
 import { linePriceOk } from "./line-price.ts";
+import { formatMoneyInput, parseDecimalInput } from "./number-input.ts";
 import type { TarifaCode, TaxCode } from "./totals.ts";
 
 /**
@@ -30,6 +31,19 @@ export const FORM_MESSAGES = {
   emailInvalid: "invalido",
   tooManyLines: (n: number) => `Un documento admite como máximo ${MAX_LINES} líneas y este tiene ${n}. Quite líneas o divídalo en varios documentos.`,
   lineLimit: `Un documento admite como máximo ${MAX_LINES} líneas.`,
+} as const;
+
+/**
+ * A number that is not one (decision 164: '1.500,50', '1500,50' and '1500.50' are; 'abc', '1.50.000'
+ * are not). Plain strings, apart from FORM_MESSAGES: the page's JavaScript does not carry them.
+ */
+export const NUMBER_MESSAGES = {
+  quantity: "Escriba la cantidad con dígitos, por ejemplo 1,5 o 1.500.",
+  price: "Escriba el precio con dígitos, por ejemplo 1.500,50.",
+  discount: "Escriba el descuento con dígitos, por ejemplo 10 o 12,5.",
+  exchangeRate: "Escriba el tipo de cambio con dígitos, por ejemplo 505,25.",
+  amount: "Escriba el monto con dígitos, por ejemplo 1.500,50.",
+  percent: "Escriba el porcentaje con dígitos, por ejemplo 13 o 6,5.",
 } as const;
 
 /** At most this many notify addresses (besides the client's own e-mail). */
@@ -368,7 +382,7 @@ export function lineFromItem(item: FormItem): Pick<FormLine, "itemId" | "picked"
     cabys: item.cabysCode ?? "",
     description: item.description || item.name,
     unit: item.unitCode,
-    price: String(Number(item.price)),
+    price: formatMoneyInput(item.price),
     taxTypeId: String(item.taxTypeId),
   };
 }
@@ -390,7 +404,7 @@ export function isBlankLine(l: FormLine): boolean {
  * and are checked like any row. A row partly filled is always checked.
  */
 export function withoutBlankLines(form: DocumentFormValues): DocumentFormValues {
-  const some = form.lines.some((l) => l.description && linePriceOk(l.price));
+  const some = form.lines.some((l) => l.description && linePriceOk(parseDecimalInput(l.price) ?? ""));
   return some ? { ...form, lines: form.lines.filter((l) => !isBlankLine(l)) } : form;
 }
 
@@ -405,6 +419,14 @@ export function toDraft(kind: DraftKind, typed: DocumentFormValues, taxTypes: Fo
   const clientId = /^\d+$/.test(form.clientId) ? Number(form.clientId) : null;
   if (!form.saleCondition) errors.push({ field: "saleCondition", message: FORM_MESSAGES.saleConditionRequired });
   if (form.payments.length === 0 || form.payments.some((p) => !p.code)) errors.push({ field: "payments", message: FORM_MESSAGES.paymentMethodRequired });
+  // Numbers typed the Costa Rican way become plain decimals; one that is not a number is an error
+  // on its field (and an empty value for the draft's own checks, whose message comes second).
+  const number = (raw: string, field: string, message: string) => {
+    if (!raw) return raw;
+    const v = parseDecimalInput(raw);
+    if (v === null) errors.push({ field, message });
+    return v ?? "";
+  };
   const lines = form.lines.map((l, i) => {
     const taxType = taxTypes.find((t) => String(t.id) === l.taxTypeId);
     if (!taxType) errors.push({ field: `lines.${i}.tax`, message: FORM_MESSAGES.taxTypeRequired });
@@ -415,10 +437,10 @@ export function toDraft(kind: DraftKind, typed: DocumentFormValues, taxTypes: Fo
       ...(l.code ? { code: l.code.slice(0, 20) } : {}),
       ...(l.cabys ? { cabys: l.cabys } : {}),
       description: l.description.slice(0, 200),
-      quantity: l.quantity,
+      quantity: number(l.quantity, `lines.${i}.quantity`, NUMBER_MESSAGES.quantity),
       unit: l.unit || "Unid",
-      unitPrice: l.price,
-      ...(l.discount ? { discountPercent: l.discount } : {}),
+      unitPrice: number(l.price, `lines.${i}.unitPrice`, NUMBER_MESSAGES.price),
+      ...(l.discount ? { discountPercent: number(l.discount, `lines.${i}.discountPercent`, NUMBER_MESSAGES.discount) } : {}),
       tax: taxType ? taxOf(taxType) : {},
       ...(hasExoneration(l)
         ? {
@@ -431,7 +453,7 @@ export function toDraft(kind: DraftKind, typed: DocumentFormValues, taxTypes: Fo
               institution: l.exInstitution,
               ...(l.exInstitutionOther ? { institutionOther: l.exInstitutionOther.slice(0, 100) } : {}),
               issuedAt: l.exDate,
-              percentage: l.exPercent,
+              percentage: number(l.exPercent, `lines.${i}.exoneration.percentage`, NUMBER_MESSAGES.percent),
             },
           }
         : {}),
@@ -447,9 +469,9 @@ export function toDraft(kind: DraftKind, typed: DocumentFormValues, taxTypes: Fo
     saleCondition: form.saleCondition,
     ...(form.saleCondition === "99" ? { saleConditionOther: form.saleConditionOther } : {}),
     ...(credit ? { creditDays } : {}),
-    payments: form.payments.filter((p) => p.code).map((p) => ({ code: p.code, ...(p.code === "99" ? { other: p.other } : {}), ...(p.amount ? { amount: p.amount } : {}) })),
+    payments: form.payments.filter((p) => p.code).map((p) => ({ code: p.code, ...(p.code === "99" ? { other: p.other } : {}), ...(p.amount ? { amount: number(p.amount, "payments", NUMBER_MESSAGES.amount) } : {}) })),
     currency: form.currency,
-    exchangeRate: form.currency === "CRC" ? "1" : form.exchangeRate,
+    exchangeRate: form.currency === "CRC" ? "1" : number(form.exchangeRate, "exchangeRate", NUMBER_MESSAGES.exchangeRate),
     lines,
     ...(form.note.trim() ? { note: form.note.trim() } : {}),
     ...(notify.emails.length ? { emails: notify.emails } : {}),

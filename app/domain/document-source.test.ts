@@ -75,14 +75,14 @@ describe("formValuesFromDraft", () => {
   };
   it("lines keep existing items (deleted ones become free lines), taxes by code; payments, credit, currency", () => {
     const f = formValuesFromDraft(draft, taxes, items, { keepNote: true, keepRate: false });
-    expect(f).toMatchObject({ clientId: "9", saleCondition: "02", creditDays: "30", currency: "USD", exchangeRate: "", note: "Entrega", payments: [{ code: "02", amount: "100" }, { code: "04", amount: "13" }] });
+    expect(f).toMatchObject({ clientId: "9", saleCondition: "02", creditDays: "30", currency: "USD", exchangeRate: "", note: "Entrega", payments: [{ code: "02", amount: "100,00" }, { code: "04", amount: "13,00" }] });
     expect(f.lines.map((l) => [l.itemId, l.picked, l.code, l.quantity, l.price, l.discount, l.taxTypeId])).toEqual([
-      ["5", "5", "LAP", "1", "100", "0", "10"],
-      ["", "", "OLD", "2", "5", "10", "12"],
-      ["", "", "", "1", "1", "0", ""],
+      ["5", "5", "LAP", "1", "100,00", "0", "10"],
+      ["", "", "OLD", "2", "5,00", "10", "12"],
+      ["", "", "", "1", "1,00", "0", ""],
     ]);
     const n = formValuesFromDraft(draft, taxes, items, { keepNote: false, keepRate: true });
     expect(n.note).toBe("");
-    expect(n.exchangeRate).toBe("505.5");
+    expect(n.exchangeRate).toBe("505,5");
   });
 });

@@ -7,6 +7,7 @@
  */
 import type { DocumentDraft, DraftReference, FieldError } from "./document-draft.ts";
 import { blankLine, blankPayment, type DocumentFormValues, type FormItem, type FormKind, type FormLine, type FormTaxType } from "./document-form.ts";
+import { formatDecimalInput, formatMoneyInput } from "./number-input.ts";
 
 /** A screen's document that is not this company's, or gone (also the error page's text). */
 export const NOT_FOUND = "No encontrado";
@@ -28,8 +29,26 @@ export const KIND_LABELS: Record<string, string> = { fe: "Factura", te: "Tiquete
 /** Kinds whose rejection can be fixed with a corrected replacement from the clone screen. */
 export const REPLACEABLE_KINDS = new Set(["fe", "te", "fec"]);
 
-/** Codigo of a note's reference: the spec's "reference code 1" (01 Anula documento de referencia). */
+/** Codigo of a note's reference: the spec's "reference code 1" (01 Anula documento de referencia), the default. */
 export const NOTE_REFERENCE_CODE = "01";
+
+/**
+ * The codes a note may carry (Nota 9; issue 14 point 9): 01 when it cancels the whole document, 02
+ * 'Corrige monto' when it changes part of it (a partial return, a discount given afterwards), 06
+ * 'Devolución de mercancía' (credit notes). The form offers them; the server refuses 01 on a credit
+ * note that does not cancel the whole document.
+ */
+export const NOTE_REFERENCE_CODES: Record<"nc" | "nd", readonly string[]> = { nc: ["01", "02", "06"], nd: ["02", "01"] };
+export const NOTE_MESSAGES = {
+  partialCancel: "Esta nota de crédito no anula todo el documento: use el código 02 «Corrige monto» (o 06 «Devolución de mercancía») en la referencia.",
+} as const;
+
+/** The code a note asked for (one it may carry), else the default. */
+export const noteReferenceCode = (noteKind: "nc" | "nd", typed: string | undefined) => (typed && NOTE_REFERENCE_CODES[noteKind].includes(typed) ? typed : NOTE_REFERENCE_CODE);
+
+/** Why a purchase invoice asks for its reference block (shown above it). */
+export const FEC_REFERENCE_HINT =
+  "Hacienda exige que la factura electrónica de compra indique el documento que respalda la compra: el recibo o factura que le dio el vendedor, o el registro del productor de régimen especial. Si el vendedor no le dio ninguno, indique el número y la fecha de su propio registro de la compra.";
 
 /**
  * The replacement of a document Hacienda rejected: TipoDocIR 10 'Comprobante electrónico rechazado
@@ -118,14 +137,14 @@ export interface SourceDocument {
   issuedAt: Date;
 }
 
-/** A note's reference: the source's clave and date, code 01, the typed reason. */
-export function noteReference(noteKind: "nc" | "nd", source: SourceDocument, reason: string): DraftReference {
+/** A note's reference: the source's clave and date, the chosen code (01 by default for credit notes), the typed reason. */
+export function noteReference(noteKind: "nc" | "nd", source: SourceDocument, reason: string, code?: string): DraftReference {
   return {
     documentId: source.id,
     docType: noteReferenceDocType(noteKind, source.kind) ?? "",
     number: source.clave ?? "",
     issuedAt: source.issuedAt.toISOString(),
-    code: NOTE_REFERENCE_CODE,
+    code: noteReferenceCode(noteKind, code),
     reason: reason.trim().slice(0, 180),
   };
 }
@@ -211,9 +230,10 @@ export function formValuesFromDraft(draft: DocumentDraft, taxTypes: FormTaxType[
       cabys: l.cabys ?? "",
       description: l.description,
       unit: l.unit,
-      quantity: l.quantity,
-      price: l.unitPrice,
-      discount: l.discountPercent || "0",
+      // Shown as typed in Costa Rica (decision 164): '1,5', '450.000,00'.
+      quantity: formatDecimalInput(l.quantity),
+      price: formatMoneyInput(l.unitPrice),
+      discount: formatDecimalInput(l.discountPercent || "0"),
       taxTypeId: String(taxTypeOfLine(l.tax, taxTypes)?.id ?? ""),
       ...(l.exoneration
         ? {
@@ -225,7 +245,7 @@ export function formValuesFromDraft(draft: DocumentDraft, taxTypes: FormTaxType[
             exInstitution: l.exoneration.institution,
             exInstitutionOther: l.exoneration.institutionOther ?? "",
             exDate: l.exoneration.issuedAt.slice(0, 10),
-            exPercent: l.exoneration.percentage,
+            exPercent: formatDecimalInput(l.exoneration.percentage),
           }
         : {}),
     };
@@ -235,9 +255,9 @@ export function formValuesFromDraft(draft: DocumentDraft, taxTypes: FormTaxType[
     saleCondition: draft.saleCondition || "01",
     saleConditionOther: draft.saleConditionOther ?? "",
     creditDays: draft.saleCondition === "02" && draft.creditDays ? String(draft.creditDays) : "",
-    payments: draft.payments.length ? draft.payments.slice(0, 4).map((p) => ({ code: p.code, amount: p.amount ?? "", other: p.other ?? "" })) : [blankPayment()],
+    payments: draft.payments.length ? draft.payments.slice(0, 4).map((p) => ({ code: p.code, amount: p.amount ? formatMoneyInput(p.amount) : "", other: p.other ?? "" })) : [blankPayment()],
     currency: draft.currency === "USD" ? "USD" : "CRC",
-    exchangeRate: draft.currency === "USD" && opts.keepRate ? draft.exchangeRate : "",
+    exchangeRate: draft.currency === "USD" && opts.keepRate ? formatDecimalInput(draft.exchangeRate) : "",
     note: opts.keepNote ? (draft.note ?? "") : "",
     international: !!draft.internationalClient,
     remindPayment: !!draft.remindPayment,
@@ -265,6 +285,8 @@ export interface ReferenceView {
   reason: string;
   docTypeOptions?: Array<{ value: string; label: string }>;
   codeOptions?: Array<{ value: string; label: string }>;
+  /** Why the block is asked for (purchase invoices). */
+  hint?: string;
 }
 
 /** What a prefilled screen adds to the shared form: its header, the locked client, the references. */

@@ -1,30 +1,29 @@
 /**
- * Payment status and due state of a document, worded exactly as spec part 2 §4. Pure: "today" is
- * the Costa Rica calendar day, passed in as YYYY-MM-DD.
+ * Payment status and due state of a document, worded exactly as spec part 2 §4, both from what is
+ * due on it (app/domain/receivables.ts: payments, credit and debit notes). Pure: "today" is the
+ * Costa Rica calendar day, passed in as YYYY-MM-DD.
  */
 import { dec } from "./decimal.ts";
+import { creditedInFull, owes, type Receivable } from "./receivables.ts";
 
 export type PaymentStatus = "No pagado" | "Pago Parcial" | "Pagado" | "Con nota de credito";
 
-export interface StatusInput {
-  total: string;
-  paymentAmount: string;
-  /** Sum of the credit notes that reference the document. */
-  creditNoteTotal?: string;
+export interface StatusInput extends Receivable {
   haciendaStatus?: string | null;
   /** YYYY-MM-DD or null (cash documents). */
   expirationDate?: string | null;
 }
 
-/** 'Con nota de credito' first (credit notes cover the total), then paid ≥ total, 0 < paid, nothing paid. Null when rejected. */
+/**
+ * 'Con nota de credito' when credit notes alone cancel it, 'Pagado' when nothing is due (payments,
+ * or payments and credit notes together), 'Pago Parcial' when something was paid and something is
+ * due, else 'No pagado'. Null when rejected.
+ */
 export function paymentStatus(d: StatusInput): PaymentStatus | null {
   if (d.haciendaStatus === "rechazado") return null;
-  const total = dec(d.total);
-  const paid = dec(d.paymentAmount || "0");
-  const nc = dec(d.creditNoteTotal || "0");
-  if (nc.gt(0) && total.lte(nc)) return "Con nota de credito";
-  if (paid.gte(total)) return "Pagado";
-  if (paid.gt(0)) return "Pago Parcial";
+  if (creditedInFull(d)) return "Con nota de credito";
+  if (!owes(d)) return "Pagado";
+  if (dec(d.paymentAmount || "0").gt(0)) return "Pago Parcial";
   return "No pagado";
 }
 
@@ -33,11 +32,10 @@ function dayNumber(ymd: string): number {
   return Math.round(Date.UTC(y, m - 1, d) / 86_400_000);
 }
 
-/** 'Vencida hace N dias' / 'Vencida hace 1 dia' / 'Vence hoy', only when unpaid and credit notes do not cover the total. */
+/** 'Vencida hace N dias' / 'Vencida hace 1 dia' / 'Vence hoy', only while something is due and it is not rejected. */
 export function dueState(d: StatusInput, todayYmd: string): string | null {
   if (!d.expirationDate) return null;
-  const ps = paymentStatus(d);
-  if (ps === null || ps === "Pagado" || ps === "Con nota de credito") return null;
+  if (d.haciendaStatus === "rechazado" || !owes(d)) return null;
   const days = dayNumber(todayYmd) - dayNumber(d.expirationDate);
   if (days > 0) return `Vencida hace ${days} ${days === 1 ? "dia" : "dias"}`;
   if (days === 0) return "Vence hoy";
@@ -73,11 +71,10 @@ export function pendingText(p: { porEnviar: number; procesando: number }): strin
 }
 
 /**
- * Whether an invoice may get a payment reminder on `today` (part 2 §4): due today or earlier, unpaid
- * (payments and credit notes both below the total) and not rejected. The job sends it by itself the
- * day after the due date when the invoice asked for one.
+ * Whether an invoice may get a payment reminder on `today` (part 2 §4): due today or earlier,
+ * something still due on it (receivables.ts) and not rejected. The job sends it by itself the day
+ * after the due date when the invoice asked for one.
  */
-export function reminderAllowed(d: { kind: string; status: string; expirationDate: string | null; paymentAmount: string; creditNoteTotal: string; total: string }, today: string): boolean {
-  const total = Number(d.total);
-  return d.kind === "fe" && d.status !== "rechazado" && !!d.expirationDate && d.expirationDate <= today && Number(d.paymentAmount) < total && Number(d.creditNoteTotal) < total;
+export function reminderAllowed(d: Receivable & { kind: string; status: string; expirationDate: string | null }, today: string): boolean {
+  return d.kind === "fe" && d.status !== "rechazado" && !!d.expirationDate && d.expirationDate <= today && owes(d);
 }

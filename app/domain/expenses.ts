@@ -6,47 +6,12 @@
  */
 import { z } from "zod";
 import { sniffImage } from "./company-schemas.ts";
-import { dec, money } from "./decimal.ts";
+import { decimalPlaces, fixed5, isPositiveDecimal, parseDecimalInput } from "./number-input.ts";
+import { decimalField } from "./number-schemas.ts";
 import { isCalendarDay } from "./payments.ts";
+import { EXPENSE_MESSAGES } from "./expense-texts.ts";
 
-export const EXPENSE_MESSAGES = {
-  recorded: "Gasto registrado correctamente",
-  deleted: "Gasto eliminado",
-  empty: "No se han registrado gastos.",
-  noReference: "S/R",
-  confirmDelete: "¿ Deseas eliminar el gasto ?",
-  cancelled: "Acción cancelada",
-  problem: "Ocurrio un problema",
-  notFound: "No encontrado",
-  invalid: "invalido",
-  readOnly: "Su plan es de solo lectura: no puede registrar ni eliminar gastos.",
-  dateRequired: "La fecha es obligatoria",
-  dateInvalid: "La fecha no es válida",
-  descriptionRequired: "La descripción es obligatoria",
-  amountRequired: "El monto es obligatorio",
-  amountFormat: "El monto debe ser un número con máximo 2 decimales",
-  amountPositive: "El monto debe ser mayor que cero",
-  currencyRequired: "La moneda es obligatoria",
-  exchangeRate: "Indique el tipo de cambio del dólar (mayor que cero).",
-  categoryRequired: "La categoría es obligatoria",
-  categoryInvalid: "La categoría seleccionada no existe",
-  paymentMethodRequired: "El método de pago es obligatorio",
-  paymentMethodInvalid: "El método de pago seleccionado no existe",
-  categoryNameRequired: "El nombre de la categoría es obligatorio",
-  categoryDuplicate: "Ya existe una categoría con ese nombre",
-  categoryAdded: "Categoría agregada correctamente.",
-  categoryUpdated: "Categoría actualizada correctamente.",
-  noCategories: "No se han registrado categorías.",
-  methodNameRequired: "El nombre del método de pago es obligatorio",
-  methodDuplicate: "Ya existe un método de pago con ese nombre",
-  methodAdded: "Método de pago agregado correctamente.",
-  methodUpdated: "Método de pago actualizado correctamente.",
-  noMethods: "No se han registrado métodos de pago propios.",
-  fileType: "El archivo debe ser una foto (JPG, PNG, GIF o WebP) o un PDF.",
-  fileOne: "Solo se permite un archivo adjunto.",
-  fileGone: "El archivo adjunto ya no está disponible: vuelva a elegirlo.",
-  fileUnavailable: "Este archivo no esta disponible para su descarga",
-} as const;
+export { EXPENSE_MESSAGES };
 
 /** Largest receipt accepted (bytes). The route's request body must allow this plus the form (about 1 MB). */
 export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
@@ -100,18 +65,19 @@ export const paymentMethodValue = (p: { code: string | null; id: number | null }
 
 const text = (message: string, max: number) => z.string({ error: message }).trim().min(1, message).max(max, EXPENSE_MESSAGES.invalid);
 
-/** Amount: required, positive, at most 2 decimals (spec §5, §9; a comma is accepted as the decimal mark). */
-export const expenseAmountSchema = z
-  .string({ error: EXPENSE_MESSAGES.amountRequired })
-  .trim()
-  .min(1, EXPENSE_MESSAGES.amountRequired)
-  .transform((v) => v.replace(/\s/g, "").replace(",", "."))
-  // One check giving one message (no aborting issue: the form's other checks still run).
-  .superRefine((v, ctx) => {
-    if (!/^\d{1,13}(\.\d{1,2})?$/.test(v)) ctx.addIssue({ code: "custom", message: EXPENSE_MESSAGES.amountFormat });
-    else if (!dec(v).gt(0)) ctx.addIssue({ code: "custom", message: EXPENSE_MESSAGES.amountPositive });
-  })
-  .transform((v) => (/^\d{1,13}(\.\d{1,2})?$/.test(v) ? money(v) : v));
+/**
+ * Amount: required, positive, at most 2 decimals (spec §5, §9), typed the Costa Rican way
+ * ('1.500,50', '1500,50', '1500.50': the one parser, decision 164).
+ */
+export const expenseAmountSchema = decimalField({ required: EXPENSE_MESSAGES.amountRequired, format: EXPENSE_MESSAGES.amountFormat, maxDecimals: 2 })
+  .refine(isPositiveDecimal, EXPENSE_MESSAGES.amountPositive)
+  .transform(fixed5);
+
+/** A dollar's exchange rate typed the Costa Rican way ('505,25'): canonical decimal, or null when it is not one (> 0, 7 digits, 5 decimals). */
+function exchangeRateOf(raw: string | undefined): string | null {
+  const v = parseDecimalInput(raw);
+  return v !== null && decimalPlaces(v) <= 5 && v.split(".")[0].length <= 7 && isPositiveDecimal(v) ? v : null;
+}
 
 const idField = (message: string) =>
   z
@@ -154,12 +120,11 @@ export const expenseSchema = z
   .superRefine(
     (v, ctx) => {
       if (String(v.currency_id) !== "1") return;
-      const rate = String(v.exchange_rate ?? "").trim().replace(",", ".");
-      if (!/^\d{1,7}(\.\d{1,5})?$/.test(rate) || !dec(rate).gt(0)) ctx.addIssue({ code: "custom", path: ["exchange_rate"], message: EXPENSE_MESSAGES.exchangeRate });
+      if (exchangeRateOf(v.exchange_rate) === null) ctx.addIssue({ code: "custom", path: ["exchange_rate"], message: EXPENSE_MESSAGES.exchangeRate });
     },
     { when: () => true },
   )
-  .transform((v) => ({ ...v, exchange_rate: v.currency_id === 1 ? money(v.exchange_rate.replace(",", ".")) : money("1") }));
+  .transform((v) => ({ ...v, exchange_rate: v.currency_id === 1 ? fixed5(exchangeRateOf(v.exchange_rate)!) : fixed5("1") }));
 export type ExpenseFormData = z.output<typeof expenseSchema>;
 
 /** A category (spec §5: name required). */

@@ -23,7 +23,9 @@ describe("price", () => {
   it("at most 2 decimals, not negative, comma accepted", () => {
     expect(priceSchema.parse("1500,5")).toBe("1500.5");
     expect(priceSchema.parse("007.25")).toBe("7.25");
-    expect(priceSchema.safeParse("1.999").success).toBe(false);
+    expect(priceSchema.parse("1.999")).toBe("1999");
+    expect(priceSchema.parse("1.500,50")).toBe("1500.50");
+    expect(priceSchema.safeParse("1,999").success).toBe(false);
     expect(priceSchema.safeParse("-1").success).toBe(false);
   });
 });

@@ -2,6 +2,9 @@
 // §5 Item/Tax, §8 Items, §9): form schemas with Spanish messages and the pure rules around them
 // (CABYS rate → tax type, CABYS spreadsheet cell parsing). No database, env or clock here.
 import { z } from "zod";
+import { formatRate, TAX_MESSAGES } from "./item-texts.ts";
+import { parseDecimalInput } from "./number-input.ts";
+import { decimalField } from "./number-schemas.ts";
 
 export const ITEM_MESSAGES = {
   saved: "Artículo Guardado correctamente",
@@ -34,12 +37,7 @@ export const CABYS_IMPORT_MESSAGES = {
 /** Upload limit of the CABYS spreadsheet (the official file is about 3 MB). */
 export const CABYS_MAX_BYTES = 20 * 1024 * 1024;
 
-export const TAX_MESSAGES = {
-  saved: "Guardado correctamente",
-  invalid: "invalido",
-  problem: "Ocurrio un problema",
-  empty: "No hay impuestos",
-} as const;
+export { TAX_MESSAGES };
 
 const required = (message: string) => z.string({ error: message }).trim().min(1, message);
 
@@ -47,10 +45,8 @@ const required = (message: string) => z.string({ error: message }).trim().min(1,
 export const priceSchema = z
   .string({ error: "El precio es obligatorio" })
   .trim()
-  .min(1, "El precio es obligatorio")
-  .transform((v) => v.replace(/\s/g, "").replace(",", "."))
-  .refine((v) => !v.startsWith("-"), "El precio no puede ser negativo")
-  .refine((v) => /^\d{1,13}(\.\d{1,2})?$/.test(v), "El precio debe ser un número con máximo 2 decimales")
+  .refine((v) => !v.startsWith("-"), { message: "El precio no puede ser negativo", abort: true })
+  .pipe(decimalField({ required: "El precio es obligatorio", format: "El precio debe ser un número con máximo 2 decimales (por ejemplo 1.500,50)", maxDecimals: 2 }))
   .transform((v) => normalizeDecimal(v));
 
 function normalizeDecimal(v: string): string {
@@ -72,6 +68,16 @@ export interface ItemSchemaOptions {
   currencyIds: readonly number[];
   /** The company's tax types (its Lista de IVA). */
   taxTypeIds: readonly number[];
+}
+
+/** The schema's options from the lists the item form offers (the same on the server and in the browser). */
+export function itemSchemaOptions(lists: { categories: { id: number }[]; units: { symbol: string }[]; currencies: { id: number }[]; taxTypes: { id: number }[] }): ItemSchemaOptions {
+  return {
+    categoryIds: lists.categories.map((c) => c.id),
+    unitSymbols: lists.units.map((u) => u.symbol),
+    currencyIds: lists.currencies.map((c) => c.id),
+    taxTypeIds: lists.taxTypes.map((t) => t.id),
+  };
 }
 
 export function itemSchema(opts: ItemSchemaOptions) {
@@ -97,7 +103,7 @@ export function taxSchema(vatCodes: readonly string[]) {
     rate: z
       .string({ error: invalid })
       .trim()
-      .transform((v) => v.replace(",", ".").replace(/%$/, "").trim())
+      .transform((v) => parseDecimalInput(v.replace(/%$/, "")) ?? "")
       .refine((v) => /^\d{1,3}(\.\d{1,4})?$/.test(v) && Number(v) <= 100, invalid)
       .transform((v) => normalizeDecimal(v)),
     vat_code: z
@@ -138,10 +144,7 @@ export function taxTypeForRate(options: readonly TaxTypeOption[], rate: string |
   return byRate.find((o) => o.vatCode === code) ?? (Number(rate) === 0 ? byRate.find((o) => /exent/i.test(o.name)) : undefined) ?? byRate[0];
 }
 
-/** "13.0000" → "13"; "0.5000" → "0.5". */
-export function formatRate(rate: string | number): string {
-  return String(Number(rate));
-}
+export { formatRate };
 
 // ───────────── CABYS spreadsheet cells ─────────────
 

@@ -5,7 +5,9 @@
  * docs/decisions/095-payments.md.
  */
 import { z } from "zod";
-import { dec, money } from "./decimal.ts";
+import { fixed5, isPositiveDecimal } from "./number-input.ts";
+import { decimalField } from "./number-schemas.ts";
+import { owes, type Receivable } from "./receivables.ts";
 
 export const PAYMENT_MESSAGES = {
   recorded: "Pago registrado correctamente",
@@ -22,7 +24,7 @@ export const PAYMENT_MESSAGES = {
   invalid: "invalido",
   readOnly: "Su plan es de solo lectura: no puede registrar pagos.",
   amountRequired: "El monto es obligatorio",
-  amountFormat: "El monto debe ser un número con máximo 5 decimales",
+  amountFormat: "El monto debe ser un número con máximo 5 decimales (por ejemplo 1.500,50)",
   amountPositive: "El monto debe ser mayor que cero",
   formRequired: "La forma de pago es obligatoria",
   currencyRequired: "La moneda es obligatoria",
@@ -36,6 +38,7 @@ export const PAYMENT_MESSAGES = {
   rejected: "No se puede registrar un pago a un documento rechazado por Hacienda.",
   notPayable: "Este documento no admite pagos.",
   paidInFull: "Este documento ya está pagado.",
+  creditedInFull: "Este documento no tiene saldo pendiente: sus notas de crédito lo anulan.",
 } as const;
 
 /** 'El monto no puede ser mayor al saldo pendiente (₡1.000,00)'. */
@@ -45,23 +48,12 @@ export const overDueMessage = (due: string) => `El monto no puede ser mayor al s
 export const PAYABLE_KINDS = ["fe", "te", "nc", "nd", "fec"] as const;
 export const isPayableKind = (kind: string) => (PAYABLE_KINDS as readonly string[]).includes(kind);
 
-/** What is still owed on a document: total − paid, never below zero (5 decimals). */
-export function dueAmount(total: string, paid: string): string {
-  const d = dec(total).minus(dec(paid || "0"));
-  return money(d.isNegative() ? dec("0") : d);
-}
-
-/** Total exceeds what was paid (decimal comparison, never floats). */
-export function owes(total: string, paid: string): boolean {
-  return dec(total).gt(dec(paid || "0"));
-}
-
 /**
- * The pay button (spec §4): total exceeds payment_amount, permission is not 5, a payable kind, and
- * (§4 payment status) not rejected by Hacienda.
+ * The pay button (spec §4): something is due (receivables.ts: payments, credit and debit notes
+ * counted), permission is not 5, a payable kind, and (§4 payment status) not rejected by Hacienda.
  */
-export function canPay(d: { kind: string; total: string; paymentAmount: string; status: string }, permission: number): boolean {
-  return permission !== 5 && isPayableKind(d.kind) && d.status !== "rechazado" && owes(d.total, d.paymentAmount);
+export function canPay(d: Receivable & { kind: string; status: string }, permission: number): boolean {
+  return permission !== 5 && isPayableKind(d.kind) && d.status !== "rechazado" && owes(d);
 }
 
 /** The default description: 'Pago factura Nº ' plus the document's reference. */
@@ -104,15 +96,10 @@ export function isCalendarDay(v: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
 }
 
-/** Amount: required, a positive decimal with at most 5 decimals (comma accepted as the decimal mark); kept as a string. */
-export const amountSchema = z
-  .string({ error: PAYMENT_MESSAGES.amountRequired })
-  .trim()
-  .min(1, PAYMENT_MESSAGES.amountRequired)
-  .transform((v) => v.replace(/\s/g, "").replace(",", "."))
-  .refine((v) => /^\d{1,13}(\.\d{1,5})?$/.test(v), { message: PAYMENT_MESSAGES.amountFormat, abort: true })
-  .refine((v) => dec(v).gt(0), PAYMENT_MESSAGES.amountPositive)
-  .transform((v) => money(v));
+/** Amount: required, a positive decimal typed the Costa Rican way with at most 5 decimals (decision 164); kept as a 5-decimal string. */
+export const amountSchema = decimalField({ required: PAYMENT_MESSAGES.amountRequired, format: PAYMENT_MESSAGES.amountFormat, maxDecimals: 5 })
+  .refine(isPositiveDecimal, PAYMENT_MESSAGES.amountPositive)
+  .transform(fixed5);
 
 /**
  * The payment form (spec §5: amount required, up to 5 decimals, at most the due amount — checked by

@@ -24,7 +24,7 @@ describe("point-of-sale search", () => {
   it("adding fills the blank row, then a new row, and the same item again raises its quantity", () => {
     let f = addItemLine(form(), items[0]);
     expect(f.lines).toHaveLength(1);
-    expect(f.lines[0]).toMatchObject({ itemId: "1", picked: "1", code: "7441001234567", description: "Café molido Tarrazú", price: "1500", quantity: "1", taxTypeId: "11" });
+    expect(f.lines[0]).toMatchObject({ itemId: "1", picked: "1", code: "7441001234567", description: "Café molido Tarrazú", price: "1.500,00", quantity: "1", taxTypeId: "11" });
     f = addItemLine(f, items[2]);
     expect(f.lines.map((l) => l.itemId)).toEqual(["1", "3"]);
     f = addItemLine(f, items[0]);

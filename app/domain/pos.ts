@@ -6,6 +6,7 @@
  */
 import { searchWords } from "./item-schemas.ts";
 import { blankLine, lineFromItem, type DocumentFormValues, type FormItem } from "./document-form.ts";
+import { formatDecimalInput, parseDecimalInput } from "./number-input.ts";
 
 export const POS_LIMIT = 10;
 
@@ -41,8 +42,8 @@ export function addItemLine(form: DocumentFormValues, item: FormItem): DocumentF
   const id = String(item.id);
   const same = form.lines.findIndex((l) => l.picked === id && l.itemId === id);
   if (same >= 0) {
-    const q = Number(form.lines[same].quantity);
-    const quantity = Number.isFinite(q) ? String(Math.min(q + 1, 100000)) : "1";
+    const q = Number(parseDecimalInput(form.lines[same].quantity) ?? NaN);
+    const quantity = Number.isFinite(q) ? formatDecimalInput(String(Math.min(q + 1, 100000))) : "1";
     return { ...form, lines: form.lines.map((l, i) => (i === same ? { ...l, quantity } : l)) };
   }
   const filled = { ...blankLine(), ...lineFromItem(item) };

@@ -21,7 +21,7 @@ describe("reception form rules (spec part 2 §5)", () => {
   });
 
   it("amounts must be decimals (5 places) and are shown only when not rejected and not proportionality", () => {
-    const r = parseForm(uploadSchema, { ...base, tax_credit: "12,5", applicable_expense: "1.123456" });
+    const r = parseForm(uploadSchema, { ...base, tax_credit: "12,5,0", applicable_expense: "1.123456" });
     expect(r.ok ? null : r.errors).toEqual({ tax_credit: RECEPTION_MESSAGES.amountFormat, applicable_expense: RECEPTION_MESSAGES.amountFormat });
     expect(amountsShown("1", "01")).toBe(true);
     expect(amountsShown("2", "04")).toBe(true);
@@ -43,7 +43,7 @@ describe("reception form rules (spec part 2 §5)", () => {
     expect(messageAmounts(decision({ taxCondition: "02", creditableTax: "60000", applicableExpense: "1217000" }), doc)).toEqual({ ok: true, creditableTax: "60000.00000", applicableExpense: "1217000.00000" });
     expect(messageAmounts(decision({ creditableTax: "130000", applicableExpense: "1300000" }), doc)).toEqual({
       ok: false,
-      errors: { tax_credit: RECEPTION_MESSAGES.creditableTooHigh("127000.00000"), applicable_expense: RECEPTION_MESSAGES.expenseTooHigh("1277000.00000") },
+      errors: { tax_credit: RECEPTION_MESSAGES.creditableTooHigh("127.000,00"), applicable_expense: RECEPTION_MESSAGES.expenseTooHigh("1.277.000,00") },
     });
   });
 

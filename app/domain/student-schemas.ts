@@ -1,20 +1,8 @@
 // Validation of the student form (spec part 1 §3 Student, §5 Student, §8 Students messages).
 import { z } from "zod";
+import { STUDENT_MESSAGES } from "./student-texts.ts";
 
-export const STUDENT_MESSAGES = {
-  saved: "Estudiante guardado correctamente",
-  updated: "Estudiante actualizado correctamente",
-  deleted: "Estudiante eliminado",
-  problem: "Ocurrio un problema",
-  cancelled: "Acción cancelada",
-  activated: "Estudiante activado correctamente",
-  deactivated: "Estudiante desactivado correctamente",
-  confirmToggle: "¿ Deseas Activar/Desactivar el estudiante ?",
-  confirmDelete: "¿ Deseas eliminar el estudiante ?",
-  empty: "No hay Estudiantes",
-  newTitle: "Nuevo estudiante",
-  editTitle: "Editar estudiante",
-} as const;
+export { STUDENT_MESSAGES };
 
 const optionalText = (max = 160) =>
   z

@@ -1,25 +1,9 @@
 // Validation of the user forms, company assignment and advertisement (spec part 1 §5 User, Assign,
 // Advertisement), with Spanish messages.
 import { z } from "zod";
+import { USER_MESSAGES } from "./user-texts.ts";
 
-export const USER_MESSAGES = {
-  saved: "Usuario guardado correctamente",
-  updated: "Usuario actualizado correctamente",
-  deleted: "Usuario eliminado",
-  duplicateEmail: "Ya existe un usuario con este correo",
-  problem: "Ocurrio un problema",
-  cannotDeleteSelf: "No puedes eliminar tu propio usuario",
-  assigned: "Compañia asignada al usuario",
-  unlinked: "Compañia desvinculada del usuario",
-  confirmDelete: "¿ Deseas eliminar el usuario ?",
-  confirmDeleteTitle: "Eliminar Usuario",
-  confirmUnlink: "¿ Deseas desvincular la compañia del usuario ?",
-  confirmUnlinkTitle: "Desvincular Compañia",
-  noCreator: "S/C",
-  empty: "No hay Usuarios",
-  adminOnly: "Solo un administrador puede usar esta sección.",
-  reservedEmail: "Este correo está reservado para la cuenta del superadministrador.",
-} as const;
+export { USER_MESSAGES };
 
 const password = z
   .string({ error: "La contraseña es obligatoria" })

@@ -3,6 +3,7 @@
 // as the defaults of config-setup.server.ts use them) and the attachments: the PDF, the signed XML
 // `<clave>.xml` and Hacienda's answer `<clave>_respuesta.xml` (quotations: the PDF only). Pure.
 import { DOCUMENT_KIND_TEMPLATE, GENERIC_CLIENT_LABEL, documentFileBase, money, type DocumentView } from "../domain/document-view.ts";
+import { fillTemplate } from "../domain/email-template.ts";
 import { formatDate, formatDateTime } from "../domain/format.ts";
 
 export interface EmailTemplateText {
@@ -46,10 +47,7 @@ export function placeholderValues(view: DocumentView): Record<string, string> {
   };
 }
 
-/** Replaces {name} with its value; unknown placeholders are left as typed. */
-export function fillTemplate(text: string, values: Record<string, string>): string {
-  return text.replace(/\{([a-zA-Z_]+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? values[name] : whole));
-}
+export { fillTemplate };
 
 export interface DocumentFiles {
   pdf: Buffer;

@@ -6,7 +6,7 @@ import { and, eq } from "drizzle-orm";
 import { data } from "react-router";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { countActivities, upsertActivities } from "../../db/queries/activities.ts";
-import { clientBalances, clientById, clientFormLists, clientHasDocuments, contactsOf, pendingInvoices } from "../../db/queries/clients.ts";
+import { clientById, clientFormLists, clientHasDocuments, contactsOf, pendingInvoices } from "../../db/queries/clients.ts";
 import { clientContacts, clients, companies } from "../../db/schema/index.ts";
 import {
   ACTIVITY_IMPORT_MESSAGES,
@@ -26,11 +26,12 @@ import {
   type ContactValues,
 } from "../domain/client-schemas.ts";
 import type { Activity } from "../domain/company-schemas.ts";
+import { statementEmail } from "../domain/account-statement.ts";
 import { isLegacyActivityCode, parseActivityOptions } from "../domain/activity-codes.ts";
-import { formatDate, formatMoney } from "../domain/format.ts";
 import { formValues, parseForm, type FieldErrors } from "../domain/forms.ts";
 import { lookupActivities } from "./activity-lookup.server.ts";
-import { sendMail } from "./mail.server.ts";
+import { sendCompanyMail } from "./company-mail.server.ts";
+import { documentTemplate } from "./document-email.server.ts";
 
 /** The client of the company or a 404 (another company's client does not exist for this one). */
 export async function requireClient(db: DbOrTx, companyId: number, clientId: number) {
@@ -112,6 +113,8 @@ export interface ClientFormState {
   lists: ClientLists;
   errors: FieldErrors;
   message: string | null;
+  /** The stored client's activity code: an old-catalogue code it already has is accepted unchanged (decision 132). */
+  storedActivityCode: string | null;
 }
 
 /** The state of a fresh or stored client's form. */
@@ -119,15 +122,17 @@ export async function clientFormState(db: DbOrTx, opts: { companyId: number; mod
   let values = { ...NEW_CLIENT_DEFAULTS };
   let activities: Activity[] = [];
   let provider = opts.provider;
+  let storedActivityCode: string | null = null;
   if (opts.clientId) {
     const stored = await clientValues(db, opts.companyId, opts.clientId);
     values = stored.values;
     activities = stored.activities;
     provider = stored.client.provider;
+    storedActivityCode = stored.client.economicActivityCode;
   }
   const { lists, location } = await clientLists(db, values);
   const merged = { ...values, ...location };
-  return { mode: opts.mode, id: opts.clientId ?? null, provider, values: merged, contacts: readContacts(merged), activities, lists, errors: {}, message: null };
+  return { mode: opts.mode, id: opts.clientId ?? null, provider, values: merged, contacts: readContacts(merged), activities, lists, errors: {}, message: null, storedActivityCode };
 }
 
 export type ClientFormOutcome = { kind: "view"; state: ClientFormState; status: number } | { kind: "saved"; id: number; created: boolean };
@@ -184,7 +189,7 @@ export async function handleClientForm(
   const view = (errs: FieldErrors, status = 200): ClientFormOutcome => ({
     kind: "view",
     status,
-    state: { mode: opts.mode, id: opts.clientId, provider, values: { ...values, ...(intent === "refresh-location" || !values.barrio ? location : {}) }, contacts, activities, lists, errors: errs, message },
+    state: { mode: opts.mode, id: opts.clientId, provider, values: { ...values, ...(intent === "refresh-location" || !values.barrio ? location : {}) }, contacts, activities, lists, errors: errs, message, storedActivityCode },
   });
   if (intent !== "save") return view(errors, Object.keys(errors).length ? 400 : 200);
 
@@ -282,36 +287,31 @@ export async function deleteClient(db: Db, companyId: number, clientId: number, 
   });
 }
 
-/** The account statement of a client: pending total (colones) and pending invoices. */
+/** The account statement of a client: pending total (colones) and the invoices with something due. */
 export async function accountStatement(db: DbOrTx, companyId: number, clientId: number) {
   const client = await requireClient(db, companyId, clientId);
-  const invoices = await pendingInvoices(db, { companyId, clientId });
-  const pendingTotal = (await clientBalances(db, { companyId, clientIds: [clientId] })).get(clientId) ?? "0";
+  const { invoices, pendingTotal } = await pendingInvoices(db, { companyId, clientId });
   return { client: { id: client.id, name: client.name, email: client.email }, pendingTotal, invoices };
 }
 
-/** Sends the account statement to the client's e-mail (copies to contacts flagged for copies). */
-export async function sendAccountStatement(db: Db, companyId: number, clientId: number): Promise<{ ok: true; message: string } | { ok: false; message: string }> {
+/**
+ * Sends the account statement to the client's e-mail (copies to contacts flagged for copies): the
+ * company's 'account_statement' template with the same rows the screen shows (statementEmail).
+ */
+export async function sendAccountStatement(db: Db, companyId: number, clientId: number, now: Date = new Date()): Promise<{ ok: true; message: string } | { ok: false; message: string }> {
   const st = await accountStatement(db, companyId, clientId);
-  const [company] = await db.select({ name: companies.name }).from(companies).where(eq(companies.id, companyId));
+  const [company] = await db.select({ name: companies.name, fantasyName: companies.fantasyName }).from(companies).where(eq(companies.id, companyId));
   const copies = (await contactsOf(db, { companyId, clientId })).filter((c) => c.sendCopyEmailInvoices && c.email).map((c) => c.email!);
-  const lines = st.invoices.length
-    ? st.invoices.map((i) => `  ${i.reference}\t${formatDate(i.issuedAt).replace(/\//g, "-")}\t${formatMoney(i.pending, i.currencyId === 1 ? "$" : "₡")}`).join("\n")
-    : "  No tiene facturas pendientes.";
-  const text = [
-    `Estimado(a) ${st.client.name}:`,
-    "",
-    `Le compartimos su estado de cuenta con ${company?.name ?? "nosotros"}.`,
-    "",
-    `Total pendiente: ${formatMoney(st.pendingTotal, "₡")}`,
-    "",
-    "Facturas pendientes (referencia, fecha, monto pendiente):",
-    lines,
-    "",
-    "Saludos cordiales.",
-  ].join("\n");
+  const { subject, text } = statementEmail({
+    clientName: st.client.name,
+    companyName: company?.fantasyName || company?.name || "",
+    pendingTotal: st.pendingTotal,
+    invoices: st.invoices,
+    today: now,
+    template: await documentTemplate(db, companyId, "account_statement"),
+  });
   try {
-    await sendMail({ to: [st.client.email, ...copies].join(", "), subject: `Estado de cuenta - ${company?.name ?? ""}`.trim(), text });
+    await sendCompanyMail(db, companyId, { to: [st.client.email, ...copies].join(", "), subject, text });
     return { ok: true, message: CLIENT_MESSAGES.statementSent };
   } catch (e) {
     return { ok: false, message: `No se pudo enviar el correo: ${e instanceof Error ? e.message : "error desconocido"}` };

@@ -58,7 +58,7 @@ export const DEFAULT_TEMPLATES = [
     type: "account_statement",
     name: "Estado de cuenta",
     subject: "Estado de cuenta de {cliente} con {compania}",
-    body: "Estimado(a) {cliente}:\n\nAdjuntamos su estado de cuenta. El saldo pendiente es de {monto}.\n\nSaludos,\n{compania}",
+    body: "Estimado(a) {cliente}:\n\nLe enviamos su estado de cuenta con {compania}. El saldo pendiente es de {monto}.\n\n{detalle}\n\nSaludos,\n{compania}",
   },
 ] as const;
 

@@ -35,11 +35,12 @@ export async function generalConfigValues(db: Db, companyId: number): Promise<Re
     currency: String(row?.currencyId ?? 2),
     mode_pos: row?.modePos ? "1" : "0",
     currency_emit_doc: String(row?.currencyEmitDoc ?? 0),
+    print_format: row?.printFormat ?? "a4",
   };
 }
 
 export async function saveGeneralConfig(db: Db, companyId: number, input: GeneralConfigInput) {
-  const values = { customQuotationName: input.custom_quotation_name, currencyId: input.currency, modePos: input.mode_pos, currencyEmitDoc: input.currency_emit_doc };
+  const values = { customQuotationName: input.custom_quotation_name, currencyId: input.currency, modePos: input.mode_pos, currencyEmitDoc: input.currency_emit_doc, printFormat: input.print_format };
   await db
     .insert(generalConfigurations)
     .values({ companyId, ...values })

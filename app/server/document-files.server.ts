@@ -1,4 +1,5 @@
 // A document's downloadable files, for the current company: `pdf` (rendered from the stored view),
+// `recibo` (the same as a receipt as wide as a thermal roll, 80 or 58 mm: decision 165),
 // `xml` (the stored signed bytes, as submitted) and `respuesta` (Hacienda's answer). Null when the
 // file is not there (unknown file, another company's id, not stored yet). The web's
 // /document-file/:id/:file and the API's downloads both serve these.
@@ -6,9 +7,10 @@ import type { Db } from "../../db/client.ts";
 import { documentOf } from "../../db/queries/documents.ts";
 import { documentFileBase } from "../domain/document-view.ts";
 import { renderDocumentPdf } from "../pdf/invoice-pdf.server.tsx";
+import { renderReceiptPdf } from "../pdf/receipt-pdf.server.tsx";
 import { loadDocumentView } from "./document-view.server.ts";
 
-export type DocumentFileKind = "pdf" | "xml" | "respuesta";
+export type DocumentFileKind = "pdf" | "recibo" | "xml" | "respuesta";
 
 export interface DocumentFile {
   bytes: Uint8Array;
@@ -16,8 +18,17 @@ export interface DocumentFile {
   filename: string;
 }
 
-export async function documentFile(db: Db, opts: { companyId: number; documentId: number; file: DocumentFileKind }): Promise<DocumentFile | null> {
+export async function documentFile(db: Db, opts: { companyId: number; documentId: number; file: DocumentFileKind; receiptWidth?: "80" | "58" }): Promise<DocumentFile | null> {
   const { companyId, documentId: id, file } = opts;
+  if (file === "recibo") {
+    const view = await loadDocumentView(db, { companyId, documentId: id });
+    if (!view) return null;
+    try {
+      return { bytes: await renderReceiptPdf(view, opts.receiptWidth ?? "80"), type: "application/pdf", filename: `${documentFileBase(view)}_recibo.pdf` };
+    } catch {
+      return null;
+    }
+  }
   if (file === "pdf") {
     const view = await loadDocumentView(db, { companyId, documentId: id });
     if (!view) return null;

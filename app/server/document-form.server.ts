@@ -14,6 +14,7 @@ import { addItemLine, POS_MESSAGES, posExactItem, posSearch } from "../domain/po
 import { costaRicaDay } from "../domain/document-status.ts";
 import { INVOICE_REFERENCE_CODES, INVOICE_REFERENCE_DEFAULT, INVOICE_REFERENCE_DOC_TYPES, purchaseReference, readReferenceForm, type ReferenceFormValues, type ReferenceView, type SourceView } from "../domain/document-source.ts";
 import { editableReferenceView } from "./reference-view.server.ts";
+import { formatDecimalInput } from "../domain/number-input.ts";
 import { kindWarnings } from "../domain/totals.ts";
 import { exonerationDocTypesFor } from "../hacienda/codes.ts";
 import { checkDraft, draftLineInputs, draftTotals, summaryOf, type DocumentDraft, type DraftReference, type FieldError } from "../domain/document-draft.ts";
@@ -198,6 +199,8 @@ export interface FormSource {
   replacesDocumentId?: number | null;
   /** The quotation being edited: Guardar updates it instead of issuing a new document. */
   updates?: number;
+  /** A rule of the source on the draft as it will be issued (run when everything else is valid). */
+  checkDraft?: (draft: DocumentDraft) => FieldError[];
 }
 
 /** A source's locked client is the only one offered. */
@@ -211,7 +214,7 @@ function lockedBySource(form: DocumentFormValues, source: FormSource | undefined
   if (!source) return form;
   let out = form;
   if (source.client !== undefined) out = { ...out, clientId: source.client ? String(source.client.id) : "" };
-  if (source.currency) out = { ...out, currency: source.currency.code, exchangeRate: source.currency.code === "USD" ? source.currency.rate : "" };
+  if (source.currency) out = { ...out, currency: source.currency.code, exchangeRate: source.currency.code === "USD" ? formatDecimalInput(source.currency.rate) : "" };
   return out;
 }
 
@@ -270,7 +273,7 @@ async function withRate(db: Db, form: DocumentFormValues, now: Date): Promise<{ 
   if (form.exchangeRate && form.exchangeRate !== "1") return { form, message: null };
   const rate = await currentRate(db, { currency: "USD", now });
   if (!rate.ok) return { form: { ...form, exchangeRate: "" }, message: rate.message };
-  return { form: { ...form, exchangeRate: rate.rate }, message: rate.warning ?? null };
+  return { form: { ...form, exchangeRate: formatDecimalInput(rate.rate) }, message: rate.warning ?? null };
 }
 
 /** Whether the form may show `id` as its client: one of the clients (or students) it offers — never another company's. */
@@ -445,6 +448,8 @@ export async function submitDocumentForm(
     ? { ...formDraft, references: opts.source.references }
     : { ...formDraft, ...(contingency.reference ? { situacion: 2 as const } : {}), ...(references.length ? { references } : {}) };
   errors.push(...formErrors, ...checkDraft(draft));
+  // The source's own rule on the whole draft (a credit note marked 'Anula' must cancel it all).
+  if (!errors.length && opts.source?.checkDraft) errors.push(...opts.source.checkDraft(draft));
   if (errors.length > 0) return { ok: false, status: 400, state: state(kind, form, lists, errors, rated.message, view, ref?.typed ?? null) };
 
   if (opts.save) {

@@ -11,7 +11,8 @@ import type { Db, DbOrTx } from "../../db/client.ts";
 import { clients, documentCounters } from "../../db/schema/index.ts";
 import { documentOf } from "../../db/queries/documents.ts";
 import { codeLabel, docTypeLabel, editableReferenceView } from "./reference-view.server.ts";
-import type { DocumentDraft } from "../domain/document-draft.ts";
+import { draftTotals, summaryOf, type DocumentDraft, type FieldError } from "../domain/document-draft.ts";
+import { dec } from "../domain/decimal.ts";
 import { FORM_KINDS, type DocumentFormValues, type FormKind } from "../domain/document-form.ts";
 import { quotationHeading } from "../domain/quotations.ts";
 import {
@@ -21,6 +22,10 @@ import {
   formValuesFromDraft,
   KIND_LABELS,
   noteReference,
+  NOTE_MESSAGES,
+  NOTE_REFERENCE_CODE,
+  NOTE_REFERENCE_CODES,
+  FEC_REFERENCE_HINT,
   purchaseReference,
   readReferenceForm,
   REPLACEABLE_KINDS,
@@ -73,7 +78,7 @@ function lockedView(r: { docType: string; number: string; issuedAt: Date; code: 
 }
 
 function purchaseView(v: ReferenceFormValues): ReferenceView {
-  return editableReferenceView(v, { docTypes: FEC_REFERENCE_DOC_TYPES, codes: FEC_REFERENCE_CODES });
+  return { ...editableReferenceView(v, { docTypes: FEC_REFERENCE_DOC_TYPES, codes: FEC_REFERENCE_CODES }), hint: FEC_REFERENCE_HINT };
 }
 
 /** The FEC block: as typed (submissions), else the cloned FEC's reference, else the defaults. */
@@ -148,7 +153,7 @@ async function resolve(db: Db, companyId: number, req: SourceRequest, values: Re
     if (doc.kind !== req.sourceKind || !doc.clave) return null;
     const client = await clientRow(db, companyId, doc.clientId);
     const reason = values ? (values.reference_reason ?? "") : "";
-    const reference = noteReference(req.kind, doc, reason);
+    const reference = noteReference(req.kind, doc, reason, values?.reference_code);
     const view: SourceView = {
       title: KIND_LABELS[req.kind],
       facts: [
@@ -157,11 +162,21 @@ async function resolve(db: Db, companyId: number, req: SourceRequest, values: Re
         { label: "Documento de referencia", value: doc.clave },
       ],
       clientLocked: true,
-      references: [lockedView({ ...reference, issuedAt: doc.issuedAt, reason: reason.slice(0, 180) }, "reason")],
+      references: [{ ...lockedView({ ...reference, issuedAt: doc.issuedAt, reason: reason.slice(0, 180) }, "reason"), codeOptions: NOTE_REFERENCE_CODES[req.kind].map((c) => ({ value: c, label: `${c} — ${codeLabel(c)}` })) }],
+    };
+    // A credit note that says it cancels the document ('01') must cancel all of it (decision 168).
+    const docTotal = doc.totalComprobante;
+    const checkNote = (draft: DocumentDraft): FieldError[] => {
+      if (req.kind !== "nc" || reference.code !== NOTE_REFERENCE_CODE) return [];
+      try {
+        return dec(summaryOf(draftTotals(draft)).total).lt(dec(docTotal)) ? [{ field: "references.0.code", message: NOTE_MESSAGES.partialCancel }] : [];
+      } catch {
+        return [];
+      }
     };
     return {
       kind: req.kind,
-      source: { view, client, currency: { code: doc.currencyId === 1 ? "USD" : "CRC", rate: doc.exchangeRate }, references: [reference] },
+      source: { view, client, currency: { code: doc.currencyId === 1 ? "USD" : "CRC", rate: doc.exchangeRate }, references: [reference], checkDraft: checkNote },
       form: (lists) => formValuesFromDraft(stored, lists.taxTypes, lists.items, { keepNote: false, keepRate: true }),
       need: needsOfDraft(stored),
     };

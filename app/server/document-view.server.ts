@@ -1,13 +1,15 @@
 // Loads a stored document as a DocumentView (app/domain/document-view.ts) for the PDF, the public
 // page and the e-mail. Tenancy: always by companyId and documentId together. Only stored values are
-// printed (the total in colones is the stored total times the stored exchange rate).
+// printed (the total in colones is the stored total times the stored exchange rate): the client and
+// the company as they were at issue (decision 162), never as they are now.
 import { and, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
 import { documentOf, linesOf, referencesOf } from "../../db/queries/documents.ts";
 import { codeTables, companies, currencies } from "../../db/schema/index.ts";
 import { Decimal } from "../domain/decimal.ts";
-import { DOCUMENT_KIND_LABELS, paymentMethodLabels, saleConditionLabel, type DocumentKind, type DocumentView, type HaciendaStatus } from "../domain/document-view.ts";
-import type { DocumentDraft, PartySnapshot } from "../domain/document-draft.ts";
+import { DOCUMENT_KIND_LABELS, paymentMethodLabels, saleConditionLabel, type CompanyView, type DocumentKind, type DocumentView, type HaciendaStatus } from "../domain/document-view.ts";
+import type { DocumentDraft, IssuerSnapshot, PartySnapshot } from "../domain/document-draft.ts";
+import { readModel } from "../hacienda/read-model.ts";
 import { fillPayments } from "../domain/totals.ts";
 import { paymentMethods } from "../../db/seed/reference-data.ts";
 import { env } from "./env.server.ts";
@@ -22,6 +24,57 @@ async function codeNames(db: DbOrTx, kind: string, codes: string[]) {
     .from(codeTables)
     .where(and(eq(codeTables.kind, kind), inArray(codeTables.code, codes)));
   return new Map(rows.map((r) => [r.code ?? "", r.name]));
+}
+
+type CompanyRow = typeof companies.$inferSelect;
+type IssuerFields = Omit<CompanyView, "logo">;
+
+/**
+ * The company as the document carries it (decision 162): the snapshot stored at issue; for a
+ * document issued before snapshots were stored, the party of its signed XML (the issuer; the
+ * receiver of a purchase invoice) with the company's print format; without either (a quotation or a
+ * no-Hacienda document of that time), the company as it is.
+ */
+function issuerOf(doc: { kind: string; issuerSnapshot: unknown; signedXml: Buffer | null }, company: CompanyRow): IssuerFields {
+  const snap = doc.issuerSnapshot as IssuerSnapshot | null;
+  if (snap)
+    return {
+      name: snap.name,
+      fantasyName: snap.tradeName ?? null,
+      identification: { type: snap.idType, number: snap.idNumber },
+      phone: snap.phone ?? null,
+      email: snap.email ?? null,
+      address: snap.address ?? null,
+      invoiceFormat: snap.invoiceFormat,
+    };
+  const invoiceFormat = company.invoiceFormat === "2" ? "2" : "1";
+  if (doc.signedXml?.length) {
+    try {
+      const model = readModel(doc.signedXml);
+      const party = "issuer" in model ? (doc.kind === "fec" ? model.receiver : model.issuer) : undefined;
+      if (party)
+        return {
+          name: party.name,
+          fantasyName: party.tradeName ?? null,
+          identification: { type: party.id.type, number: party.id.number },
+          phone: party.phone?.number ?? null,
+          email: party.emails[0] ?? null,
+          address: party.location?.otherSigns ?? party.foreignAddress ?? null,
+          invoiceFormat,
+        };
+    } catch {
+      // An unreadable stored XML prints the company as it is rather than nothing.
+    }
+  }
+  return {
+    name: company.name,
+    fantasyName: company.fantasyName,
+    identification: { type: String(company.identificationTypeId).padStart(2, "0"), number: company.identification },
+    phone: company.phone,
+    email: company.email,
+    address: company.otherSigns,
+    invoiceFormat,
+  };
 }
 
 export async function loadDocumentView(db: DbOrTx, ref: { companyId: number; documentId: number }): Promise<DocumentView | null> {
@@ -53,14 +106,9 @@ export async function loadDocumentView(db: DbOrTx, ref: { companyId: number; doc
     issueDate: doc.issuedAt,
     haciendaStatus: (STATUSES.has(doc.status) ? doc.status : null) as HaciendaStatus,
     company: {
-      name: company.name,
-      fantasyName: company.fantasyName,
-      identification: { type: String(company.identificationTypeId).padStart(2, "0"), number: company.identification },
-      phone: company.phone,
-      email: company.email,
-      address: company.otherSigns,
+      ...issuerOf(doc, company),
+      // The logo is the company's current one (decision 162): it is not part of the signed document.
       logo: company.logo && company.logoMime ? { bytes: new Uint8Array(company.logo), mime: company.logoMime } : null,
-      invoiceFormat: company.invoiceFormat === "2" ? "2" : "1",
     },
     client: client
       ? {

@@ -1,6 +1,7 @@
 // Expenses, their categories and the company's own payment methods (spec part 2 "Expenses", §3, §5,
 // §8; docs/decisions/150-expenses.md). Every function reads by company id and id together: another
 // company's category, payment method, receipt or expense is "not found" and nothing changes.
+import { formatDecimalInput } from "../domain/number-input.ts";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { categoriesOf, categoryOf, paymentMethodOf, paymentMethodsOf, pendingAttachmentOf } from "../../db/queries/expenses.ts";
@@ -124,7 +125,8 @@ export async function expenseFormState(db: DbOrTx, opts: { companyId: number; no
       description: "",
       amount: "",
       currency_id: "2",
-      exchange_rate: rate.ok ? rate.rate : "",
+      // Shown the Costa Rican way (decision 164): "505,25".
+      exchange_rate: rate.ok ? formatDecimalInput(rate.rate) : "",
       reference: "",
       category_id: "",
       payment_method: "01",

@@ -4,7 +4,7 @@
 // idempotency key: resubmitting is always safe ("ya fue recibido" counts as sent).
 import { and, count, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { companies, documentReferences, documents, EMAIL_RETRY_PREDICATE, jobs } from "../../db/schema/index.ts";
+import { companies, documents, EMAIL_RETRY_PREDICATE, jobs } from "../../db/schema/index.ts";
 import { documentRecipients } from "../email/document-email.ts";
 import { enqueue } from "../../jobs/runner.ts";
 import { createHaciendaClient, HaciendaClientError, readMensajeHacienda, sandboxEnvironment, type ClientOptions, type Credentials, type HaciendaClient } from "../hacienda/client.ts";
@@ -14,6 +14,7 @@ import { pendingText } from "../domain/document-status.ts";
 import { companyHacienda, type CompanyHacienda } from "./signing-key.server.ts";
 import { idTypeOf } from "./issue-document.server.ts";
 import { sandboxUrlFor } from "./hacienda-config.server.ts";
+import { applyNoteToReferenced } from "./receivables.server.ts";
 import { queueDocumentEvent } from "./api/webhooks.server.ts";
 
 /** Poll delays after a submission: 5 s, 15 s, 1 min, 5 min, 15 min, then hourly. */
@@ -153,8 +154,9 @@ export interface HaciendaAnswer {
 
 /**
  * Applies a final answer (aceptado/rechazado) to the document with that clave — once: only a
- * document still 'por enviar'/'procesando' changes. An accepted credit note adds its total to the
- * credit_note_total of the documents it references. Returns the document id when it changed.
+ * document still 'por enviar'/'procesando' changes. An accepted credit (debit) note adds its total to
+ * the credit_note_total (debit_note_total) of the documents it references. Returns the document id
+ * when it changed.
  */
 export async function applyHaciendaAnswer(db: Db, answer: HaciendaAnswer, now: Date): Promise<number | null> {
   if (answer.estado !== "aceptado" && answer.estado !== "rechazado") return null;
@@ -178,15 +180,8 @@ export async function applyHaciendaAnswer(db: Db, answer: HaciendaAnswer, now: D
     // Accepted: the e-mail to the client and the notify list goes out by a job (retried on failure).
     // (A Recibo Electrónico de Pago is shown on its payment and invoice, not e-mailed: decision 135.)
     if (answer.estado === "aceptado" && row.kind !== "rep") await enqueueDocumentEmail(tx, { companyId: row.companyId, documentId: row.id }, now);
-    if (row.kind === "nc" && answer.estado === "aceptado") {
-      const refs = await tx.select({ id: documentReferences.referencedDocumentId }).from(documentReferences).where(eq(documentReferences.documentId, row.id));
-      for (const r of refs)
-        if (r.id)
-          await tx
-            .update(documents)
-            .set({ creditNoteTotal: sql`${documents.creditNoteTotal} + ${row.total}` })
-            .where(and(eq(documents.id, r.id), eq(documents.companyId, row.companyId)));
-    }
+    // An accepted note lowers (nc) or raises (nd) what is due on the documents it references.
+    if ((row.kind === "nc" || row.kind === "nd") && answer.estado === "aceptado") await applyNoteToReferenced(tx, { companyId: row.companyId, noteId: row.id });
     return row.id;
   });
 }

@@ -16,9 +16,10 @@ import { signXml } from "../hacienda/sign.ts";
 import { validateDocument } from "../hacienda/validate.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
 import { TotalsError } from "../domain/totals.ts";
-import { buyerOf, checkDraft, draftToComprobante, draftTotals, fieldOfPath, lineRate, summaryOf, type DocumentDraft, type FieldError, type PartySnapshot } from "../domain/document-draft.ts";
+import { buyerOf, checkDraft, draftToComprobante, draftTotals, fieldOfPath, lineRate, summaryOf, type DocumentDraft, type FieldError, type IssuerSnapshot, type PartySnapshot } from "../domain/document-draft.ts";
 import { addDays, costaRicaDay } from "../domain/document-status.ts";
 import { companyHacienda, signingKeyFor, SigningKeyError } from "./signing-key.server.ts";
+import { applyNoteToReferenced } from "./receivables.server.ts";
 import { takeGivenNumber, takeNextNumber, type CounterKey } from "./counters.server.ts";
 
 export type IssueResult =
@@ -97,7 +98,9 @@ export async function companySnapshot(db: DbOrTx, companyId: number) {
     countryId: c.countryId,
     activityCode: c.economicActivityCode,
   };
-  return { company: c, issuer };
+  // What the document prints about the company, frozen with it (decision 162).
+  const issuerSnapshot: IssuerSnapshot = { ...issuer, invoiceFormat: c.invoiceFormat === "2" ? "2" : "1" };
+  return { company: c, issuer, issuerSnapshot };
 }
 
 export async function clientSnapshot(db: DbOrTx, companyId: number, clientId: number): Promise<PartySnapshot | null> {
@@ -130,7 +133,7 @@ type Totals = ReturnType<typeof draftTotals>;
  * The stored columns a draft and its totals determine: client, currency, commercial terms, the
  * draft itself and the totals. Issuing and the quotation edit (quotations.server.ts) both write them.
  */
-export function draftColumns(draft: DocumentDraft, totals: Totals, client: PartySnapshot | null, now: Date) {
+export function draftColumns(draft: DocumentDraft, totals: Totals, client: PartySnapshot | null, issuer: IssuerSnapshot, now: Date) {
   const summary = summaryOf(totals);
   return {
     clientId: draft.clientId ?? null,
@@ -146,6 +149,7 @@ export function draftColumns(draft: DocumentDraft, totals: Totals, client: Party
     emails: draft.emails ?? [],
     remindPayment: draft.kind === "fe" && !!draft.remindPayment,
     clientSnapshot: client,
+    issuerSnapshot: issuer,
     draft,
     subtotal: summary.subtotal,
     discount: summary.discount,
@@ -232,7 +236,7 @@ export async function resolveKey(db: DbOrTx, input: Pick<IssueInput, "companyId"
 export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningKey | null): Promise<Extract<IssueResult, { ok: true }>> {
   const { companyId, draft, now } = input;
   const prepared = await prepareIssue(tx, input);
-  const { references, client, effective, hacienda, branch, terminal, docType, header, mapped } = prepared;
+  const { references, client, issuerSnapshot, effective, hacienda, branch, terminal, docType, header, mapped } = prepared;
   let totals = prepared.totals;
   if (hacienda && !key) throw new IssueValidationError([{ field: "form", message: "La empresa no tiene una llave criptográfica configurada: súbala en Configuración › Hacienda." }]);
   const number = input.sequence ? await takeSequence(tx, { companyId, branch, terminal, docType }, input.sequence) : await takeNextNumber(tx, { companyId, branch, terminal, docType });
@@ -266,7 +270,7 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
       kind: draft.kind,
       status: hacienda ? "por enviar" : "no aplica",
       issuedAt: now,
-      ...draftColumns(effective, totals, client, now),
+      ...draftColumns(effective, totals, client, issuerSnapshot, now),
       branch,
       terminal,
       number,
@@ -299,6 +303,8 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
       })),
     );
   }
+  // Not sent to Hacienda: the note is final now, so it counts on its document at once.
+  if (!hacienda && (draft.kind === "nc" || draft.kind === "nd")) await applyNoteToReferenced(tx, { companyId, noteId: row.id });
   if (hacienda) {
     await enqueue(tx, "submit-document", { documentId: row.id, companyId }, { runAt: now, uniqueKey: `submit:${row.id}`, maxAttempts: 1000 });
   }
@@ -322,7 +328,7 @@ async function prepareIssue(tx: DbOrTx, input: Pick<IssueInput, "companyId" | "d
   const { companyId, draft, now } = input;
   const pre = checkDraft(draft);
   if (pre.length) throw new IssueValidationError(pre);
-  const { company, issuer } = await companySnapshot(tx, companyId);
+  const { company, issuer, issuerSnapshot } = await companySnapshot(tx, companyId);
   const filed = draft.clientId ? await clientSnapshot(tx, companyId, draft.clientId) : null;
   if (draft.clientId && !filed) throw new IssueValidationError([{ field: "clientId", message: ISSUE_MESSAGES.clientNotFound }]);
   // Stored and printed as the XML names the buyer: a ticket to an international client is that client.
@@ -377,7 +383,7 @@ async function prepareIssue(tx: DbOrTx, input: Pick<IssueInput, "companyId" | "d
     if (!result.ok) throw new IssueValidationError(result.errors.map((e) => ({ field: fieldOfPath(e.path), message: e.message })));
   }
 
-  return { company, issuer, client, references, effective, totals, hacienda, branch, terminal, docType, header, mapped };
+  return { company, issuer, issuerSnapshot, client, references, effective, totals, hacienda, branch, terminal, docType, header, mapped };
 }
 
 /**

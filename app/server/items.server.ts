@@ -2,12 +2,13 @@
 // one POST of it (shared by /new-item, /edit-item/:id and the dialog over /items), save (with the CABYS
 // code checked against the catalogue or Hacienda), delete. Every call is scoped to the company.
 import { data } from "react-router";
+import { formatMoneyInput } from "../domain/number-input.ts";
 import type { Db } from "../../db/client.ts";
 import { cabysByCode } from "../../db/queries/cabys.ts";
 import { deleteItem as deleteItemRow, insertItem, itemById, itemCodeTaken, taxTypesOf, updateItem, type ItemValues } from "../../db/queries/items.ts";
 import { categories, currencies, unitsOfMeasure } from "../../db/seed/reference-data.ts";
 import { formValues, parseForm, type FieldErrors } from "../domain/forms.ts";
-import { formatRate, ITEM_MESSAGES, itemSchema, taxTypeForRate, type ItemInput, type ItemSchemaOptions, type TaxTypeOption } from "../domain/item-schemas.ts";
+import { formatRate, ITEM_MESSAGES, itemSchema, itemSchemaOptions, taxTypeForRate, type ItemInput, type TaxTypeOption } from "../domain/item-schemas.ts";
 import { findCabysCode, searchCabysCatalogue, type CabysResult, type RemoteOptions } from "./cabys.server.ts";
 
 export interface ItemFormLists {
@@ -27,14 +28,7 @@ export async function itemFormLists(db: Db, companyId: number): Promise<ItemForm
   };
 }
 
-export function schemaOptions(lists: ItemFormLists): ItemSchemaOptions {
-  return {
-    categoryIds: lists.categories.map((c) => c.id),
-    unitSymbols: lists.units.map((u) => u.symbol),
-    currencyIds: lists.currencies.map((c) => c.id),
-    taxTypeIds: lists.taxTypes.map((t) => t.id),
-  };
-}
+export const schemaOptions = itemSchemaOptions;
 
 /** The company's tax type for a CABYS rate (Exento when exempt), as the form shows it. */
 export function matchingTaxType(lists: ItemFormLists, rate: string | null | undefined) {
@@ -103,11 +97,6 @@ export async function requireItem(db: Db, companyId: number, raw: string | null 
   return item;
 }
 
-/** "1500.00000" → "1500.00" for the input (prices have at most 2 decimals). */
-function formatPrice(price: string): string {
-  const [i, f = ""] = price.split(".");
-  return `${i}.${f.padEnd(2, "0").slice(0, 2)}`;
-}
 
 async function cabysLabel(db: Db, code: string | undefined) {
   if (!code || !/^\d{13}$/.test(code)) return null;
@@ -129,7 +118,7 @@ export async function itemFormState(db: Db, opts: { companyId: number; itemId: s
         unit: item.unitCode,
         tax_type: String(item.taxTypeId),
         currency: String(item.currencyId),
-        price: formatPrice(item.price),
+        price: formatMoneyInput(item.price),
       }
     : { ...NEW_DEFAULTS, tax_type: String(lists.taxTypes[0]?.id ?? "") };
   return { id: item?.id ?? null, values, lists, errors: {}, cabysResults: [], cabysMessage: null, cabys: await cabysLabel(db, values.cabys_code) };

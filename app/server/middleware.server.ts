@@ -2,6 +2,7 @@
 import { data, redirect, type MiddlewareFunction } from "react-router";
 import { companyPermission } from "../../db/queries/companies.ts";
 import { decideAccess, matchRoute, targetCompanyId, isApiPath } from "../domain/access.ts";
+import { inactiveCompanyMessage } from "../domain/company-schemas.ts";
 import { requestContext, type RequestState } from "./context.ts";
 import { checkCsrf, csrfFor, CSRF_MESSAGE } from "./csrf.server.ts";
 import { db } from "./db.server.ts";
@@ -61,7 +62,12 @@ export const rootMiddleware: MiddlewareFunction<Response> = async ({ request, co
   const targetId = named ? targetCompanyId(named, pathname) : null;
   const targetPermission = targetId ? await companyPermission(db(), targetId) : undefined;
   const decision = decideAccess(pathname, { ...access, targetPermission });
-  if (decision.kind === "redirect") return finish(redirect(decision.to));
+  if (decision.kind === "redirect") {
+    // Sent to the dashboard because the company is inactive (part 1 §2.2): say why.
+    if (decision.to === "/dashboard" && state.company && !state.company.active && !state.user?.isAdmin && request.method === "GET" && !matchRoute(pathname)?.public)
+      setCookies.push(toastCookie([...(toasts ?? []), { type: "warning", text: inactiveCompanyMessage(state.company.name, false) }]));
+    return finish(redirect(decision.to));
+  }
   const headers = () => setCookies.map((c) => ["Set-Cookie", c] as [string, string]);
   if (writing && !(decision.kind === "allow" && decision.route.csrfExempt) && !(await checkCsrf(request, csrf.token))) {
     throw data(CSRF_MESSAGE, { status: 403, headers: headers() });

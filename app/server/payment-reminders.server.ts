@@ -1,11 +1,11 @@
 // Payment reminders (spec part 2 §4): an invoice saved with the payment-reminder checkbox is
-// e-mailed once, the day after its due date, while it is still unpaid (nothing paid covers it and no
-// credit note covers it) and not rejected. The company's 'payment_reminder' template (or what was
+// e-mailed once, the day after its due date, while something is still due on it (payments, credit
+// and debit notes: app/domain/receivables.ts) and it is not rejected. The company's 'payment_reminder' template (or what was
 // typed on the detail viewer's reminder form), the invoice's PDF attached, to the client and the
 // notify list, through the company's SMTP server (else the global one). Run by the payment-reminders job; one job runs at a time (the schedule's unique key).
 import { and, asc, eq, isNull, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { documents } from "../../db/schema/index.ts";
+import { documents, OWING_PREDICATE } from "../../db/schema/index.ts";
 import { documentMessage, documentRecipients, fillDocumentTemplate, REMINDER_FALLBACK_TEMPLATE, type EmailTemplateText } from "../email/document-email.ts";
 import type { DocumentView } from "../domain/document-view.ts";
 import { costaRicaDay, reminderAllowed } from "../domain/document-status.ts";
@@ -23,8 +23,8 @@ export function dueRemindersWhere(today: string) {
     ne(documents.status, "rechazado"),
     isNull(documents.deletedAt),
     lt(documents.expirationDate, today),
-    sql`${documents.paymentAmount} < ${documents.totalComprobante}`,
-    sql`${documents.creditNoteTotal} < ${documents.totalComprobante}`,
+    // Something still due: payments, credit and debit notes (app/domain/receivables.ts).
+    sql.raw(OWING_PREDICATE),
   );
 }
 

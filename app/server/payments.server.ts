@@ -12,6 +12,8 @@ import { dec, money } from "../domain/decimal.ts";
 import { costaRicaDay } from "../domain/document-status.ts";
 import { formatMoney } from "../domain/format.ts";
 import type { FieldErrors } from "../domain/forms.ts";
+import { formatMoneyInput } from "../domain/number-input.ts";
+import { amountDue, creditedInFull, type Receivable } from "../domain/receivables.ts";
 import { REP_MESSAGES, repSaleCondition } from "../domain/rep.ts";
 import type { SigningKey } from "../hacienda/p12.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
@@ -25,7 +27,6 @@ import {
 import { signingKeyFor, SigningKeyError } from "./signing-key.server.ts";
 import {
   defaultDescription,
-  dueAmount,
   isPayableKind,
   overDueMessage,
   PAYMENT_MESSAGES,
@@ -57,6 +58,9 @@ const liveDocument = (companyId: number, id: number) =>
     isNull(documents.deletedAt),
   );
 
+/** Why nothing can be paid on a document with nothing due: its credit notes cancel it, or it is paid. */
+const nothingDueMessage = (d: Receivable) => (creditedInFull(d) ? PAYMENT_MESSAGES.creditedInFull : PAYMENT_MESSAGES.paidInFull);
+
 /** The reference a payment's default description names: the consecutive, else the counter number. */
 const referenceOf = (d: {
   consecutivo: string | null;
@@ -80,7 +84,8 @@ export type RecordPaymentResult =
  * Registers a payment against one of the company's documents, in one transaction: the document row
  * locked; it must be payable (invoice, ticket, note, purchase invoice), not rejected, in the same
  * currency as the payment; the amount (> 0, 5 decimals — the schema checked it) at most the due
- * amount (total − payment_amount); the bank, when given, the company's. The payment is stored with
+ * amount (app/domain/receivables.ts: total − payments − accepted credit notes + accepted debit
+ * notes); the bank, when given, the company's. The payment is stored with
  * the document's currency and exchange rate and added to documents.payment_amount. On an invoice
  * whose sale condition requires it (08, 10) the same transaction issues the Recibo Electrónico de
  * Pago (rep.server.ts, docs/decisions/135): a REP that cannot be issued saves nothing.
@@ -131,7 +136,9 @@ export async function recordPayment(
           currencyId: documents.currencyId,
           exchangeRate: documents.exchangeRate,
           total: documents.totalComprobante,
-          paid: documents.paymentAmount,
+          paymentAmount: documents.paymentAmount,
+          creditNoteTotal: documents.creditNoteTotal,
+          debitNoteTotal: documents.debitNoteTotal,
           saleCondition: documents.saleCondition,
           clave: documents.clave,
           consecutivo: documents.consecutivo,
@@ -162,8 +169,8 @@ export async function recordPayment(
         !(await bankOf(tx, { companyId, id: p.bank_id }))
       )
         errors.bank_id = PAYMENT_MESSAGES.bankInvalid;
-      const due = dueAmount(doc.total, doc.paid);
-      if (dec(due).isZero()) errors.amount = PAYMENT_MESSAGES.paidInFull;
+      const due = amountDue(doc);
+      if (dec(due).isZero()) errors.amount = nothingDueMessage(doc);
       else if (dec(p.amount).gt(dec(due)))
         errors.amount = overDueMessage(
           formatMoney(due, symbolOf(doc.currencyId)),
@@ -185,7 +192,7 @@ export async function recordPayment(
           createdBy: opts.userId,
         })
         .returning({ id: payments.id });
-      const paid = money(dec(doc.paid).plus(dec(p.amount)));
+      const paid = money(dec(doc.paymentAmount).plus(dec(p.amount)));
       await tx
         .update(documents)
         .set({ paymentAmount: paid })
@@ -208,7 +215,7 @@ export async function recordPayment(
         paymentId: row.id,
         documentId: doc.id,
         paymentAmount: paid,
-        due: dueAmount(doc.total, paid),
+        due: amountDue({ ...doc, paymentAmount: paid }),
         rep: issued,
       };
     });
@@ -346,14 +353,14 @@ export async function paymentFormState(
     .where(liveDocument(companyId, documentId));
   if (!d || d.kind === "qt") return null;
   const symbol = symbolOf(d.currencyId);
-  const due = dueAmount(d.totalComprobante, d.paymentAmount);
+  const due = amountDue({ ...d, total: d.totalComprobante });
   const reference = referenceOf(d);
   const blocked = !isPayableKind(d.kind)
     ? PAYMENT_MESSAGES.notPayable
     : d.status === "rechazado"
       ? PAYMENT_MESSAGES.rejected
       : dec(due).isZero()
-        ? PAYMENT_MESSAGES.paidInFull
+        ? nothingDueMessage({ ...d, total: d.totalComprobante })
         : null;
   return {
     document: {
@@ -366,6 +373,9 @@ export async function paymentFormState(
       symbol,
       total: formatMoney(d.totalComprobante, symbol),
       paid: formatMoney(d.paymentAmount, symbol),
+      /** Accepted credit and debit notes, when there are any (they change what is due). */
+      credited: dec(d.creditNoteTotal).isZero() ? null : formatMoney(d.creditNoteTotal, symbol),
+      debited: dec(d.debitNoteTotal).isZero() ? null : formatMoney(d.debitNoteTotal, symbol),
       due: formatMoney(due, symbol),
     },
     /** Why no payment can be registered (rejected, paid in full, not payable), else null. */
@@ -377,8 +387,8 @@ export async function paymentFormState(
         : null,
     defaults: {
       document_id: String(d.id),
-      // The due amount as typed by a person: no trailing zeros ("1130.5", "1000").
-      amount: dec(due).toString(),
+      // The due amount as typed in Costa Rica (decision 164): "1.130,50".
+      amount: formatMoneyInput(due),
       payment_form: "01",
       currency_id: String(d.currencyId),
       date: costaRicaDay(opts.now),

@@ -29,8 +29,10 @@ table{width:100%;border-collapse:collapse;margin-top:8px}th{background:#e5e7eb;t
 
 /** No script; the inline CSS above is allowed by its hash, the logo is a data: URL. */
 const POLICY = standalonePagePolicy(CSS);
+/** The same page as the detail's print variant: the app may frame it to print it. */
+const PRINT_POLICY = standalonePagePolicy(CSS, { framedBySelf: true });
 
-function page(title: string, body: string, status: number): Response {
+function page(title: string, body: string, status: number, policy = POLICY): Response {
   const html = `<!DOCTYPE html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${CSS}</style></head><body>${body}</body></html>`;
   return new Response(html, {
     status,
@@ -39,7 +41,7 @@ function page(title: string, body: string, status: number): Response {
       "Cache-Control": "private, no-store",
       "Referrer-Policy": "no-referrer",
       "X-Robots-Tag": "noindex",
-      "Content-Security-Policy": POLICY,
+      "Content-Security-Policy": policy,
     },
   });
 }
@@ -153,10 +155,15 @@ function PublicDocument({ view, qr }: { view: DocumentView; qr: string }) {
   );
 }
 
-/** The page of a view (200), as a complete HTML response. */
-export async function publicPageResponse(view: DocumentView): Promise<Response> {
-  const qr = (await qrSvg(view.publicUrl)).replace(/<\?xml[^>]*\?>/, "").replace("<svg ", '<svg role="img" aria-label="Código QR del documento" ');
-  return page(`${view.kindLabel} ${view.consecutive}`, renderToStaticMarkup(<PublicDocument view={view} qr={qr} />), 200);
+/** The QR of a document's public link as inline SVG markup, labelled for screen readers. */
+export async function documentQrSvg(url: string): Promise<string> {
+  return (await qrSvg(url)).replace(/<\?xml[^>]*\?>/, "").replace("<svg ", '<svg role="img" aria-label="Código QR del documento" ');
+}
+
+/** The page of a view (200), as a complete HTML response: the public page, and the detail's full-page print variant. */
+export async function publicPageResponse(view: DocumentView, opts: { print?: boolean } = {}): Promise<Response> {
+  const qr = await documentQrSvg(view.publicUrl);
+  return page(`${view.kindLabel} ${view.consecutive}`, renderToStaticMarkup(<PublicDocument view={view} qr={qr} />), 200, opts.print ? PRINT_POLICY : POLICY);
 }
 
 /** The whole request: code → view → page; anything not found or invalid is the same 404. */

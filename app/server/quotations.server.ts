@@ -14,7 +14,7 @@ import type { SigningKey } from "../hacienda/p12.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
 import { NO_RECIPIENTS, sendDocumentEmailOnce } from "./document-email.server.ts";
 import { currentRate } from "./exchange-rate.server.ts";
-import { clientSnapshot, draftColumns, ISSUE_MESSAGES, issueDocumentInTx, IssueValidationError, lineRows, resolveKey, totalsOrThrow } from "./issue-document.server.ts";
+import { clientSnapshot, companySnapshot, draftColumns, ISSUE_MESSAGES, issueDocumentInTx, IssueValidationError, lineRows, resolveKey, totalsOrThrow } from "./issue-document.server.ts";
 import { SigningKeyError } from "./signing-key.server.ts";
 
 /** The company's name for its quotations (general configuration). */
@@ -47,7 +47,9 @@ export async function updateQuotation(db: Db, opts: { companyId: number; documen
       const client = draft.clientId ? await clientSnapshot(tx, companyId, draft.clientId) : null;
       if (draft.clientId && !client) throw new IssueValidationError([{ field: "clientId", message: ISSUE_MESSAGES.clientNotFound }]);
       const totals = totalsOrThrow(draft);
-      await tx.update(documents).set(draftColumns(draft, totals, client, now)).where(liveQuotation(companyId, documentId));
+      // A saved quotation prints the company as it is now (it is saved anew; decision 162).
+      const { issuerSnapshot } = await companySnapshot(tx, companyId);
+      await tx.update(documents).set(draftColumns(draft, totals, client, issuerSnapshot, now)).where(liveQuotation(companyId, documentId));
       await tx.delete(documentLines).where(and(eq(documentLines.companyId, companyId), eq(documentLines.documentId, documentId)));
       if (draft.lines.length) await tx.insert(documentLines).values(lineRows(companyId, documentId, draft, totals));
       return { ok: true as const, documentId };

@@ -34,8 +34,12 @@ export function contentSecurityPolicy(opts: { nonce?: string; pathname?: string 
   ].join("; ");
 }
 
-/** A self-contained page (no script at all) whose only inline CSS is `css`: allowed by its hash. */
-export function standalonePagePolicy(css: string): string {
+/**
+ * A self-contained page (no script at all) whose only inline CSS is `css`: allowed by its hash. A
+ * print page (the detail's print variant, a ticket's receipt) may be framed by the app itself: the
+ * document form prints it from a hidden frame.
+ */
+export function standalonePagePolicy(css: string, opts: { framedBySelf?: boolean } = {}): string {
   const hash = createHash("sha256").update(css, "utf8").digest("base64");
-  return ["default-src 'none'", `style-src 'sha256-${hash}'`, "img-src data:", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join("; ");
+  return ["default-src 'none'", `style-src 'sha256-${hash}'`, "img-src data:", "base-uri 'none'", "form-action 'none'", `frame-ancestors ${opts.framedBySelf ? "'self'" : "'none'"}`].join("; ");
 }

@@ -1,7 +1,9 @@
 // Client and provider queries. Every function takes the company id and filters by it (tenancy).
-import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, notInArray, or, sql } from "drizzle-orm";
+import { dec, money, type Decimal } from "../../app/domain/decimal.ts";
+import { amountDue } from "../../app/domain/receivables.ts";
 import type { DbOrTx } from "../client.ts";
-import { barrios, cantons, clientContacts, clients, countries, districts, documents, identificationTypes, provinces } from "../schema/index.ts";
+import { barrios, cantons, clientContacts, clients, countries, districts, documents, identificationTypes, OWING_PREDICATE, provinces } from "../schema/index.ts";
 
 /** The expression of the GIN index clients_search_words_idx (db/schema/master.ts). */
 const searchWords = sql`to_tsvector('simple'::regconfig, translate(lower(${clients.name} || ' ' || ${clients.identification} || ' ' || ${clients.email}), 'áéíóúüñàèìòù@.', 'aeiouunaeiou  '))`;
@@ -71,38 +73,61 @@ export async function clientsPage(
   return { rows: rows.map((r) => ({ ...r, hasDocuments: !!r.hasDocuments })), total: Number(total) };
 }
 
-// Invoices still owed: not rejected, not deleted, paid less than their total (payments add to payment_amount).
-const PENDING = sql`d.kind = 'fe' and d.status not in ('rechazado', 'anulado') and d.deleted_at is null and d.payment_amount < d.total_comprobante`;
+/** The company's invoices with something still due (OWING_PREDICATE: payments, credit and debit notes), of these clients. */
+async function owingInvoices(db: DbOrTx, opts: { companyId: number; clientIds: number[] }) {
+  if (opts.clientIds.length === 0) return [];
+  return db
+    .select({
+      id: documents.id,
+      clientId: documents.clientId,
+      consecutivo: documents.consecutivo,
+      number: documents.number,
+      issuedAt: documents.issuedAt,
+      currencyId: documents.currencyId,
+      exchangeRate: documents.exchangeRate,
+      total: documents.totalComprobante,
+      paymentAmount: documents.paymentAmount,
+      creditNoteTotal: documents.creditNoteTotal,
+      debitNoteTotal: documents.debitNoteTotal,
+    })
+    .from(documents)
+    .where(
+      and(
+        eq(documents.companyId, opts.companyId),
+        inArray(documents.clientId, opts.clientIds),
+        eq(documents.kind, "fe"),
+        notInArray(documents.status, ["rechazado", "anulado"]),
+        isNull(documents.deletedAt),
+        sql.raw(OWING_PREDICATE),
+      ),
+    )
+    .orderBy(asc(documents.issuedAt), asc(documents.id));
+}
+
+/** A due amount in colones (dollar invoices at their stored exchange rate). */
+const inColones = (due: string, d: { currencyId: number; exchangeRate: string }) => (d.currencyId === 1 ? dec(due).times(dec(d.exchangeRate)) : dec(due));
 
 /**
  * Pending receivables per client, in colones (dollar invoices converted at their stored exchange
- * rate): what is still due on each (total − payment_amount). With no documents it is 0. One query
- * for a whole page of clients.
+ * rate): the sum of what is still due on each invoice (app/domain/receivables.ts amountDue). With no
+ * documents it is 0. One query for a whole page of clients.
  */
 export async function clientBalances(db: DbOrTx, opts: { companyId: number; clientIds: number[] }): Promise<Map<number, string>> {
-  const out = new Map<number, string>(opts.clientIds.map((id) => [id, "0"]));
-  if (opts.clientIds.length === 0) return out;
-  const ids = sql.join(
-    opts.clientIds.map((id) => sql`${id}`),
-    sql`, `,
-  );
-  const res = await db.execute<{ client_id: number; balance: string }>(
-    sql`select d.client_id, sum((d.total_comprobante - d.payment_amount) * case when d.currency_id = 1 then d.exchange_rate else 1 end)::numeric(18,5)::text as balance
-        from ${documents} d where d.company_id = ${opts.companyId} and d.client_id in (${ids}) and ${PENDING} group by d.client_id`,
-  );
-  const rows = (Array.isArray(res) ? res : (res as unknown as { rows: { client_id: number; balance: string }[] }).rows) as { client_id: number; balance: string }[];
-  for (const r of rows) out.set(Number(r.client_id), r.balance ?? "0");
-  return out;
+  const sums = new Map<number, Decimal>();
+  for (const d of await owingInvoices(db, opts)) sums.set(d.clientId!, (sums.get(d.clientId!) ?? dec("0")).plus(inColones(amountDue(d), d)));
+  return new Map(opts.clientIds.map((id) => [id, sums.has(id) ? money(sums.get(id)!) : "0"]));
 }
 
-/** Pending invoices of a client (account statement). */
+/**
+ * The account statement of a client (spec part 1 §2.3, §3): its invoices with something due, oldest
+ * first, each with its consecutive, issue date, what is due in its own currency, and the pending
+ * total in colones.
+ */
 export async function pendingInvoices(db: DbOrTx, opts: { companyId: number; clientId: number }) {
-  const res = await db.execute<{ id: number; issued_at: string | Date; pending: string; currency_id: number }>(
-    sql`select d.id, d.issued_at, (d.total_comprobante - d.payment_amount)::text as pending, d.currency_id from ${documents} d
-        where d.company_id = ${opts.companyId} and d.client_id = ${opts.clientId} and ${PENDING} order by d.issued_at asc, d.id asc limit 500`,
-  );
-  const rows = (Array.isArray(res) ? res : (res as unknown as { rows: unknown[] }).rows) as { id: number; issued_at: string | Date; pending: string; currency_id: number }[];
-  return rows.map((r) => ({ id: Number(r.id), reference: String(r.id), issuedAt: new Date(r.issued_at), pending: r.pending, currencyId: Number(r.currency_id) }));
+  const rows = await owingInvoices(db, { companyId: opts.companyId, clientIds: [opts.clientId] });
+  const invoices = rows.map((d) => ({ id: d.id, reference: d.consecutivo ?? String(d.number ?? d.id), issuedAt: d.issuedAt, pending: amountDue(d), currencyId: d.currencyId, exchangeRate: d.exchangeRate }));
+  const total = invoices.reduce((a, i) => a.plus(inColones(i.pending, i)), dec("0"));
+  return { invoices, pendingTotal: money(total) };
 }
 
 /** The client of the company (any state except deleted), or undefined. */

@@ -41,8 +41,10 @@ export function crYearStart(now: Date): Date {
 
 const creator = alias(users, "creator");
 
+// The outer company written out in full: in a query without joins drizzle writes ${companies.id}
+// as a bare "id", which inside the subquery is the document's own id (every company showed 1).
 const docsThisYear = (since: Date) =>
-  sql<number>`(select count(*)::int from ${documents} d where d.company_id = ${companies.id} and d.issued_at >= ${since.toISOString()}::timestamptz)`;
+  sql<number>`(select count(*)::int from ${documents} d where d.company_id = "companies"."id" and d.kind <> 'qt' and d.issued_at >= ${since.toISOString()}::timestamptz)`;
 
 export interface CompanyListRow {
   id: number;

@@ -3,7 +3,7 @@
 // Tenancy: every query is bounded by companyId.
 import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
-import { documentReferences, documents } from "../schema/index.ts";
+import { documentReferences, documents, OWING_PREDICATE } from "../schema/index.ts";
 import { clientSearchWords } from "./clients.ts";
 
 /** Filters of spec part 2 §2 (lists): Hacienda status, payment state and note kind. */
@@ -59,11 +59,12 @@ export async function documentList(db: DbOrTx, q: DocumentListRequest) {
     case "rechazado":
       where.push(eq(documents.status, q.filter));
       break;
+    // Nothing due / something due (app/domain/receivables.ts), as the partial indexes state it.
     case "pagado":
-      where.push(sql`${documents.paymentAmount} >= ${documents.totalComprobante}`);
+      where.push(sql.raw(`not (${OWING_PREDICATE})`));
       break;
     case "no-pagado":
-      where.push(sql`${documents.paymentAmount} < ${documents.totalComprobante}`);
+      where.push(sql.raw(OWING_PREDICATE));
       break;
     case "nc":
     case "nd":
@@ -122,6 +123,7 @@ async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[], inOrde
         total: documents.totalComprobante,
         paymentAmount: documents.paymentAmount,
         creditNoteTotal: documents.creditNoteTotal,
+        debitNoteTotal: documents.debitNoteTotal,
         remindersSent: documents.remindersSent,
       })
       .from(documents)

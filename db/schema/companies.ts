@@ -63,4 +63,6 @@ export const generalConfigurations = pgTable("general_configurations", {
   modePos: boolean("mode_pos").notNull().default(false),
   /** 0 ask, 1 dollars, 2 colones. */
   currencyEmitDoc: integer("currency_emit_doc").notNull().default(0),
+  /** How tickets and the detail's print variant print: 'a4' (page), '80' or '58' (thermal receipt, mm). */
+  printFormat: text("print_format").notNull().default("a4"),
 });

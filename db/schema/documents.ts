@@ -9,6 +9,13 @@ import { bytea, companies } from "./companies.ts";
 export const EMAIL_RETRY_PREDICATE =
   "email_sent_at is null and email_error is not null and status = 'aceptado' and (coalesce(client_snapshot->>'email', '') <> '' or coalesce(emails, '[]'::jsonb) <> '[]'::jsonb)";
 
+/**
+ * Something is still due on the document: payments plus accepted credit notes below the total plus
+ * accepted debit notes. The SQL form of app/domain/receivables.ts `owes` (a test checks they agree),
+ * for filters and the partial indexes that serve them.
+ */
+export const OWING_PREDICATE = "payment_amount + credit_note_total < total_comprobante + debit_note_total";
+
 const money = (name: string) => numeric(name, { precision: 18, scale: 5 });
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
@@ -63,6 +70,12 @@ export const documents = pgTable(
     emails: jsonb("emails"),
     /** The party on the other side as it was at issue (receiver; the provider for fec). */
     clientSnapshot: jsonb("client_snapshot"),
+    /**
+     * The company as it was at issue (the issuer of the XML; the receiver of a purchase invoice) and
+     * its print format: what the PDF, the preview, the public page and the e-mails print
+     * (docs/decisions/162). Null on documents issued before it was stored: their signed XML is read.
+     */
+    issuerSnapshot: jsonb("issuer_snapshot"),
     /** The draft as submitted (clone, replacement, recurring templates read it). */
     draft: jsonb("draft"),
 
@@ -77,8 +90,10 @@ export const documents = pgTable(
     totals: jsonb("totals"),
     /** Sum of payments received (payments screen adds to it). */
     paymentAmount: money("payment_amount").notNull().default("0"),
-    /** Sum of accepted credit notes that reference this document. */
+    /** Sum of accepted credit notes that reference this document (in its currency). */
     creditNoteTotal: money("credit_note_total").notNull().default("0"),
+    /** Sum of accepted debit notes that reference this document (in its currency). */
+    debitNoteTotal: money("debit_note_total").notNull().default("0"),
 
     // Hacienda
     signedXml: bytea("signed_xml"),
@@ -131,9 +146,10 @@ export const documents = pgTable(
     index("documents_company_kind_issued_idx").on(t.companyId, t.kind, t.issuedAt, t.id),
     // The aceptado / rechazado list filters: a page and its (capped) count read only matching rows.
     index("documents_company_kind_status_issued_idx").on(t.companyId, t.kind, t.status, t.issuedAt, t.id),
-    // The pagado / no-pagado filters: two partial indexes, together the size of one.
-    index("documents_paid_issued_idx").on(t.companyId, t.kind, t.issuedAt, t.id).where(sql`payment_amount >= total_comprobante`),
-    index("documents_unpaid_issued_idx").on(t.companyId, t.kind, t.issuedAt, t.id).where(sql`payment_amount < total_comprobante`),
+    // The pagado / no-pagado filters: two partial indexes, together the size of one. Their
+    // predicates are OWING_PREDICATE (nothing due / something due, app/domain/receivables.ts).
+    index("documents_paid_issued_idx").on(t.companyId, t.kind, t.issuedAt, t.id).where(sql.raw(`not (${OWING_PREDICATE})`)),
+    index("documents_unpaid_issued_idx").on(t.companyId, t.kind, t.issuedAt, t.id).where(sql.raw(OWING_PREDICATE)),
     // List search (docs/decisions/092, 098): whole words and beginnings.
     index("documents_search_words_idx").using("gin", t.searchWords).with({ fastupdate: false }),
     index("documents_client_idx").on(t.companyId, t.clientId),

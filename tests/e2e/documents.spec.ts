@@ -68,7 +68,7 @@ test("a ticket to the generic client: errors keep what was typed, then 'Guardar 
   await fillLine(page, 1, { cabys: "8313100000000", description: "Soporte técnico", quantity: "0", price: "15000", tax: "IVA 13%" });
   await page.getByLabel("Nota").fill("Pagado en caja");
   await page.getByRole("button", { name: "Guardar", exact: true }).click();
-  await expect(page.getByText("La cantidad debe estar entre 0.1 y 100000.")).toBeVisible();
+  await expect(page.getByText("La cantidad debe estar entre 0,1 y 100.000.")).toBeVisible();
   await expect(page.getByLabel("Descripción (línea 1)")).toHaveValue("Soporte técnico");
   await expect(page.getByLabel("Nota")).toHaveValue("Pagado en caja");
   await page.getByLabel("Cantidad (línea 1)").fill("1");

@@ -57,7 +57,7 @@ test("CABYS import, then create (CABYS from search), edit and delete an item", a
   await expect(dialog.getByLabel("Tipo de impuesto")).toHaveValue((await dialog.locator("#tax_type option", { hasText: "IVA 4%" }).getAttribute("value")) as string);
   // Colones is the default (integration test); chosen here so the row's symbol is the typed one.
   await dialog.getByLabel("Moneda").selectOption("2");
-  await dialog.getByLabel("Precio", { exact: true }).fill("25000.555");
+  await dialog.getByLabel("Precio", { exact: true }).fill("25.000,555");
   await dialog.getByRole("button", { name: "Guardar" }).click();
   await expect(dialog.getByText("El precio debe ser un número con máximo 2 decimales")).toBeVisible();
   await expect(page).toHaveURL(/\/items\?new=1$/);

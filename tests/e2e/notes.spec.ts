@@ -15,7 +15,7 @@ async function invoiceToNewClient(page: Page, name: string, identification: stri
 
 /**
  * From an invoice's detail page, its 'Nota de crédito' or 'Nota de débito' action: the note's form
- * with the invoice's lines and the reference to it locked (its clave, code 01); returns that clave.
+ * with the invoice's lines and the reference to it locked (its clave; code 01 to start with); returns that clave.
  */
 async function openNoteForm(page: Page, title: "Nota de crédito" | "Nota de débito") {
   await page.locator("[data-detail-actions]").getByRole("link", { name: title }).click();
@@ -24,7 +24,8 @@ async function openNoteForm(page: Page, title: "Nota de crédito" | "Nota de dé
   const clave = (await page.locator('[data-fact="Documento de referencia"]').textContent())!.trim();
   expect(clave).toMatch(/^\d{50}$/);
   await expect(page.locator("[data-reference-field=number]")).toHaveText(clave);
-  await expect(page.locator("[data-reference-field=code]")).toHaveText("01 — Anula documento de referencia");
+  // The code is a choice (issue 14 point 9): 01 by default.
+  await expect(page.getByLabel("Código de referencia")).toHaveValue("01");
   await expect(page.getByLabel("Cliente", { exact: true })).toBeDisabled();
   await expect(page.getByLabel("Descripción (línea 1)")).toHaveValue("Computadora portátil 14 pulgadas");
   return clave;
@@ -48,6 +49,10 @@ test("from an issued invoice's detail page, a partial credit note with the locke
   await page.getByLabel("Nota", { exact: true }).fill("El cliente devolvió una unidad");
   await page.getByRole("button", { name: "Recalcular" }).click();
   await expect(page.getByTestId("document-total")).toHaveText("₡508.500,00");
+  // Half the invoice with 'Anula documento' (01) is refused; 'Corrige monto' (02) is what it is.
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByText("Esta nota de crédito no anula todo el documento")).toBeVisible();
+  await page.getByLabel("Código de referencia").selectOption("02");
   const since = Date.now();
   await page.getByRole("button", { name: "Guardar" }).click();
   await expectToast(page, "Nota guardada con exito");

@@ -16,7 +16,7 @@ test("from the invoices list, an accepted invoice is paid partly ('Pago Parcial'
   await page.getByLabel("CABYS (línea 1)").fill("4523000000100");
   await page.getByLabel("Descripción (línea 1)").fill("Computadora portátil 14 pulgadas");
   await page.getByLabel("Cantidad (línea 1)").fill("2");
-  await page.getByLabel("Precio (línea 1)").fill("450000");
+  await page.getByLabel("Precio (línea 1)").fill("450.000");
   await page.getByLabel("Impuesto (línea 1)").selectOption({ label: "IVA 13%" });
   await page.getByRole("button", { name: "Guardar" }).click();
   await expectToast(page, "Factura guardada con exito");
@@ -35,7 +35,7 @@ test("from the invoices list, an accepted invoice is paid partly ('Pago Parcial'
   await expect(page).toHaveURL(new RegExp(`/payments\\?document_id=${id}&volver=%2Finvoices$`));
   await expect(page.locator("[data-payment-total]")).toHaveText("₡1.017.000,00");
   await expect(page.locator("[data-payment-due]")).toHaveText("₡1.017.000,00");
-  await expect(page.getByLabel("Monto")).toHaveValue("1017000");
+  await expect(page.getByLabel("Monto")).toHaveValue("1.017.000,00");
   await expect(page.getByLabel("Descripción")).toHaveValue(/^Pago factura Nº \d{20}$/);
   await expect(page.getByLabel("Banco")).toHaveValue("");
 
@@ -60,7 +60,7 @@ test("from the invoices list, an accepted invoice is paid partly ('Pago Parcial'
   // The rest (the form offers exactly the due): 'Pagado', no more 'Pagar'.
   await row.getByRole("link", { name: "Pagar" }).click();
   await expect(page.locator("[data-payment-due]")).toHaveText("₡999.999,50");
-  await expect(page.getByLabel("Monto")).toHaveValue("999999.5");
+  await expect(page.getByLabel("Monto")).toHaveValue("999.999,50");
   await page.getByRole("button", { name: "Registrar pago" }).click();
   await expectToast(page, "Pago registrado correctamente");
   await expect(page).toHaveURL(/\/invoices$/);

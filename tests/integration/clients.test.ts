@@ -364,8 +364,8 @@ describe("saving, editing and the list", () => {
     const id = await createVia(b, { name: "Cliente Estado", email: "estado@example.cr" });
     await database.db.insert(documents).values({ companyId: company.id, kind: "fe", clientId: id, issuedAt: new Date("2026-03-05T15:00:00Z"), status: "aceptado", totalComprobante: "2260.50000" });
     const st = await listOf(b, `?statement=${id}`);
-    expect(st.statement.pendingTotal).toBe("2260.50000");
-    expect(st.statement.invoices).toHaveLength(1);
+    expect(st.statement.pendingTotal).toBe("₡2.260,50");
+    expect(st.statement.rows).toHaveLength(1);
     const outbox = path.join(process.env.DATA_DIR!, "outbox");
     const before = fs.existsSync(outbox) ? fs.readdirSync(outbox).length : 0;
     const res = await call(b, clientsRoute.action, { path: "/clients", form: { intent: "send-statement", client_id: String(id) } });

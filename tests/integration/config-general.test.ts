@@ -44,7 +44,7 @@ describe("general configuration", () => {
     expect(toastOf(res)).toBe("Guardado correctamente");
     expect(await row(company.id)).toMatchObject({ customQuotationName: "Proforma", currencyId: 1, modePos: true, currencyEmitDoc: 2 });
     const loaded = await call(s, route.loader, p(company.id));
-    expect(loaded.data.values).toEqual({ custom_quotation_name: "Proforma", currency: "1", mode_pos: "1", currency_emit_doc: "2" });
+    expect(loaded.data.values).toEqual({ custom_quotation_name: "Proforma", currency: "1", mode_pos: "1", currency_emit_doc: "2", print_format: "a4" });
   });
 
   it.each([

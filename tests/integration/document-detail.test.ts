@@ -18,6 +18,7 @@ import { saveOutgoingEmail } from "../../app/server/company-mail.server.ts";
 import { setupConfigForCompany } from "../../app/server/config-setup.server.ts";
 import { readToasts } from "../../app/server/flash.server.ts";
 import * as detail from "../../app/routes/documents/detail.tsx";
+import * as detailPrint from "../../app/routes/documents/detail-print.tsx";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
 import { startSmtpCapture, type SmtpCapture } from "../fixtures/smtp.ts";
 import { call, signedIn } from "../setup/app.ts";
@@ -47,7 +48,7 @@ async function setup() {
 }
 
 const open = (b: Awaited<ReturnType<typeof signedIn>>, type: string, id: number, print?: string) =>
-  call(b, detail.loader, { path: `/detail/${type}/${id}${print ? `/${print}` : ""}`, params: { type, id: String(id), ...(print ? { print } : {}) } });
+  call(b, print ? detailPrint.loader : detail.loader, { path: `/detail/${type}/${id}${print ? `/${print}` : ""}`, params: { type, id: String(id), ...(print ? { print } : {}) } });
 
 /** Server-renders the detail screen with loader data (what a browser without JavaScript gets). */
 function render(path: string, loaderData: unknown, actionData?: unknown): string {
@@ -73,7 +74,6 @@ describe("document detail viewer", () => {
     const r = await open(s.b, "invoice", s.issued.documentId);
     expect(r.status).toBe(200);
     const d = r.data;
-    expect(d.print).toBe(false);
     expect(d.preview.clave).toBe(s.issued.clave);
     expect(d.preview.client.name).toBe("Distribuidora La Sabana Limitada");
     expect(d.preview.totals.total).toBe("1226150.00000");
@@ -183,14 +183,14 @@ describe("document detail viewer", () => {
     expect(page).toContain("Corregir y reemplazar");
     expect(page).toContain("código de referencia 16, «Sustituye comprobante electrónico rechazado»: no necesita una nota de crédito");
 
-    const p = (await open(s.b, "invoice", s.issued.documentId, "print")).data;
-    expect(p.print).toBe(true);
-    expect(p.preview.clave).toBe(s.issued.clave);
-    expect(p.list).toBeUndefined();
-    const printed = render(`/detail/invoice/${s.issued.documentId}/print`, p);
+    const p = await open(s.b, "invoice", s.issued.documentId, "print");
+    expect(p.status).toBe(200);
+    const printed = await p.response.text();
     expect(printed).toContain(s.issued.clave);
+    expect(printed).toContain('aria-label="Código QR del documento"');
     expect(printed).not.toContain('name="emails"');
     expect(printed).not.toContain("/document-file/");
+    expect(printed).not.toMatch(/<script/i);
 
     const html = render(`/detail/invoice/${s.issued.documentId}`, d);
     expect(html).toContain("Hacienda rechazó este documento.");

@@ -13,6 +13,7 @@ import { loadDocumentView } from "../../app/server/document-view.server.ts";
 import { issuingCompany } from "../fixtures/issuing.ts";
 import { createTestDatabase } from "../setup/db.ts";
 import { call, signedIn, type Browser } from "../setup/app.ts";
+import { parseDecimalInput } from "../../app/domain/number-input.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let b: Browser;
@@ -153,7 +154,7 @@ describe("intent re-renders (no JavaScript)", () => {
 
   it("picking an item fills its row on the next submit", async () => {
     const r = await post("/new-invoice", { client_id: String(company.client.id), "lines[0].itemId": String(itemId), "lines[0].quantity": "1", intent: "recalc" });
-    expect(r.data.form.lines[0]).toMatchObject({ code: "LAP-14", cabys: "4523000000100", description: "Computadora portátil 14 pulgadas", price: "450000", taxTypeId: String(tax13) });
+    expect(r.data.form.lines[0]).toMatchObject({ code: "LAP-14", cabys: "4523000000100", description: "Computadora portátil 14 pulgadas", price: "450.000,00", taxTypeId: String(tax13) });
     expect(r.data.totals.total).toBe("508500.00000");
   });
 });
@@ -165,7 +166,7 @@ describe("validation", () => {
     expect(r.status).toBe(400);
     expect(r.data.errors).toMatchObject({
       clientId: "Seleccione un cliente.",
-      "lines.1.quantity": "La cantidad debe estar entre 0.1 y 100000.",
+      "lines.1.quantity": "La cantidad debe estar entre 0,1 y 100.000.",
       "lines.1.discountPercent": "El descuento debe estar entre 0 y 100.",
     });
     expect(r.data.form.lines[1]).toMatchObject({ quantity: "0", discount: "150", description: "Horas de consultoría en sistemas" });
@@ -258,7 +259,7 @@ describe("currency", () => {
     expect(refused.data.errors.exchangeRate).toBe("Indique el tipo de cambio del dólar (mayor que cero).");
     await database.db.insert(exchangeRates).values({ currencyCode: "USD", rateDate: "2026-01-05", buy: "500", sell: "505.5", source: "test" });
     const filled = await post("/new-invoice", { ...usd, intent: "recalc" });
-    expect(filled.data.form.exchangeRate).toBe("505.5");
+    expect(filled.data.form.exchangeRate).toBe("505,5");
     const typed = await post("/new-invoice", { ...usd, exchange_rate: "510", intent: "recalc" });
     expect(typed.data.form.exchangeRate).toBe("510");
     expect(await countDocs(company.company.id)).toBe(0);
@@ -482,7 +483,7 @@ describe("point of sale (mode_pos)", () => {
       const scanned = await post("/new-ticket", { ...base, pos_search: "LAP-14", intent: "recalc" });
       expect(scanned.status).toBe(200);
       expect(scanned.data.form.lines).toHaveLength(1);
-      expect(scanned.data.form.lines[0]).toMatchObject({ itemId: String(itemId), description: "Computadora portátil 14 pulgadas", price: "450000" });
+      expect(scanned.data.form.lines[0]).toMatchObject({ itemId: String(itemId), description: "Computadora portátil 14 pulgadas", price: "450.000,00" });
       expect(scanned.data.pos.query).toBe("");
       expect(scanned.data.form.note).toBe("Caja 1");
       const found = await post("/new-ticket", { ...base, pos_search: "portatil", intent: "pos-search" });
@@ -508,7 +509,7 @@ describe("currency to issue in (currency_emit_doc)", () => {
       await at(1);
       const usd = await call(b, formRoute.loader, { path: "/new-invoice" });
       expect(usd.data.form.currency).toBe("USD");
-      expect(Number(usd.data.form.exchangeRate)).toBeGreaterThan(0);
+      expect(Number(parseDecimalInput(usd.data.form.exchangeRate))).toBeGreaterThan(0);
       await at(2);
       expect((await call(b, formRoute.loader, { path: "/new-ticket" })).data.form.currency).toBe("CRC");
     } finally {
@@ -645,13 +646,13 @@ describe("blank item rows (part 2 §5)", () => {
     const before = await countDocs(company.company.id);
     const zero = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), "lines[1].price": "0", ...blankRow, intent: "save" });
     expect(zero.status).toBe(400);
-    expect(zero.data.errors["lines.1.unitPrice"]).toBe("El precio debe estar entre 0.1 y 1000000000000.");
+    expect(zero.data.errors["lines.1.unitPrice"]).toBe("El precio debe estar entre 0,1 y 1.000.000.000.000.");
     // The blank row goes away from the form; the rows typed stay as typed.
     expect(zero.data.form.lines).toHaveLength(2);
     expect(zero.data.form.lines[1]).toMatchObject({ description: "Horas de consultoría en sistemas", price: "0" });
     const partly = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), ...blankRow, "lines[2].description": "Viáticos", intent: "save" });
     expect(partly.status).toBe(400);
-    expect(partly.data.errors["lines.2.unitPrice"]).toBe("El precio debe estar entre 0.1 y 1000000000000.");
+    expect(partly.data.errors["lines.2.unitPrice"]).toBe("El precio debe estar entre 0,1 y 1.000.000.000.000.");
     expect(await countDocs(company.company.id)).toBe(before);
     const ok = await post("/new-invoice", { ...twoLines(), client_id: String(company.client.id), ...blankRow, intent: "save" });
     expect(ok.status).toBe(302);

@@ -83,13 +83,13 @@ describe("domain", () => {
   });
 
   it("the form schema: the spec's required fields, 2 decimals, the dollar rate", () => {
-    const r = parseForm(expenseSchema, { date: "", description: " ", amount: "10.555", currency_id: "1", exchange_rate: "", category_id: "", payment_method: "" });
+    const r = parseForm(expenseSchema, { date: "", description: " ", amount: "10,555", currency_id: "1", exchange_rate: "", category_id: "", payment_method: "" });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.errors).toEqual({
       date: "La fecha es obligatoria",
       description: "La descripción es obligatoria",
-      amount: "El monto debe ser un número con máximo 2 decimales",
+      amount: "El monto debe ser un número con máximo 2 decimales (por ejemplo 1.500,50)",
       exchange_rate: "Indique el tipo de cambio del dólar (mayor que cero).",
       category_id: "La categoría es obligatoria",
       payment_method: "El método de pago es obligatorio",
@@ -136,11 +136,11 @@ describe("'Nuevo gasto'", () => {
     const { company, b, category } = await setup();
     const r = await call(b, newExpense.action, {
       path: "/expenses/new",
-      form: valid(category.id, { description: "", amount: "10.555", currency_id: "1", exchange_rate: "", reference: "FAC-99", attachment: pdf() }),
+      form: valid(category.id, { description: "", amount: "10,555", currency_id: "1", exchange_rate: "", reference: "FAC-99", attachment: pdf() }),
     });
     expect(r.status).toBe(400);
-    expect(r.data.errors).toEqual({ description: "La descripción es obligatoria", amount: "El monto debe ser un número con máximo 2 decimales", exchange_rate: "Indique el tipo de cambio del dólar (mayor que cero)." });
-    expect(r.data.values).toMatchObject({ amount: "10.555", currency_id: "1", reference: "FAC-99", category_id: String(category.id) });
+    expect(r.data.errors).toEqual({ description: "La descripción es obligatoria", amount: "El monto debe ser un número con máximo 2 decimales (por ejemplo 1.500,50)", exchange_rate: "Indique el tipo de cambio del dólar (mayor que cero)." });
+    expect(r.data.values).toMatchObject({ amount: "10,555", currency_id: "1", reference: "FAC-99", category_id: String(category.id) });
     expect(r.data.attachment).toMatchObject({ name: "factura.pdf" });
     expect(await liveExpenses(company.id)).toHaveLength(0);
     const again = await call(b, newExpense.action, { path: "/expenses/new", form: valid(category.id, { currency_id: "1", exchange_rate: "505.25", amount: "10.55", reference: "FAC-99", attachment_id: String(r.data.attachment.id) }) });

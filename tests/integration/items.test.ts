@@ -112,9 +112,10 @@ describe("item form rules", () => {
 
   it.each([
     ["-5", "El precio no puede ser negativo"],
-    ["12.345", "El precio debe ser un número con máximo 2 decimales"],
-    ["abc", "El precio debe ser un número con máximo 2 decimales"],
-    ["1e3", "El precio debe ser un número con máximo 2 decimales"],
+    ["12,345", "El precio debe ser un número con máximo 2 decimales (por ejemplo 1.500,50)"],
+    ["1.50.000", "El precio debe ser un número con máximo 2 decimales (por ejemplo 1.500,50)"],
+    ["abc", "El precio debe ser un número con máximo 2 decimales (por ejemplo 1.500,50)"],
+    ["1e3", "El precio debe ser un número con máximo 2 decimales (por ejemplo 1.500,50)"],
   ])("refuses price %s", async (price, message) => {
     const r = await post(form({ price, name: "Conservar este nombre" }));
     expect(r.status).toBe(400);
@@ -215,7 +216,7 @@ describe("create, list, edit, delete", () => {
 
   it("edits with 'Artículo actualizado correctamente'", async () => {
     const loaded = await call(b, itemForm.loader, { path: `/edit-item/${id}`, params: { id: String(id) } });
-    expect(loaded.data.values).toMatchObject({ code: "CAF-500", price: "1500.50", cabys_code: CAFE });
+    expect(loaded.data.values).toMatchObject({ code: "CAF-500", price: "1.500,50", cabys_code: CAFE });
     const r = await post(form({ ...loaded.data.values, intent: "save", price: "1600" }), `/edit-item/${id}`, { id: String(id) });
     expect(r.location).toBe("/items");
     expect(toastsOf(b)).toEqual([{ type: "success", text: "Artículo actualizado correctamente" }]);
@@ -259,10 +260,10 @@ describe("the item dialog over the list (?new=1, ?edit=ID)", () => {
   });
 
   it("a validation error re-renders the dialog with everything typed (400), nothing saved", async () => {
-    const r = await dialogPost("/items?new=1&search=DLG", form({ code: "DLG-1", name: "Escrito en el diálogo", price: "12.345", cabys_q: "café" }));
+    const r = await dialogPost("/items?new=1&search=DLG", form({ code: "DLG-1", name: "Escrito en el diálogo", price: "12,345", cabys_q: "café" }));
     expect(r.status).toBe(400);
-    expect(r.data.dialog.errors.price).toBe("El precio debe ser un número con máximo 2 decimales");
-    expect(r.data.dialog.values).toMatchObject({ code: "DLG-1", name: "Escrito en el diálogo", price: "12.345", cabys_q: "café", tax_type: String(tax["IVA 13%"]) });
+    expect(r.data.dialog.errors.price).toBe("El precio debe ser un número con máximo 2 decimales (por ejemplo 1.500,50)");
+    expect(r.data.dialog.values).toMatchObject({ code: "DLG-1", name: "Escrito en el diálogo", price: "12,345", cabys_q: "café", tax_type: String(tax["IVA 13%"]) });
     expect(r.data.dialog.id).toBeNull();
     const rows = await database.db.select().from(items).where(and(eq(items.companyId, companyId), eq(items.code, "DLG-1")));
     expect(rows).toEqual([]);
@@ -290,7 +291,7 @@ describe("the item dialog over the list (?new=1, ?edit=ID)", () => {
   it("GET /items?edit=ID renders the item in the dialog; saving updates it and returns to /items", async () => {
     const r = await call(b, itemsRoute.loader, { path: `/items?edit=${id}&search=DLG` });
     expect(r.status).toBe(200);
-    expect(r.data.dialog).toMatchObject({ id, values: { code: "DLG-1", name: "Artículo del diálogo", price: "1500.50", cabys_code: CAFE } });
+    expect(r.data.dialog).toMatchObject({ id, values: { code: "DLG-1", name: "Artículo del diálogo", price: "1.500,50", cabys_code: CAFE } });
     expect(r.data.dialogAction).toBe(`/items?search=DLG&edit=${id}`);
     expect(r.data.back).toBe("/items?search=DLG");
     expect(r.data.rows.map((x: { id: number }) => x.id)).toEqual([id]);

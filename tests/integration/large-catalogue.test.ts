@@ -115,7 +115,7 @@ describe("a catalogue larger than the form lists", () => {
     expect(byCode.data.lists.items.map((it: { id: number }) => it.id)).toEqual([lastItem]);
     const added = await post("/new-invoice", { ...line(), client_id: String(lastClient), intent: `pos-add:${lastItem}` });
     const filled = added.data.form.lines[1];
-    expect(filled).toMatchObject({ itemId: String(lastItem), picked: String(lastItem), code: `F-${N - 1}`, price: "150" });
+    expect(filled).toMatchObject({ itemId: String(lastItem), picked: String(lastItem), code: `F-${N - 1}`, price: "150,00" });
     const again = await post("/new-invoice", { ...line({ "lines[1].itemId": String(lastItem), "lines[1].picked": String(lastItem), "lines[1].description": "Tornillo de acero", "lines[1].quantity": "2", "lines[1].price": "150", "lines[1].taxTypeId": String(tax13), "lines[1].cabys": "4523000000100", "lines[1].unit": "Unid", "lines[1].discount": "0" }), client_id: String(lastClient), intent: "recalc" });
     expect(again.data.form.lines[1].itemId).toBe(String(lastItem));
     expect(again.data.errors).toEqual({});

@@ -9,6 +9,7 @@ import { setupItemsForCompany } from "../../app/server/items-setup.server.ts";
 import { readToasts } from "../../app/server/flash.server.ts";
 import { issueDocument } from "../../app/server/issue-document.server.ts";
 import { verifyXml } from "../../app/hacienda/verify.ts";
+import { NOTE_MESSAGES } from "../../app/domain/document-source.ts";
 import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
 import type { DocumentDraft } from "../../app/domain/document-draft.ts";
 import { createElement } from "react";
@@ -103,8 +104,8 @@ describe("credit and debit notes", () => {
     expect(s.lists.clients.map((c: { id: number }) => c.id)).toEqual([a.client.id]);
     expect(s.form).toMatchObject({ clientId: String(a.client.id), currency: "CRC", note: "", payments: [{ code: "04", amount: "" }] });
     expect(s.form.lines.map((l: { description: string; quantity: string; price: string; discount: string; taxTypeId: string }) => [l.description, l.quantity, l.price, l.discount, l.taxTypeId])).toEqual([
-      ["Computadora portátil 14 pulgadas", "2", "450000", "5", String(tax13)],
-      ["Horas de consultoría en sistemas", "10", "25000", "0", String(tax4)],
+      ["Computadora portátil 14 pulgadas", "2", "450.000,00", "5", String(tax13)],
+      ["Horas de consultoría en sistemas", "10", "25.000,00", "0", String(tax4)],
     ]);
     expect(s.totals.total).toBe("1226150.00000");
     expect(s.source.references).toEqual([expect.objectContaining({ mode: "reason", docType: "01", number: invoice.clave, code: "01", codeLabel: "Anula documento de referencia", reason: "" })]);
@@ -137,24 +138,27 @@ describe("credit and debit notes", () => {
     expect(removed.status).toBe(200);
     expect(removed.data.form.lines).toHaveLength(1);
     expect(removed.data.source.clientLocked).toBe(true);
-    const r = await post(
-      b,
-      note("nc", "invoice", invoice.documentId),
-      posted(removed.data, {
-        "lines[0].quantity": "1",
-        note: "Devolución de una computadora",
-        reference_reason: "Devolución de mercadería",
-        // Tampering: none of these may reach the note.
-        client_id: String(a.provider.id),
-        currency: "USD",
-        exchange_rate: "600",
-        reference_doc_type: "04",
-        reference_number: "50601010100000000000000000000000000000000000000000",
-        reference_code: "02",
-        reference_date: "2020-01-01",
-        intent: "save",
-      }),
-    );
+    const partialForm = posted(removed.data, {
+      "lines[0].quantity": "1",
+      note: "Devolución de una computadora",
+      reference_reason: "Devolución de mercadería",
+      // Tampering: none of these may reach the note.
+      client_id: String(a.provider.id),
+      currency: "USD",
+      exchange_rate: "600",
+      reference_doc_type: "04",
+      reference_number: "50601010100000000000000000000000000000000000000000",
+      reference_code: "01",
+      reference_date: "2020-01-01",
+      intent: "save",
+    });
+    const partial = await post(b, note("nc", "invoice", invoice.documentId), partialForm);
+    // Only part of the invoice: 'Anula documento' (01) is refused with the reason (issue 14 point 9)…
+    expect(partial.status).toBe(400);
+    expect(partial.data.errors["references.0.code"]).toBe(NOTE_MESSAGES.partialCancel);
+    expect(partial.data.source.references[0].codeOptions.map((o: { value: string }) => o.value)).toEqual(["01", "02", "06"]);
+    // …'Corrige monto' (02) is what a partial credit note carries; a code not offered falls back to 01.
+    const r = await post(b, note("nc", "invoice", invoice.documentId), { ...partialForm, reference_code: "02" });
     expect(r.status, JSON.stringify(r.data?.errors)).toBe(302);
     expect(r.location).toMatch(/^\/detail\/note\/\d+$/);
     expect(toasts(b)).toContainEqual({ type: "success", text: "Nota guardada con exito" });
@@ -166,11 +170,11 @@ describe("credit and debit notes", () => {
     const src = await docOf(invoice.documentId);
     const refs = await database.db.select().from(documentReferences).where(eq(documentReferences.documentId, nc.id));
     expect(refs).toHaveLength(1);
-    expect(refs[0]).toMatchObject({ referencedDocumentId: invoice.documentId, docType: "01", number: invoice.clave, code: "01", reason: "Devolución de mercadería" });
+    expect(refs[0]).toMatchObject({ referencedDocumentId: invoice.documentId, docType: "01", number: invoice.clave, code: "02", reason: "Devolución de mercadería" });
     expect(refs[0].issuedAt.toISOString()).toBe(src.issuedAt.toISOString());
     const xml = nc.signedXml!.toString("utf8");
     expect(xml).toContain("<NotaCreditoElectronica");
-    expect(xml).toMatch(new RegExp(`<InformacionReferencia><TipoDocIR>01</TipoDocIR><Numero>${invoice.clave}</Numero><FechaEmisionIR>[^<]+</FechaEmisionIR><Codigo>01</Codigo><Razon>Devolución de mercadería</Razon></InformacionReferencia>`));
+    expect(xml).toMatch(new RegExp(`<InformacionReferencia><TipoDocIR>01</TipoDocIR><Numero>${invoice.clave}</Numero><FechaEmisionIR>[^<]+</FechaEmisionIR><Codigo>02</Codigo><Razon>Devolución de mercadería</Razon></InformacionReferencia>`));
     expect(xml).toContain("<TotalComprobante>483075.00000</TotalComprobante>");
     expect(verifyXml(xml).valid).toBe(true);
     // The next credit note shows the next consecutive.
@@ -196,11 +200,11 @@ describe("credit and debit notes", () => {
     const s = (await load(b, note("nc", "simple", fec.documentId))).data;
     expect(s.lists.clients.map((c: { id: number }) => c.id)).toEqual([a.provider.id]);
     expect(s.source.references[0]).toMatchObject({ docType: "17", number: fec.clave });
-    const r = await post(b, note("nc", "simple", fec.documentId), posted(s, { note: "Café devuelto", reference_reason: "Devolución parcial", "lines[0].quantity": "5", intent: "save" }));
+    const r = await post(b, note("nc", "simple", fec.documentId), posted(s, { note: "Café devuelto", reference_reason: "Devolución parcial", reference_code: "06", "lines[0].quantity": "5", intent: "save" }));
     expect(r.status, JSON.stringify(r.data?.errors)).toBe(302);
     const nc = await docOf(idOf(r.location));
     const [ref] = await database.db.select().from(documentReferences).where(eq(documentReferences.documentId, nc.id));
-    expect(ref).toMatchObject({ docType: "17", number: fec.clave, code: "01", referencedDocumentId: fec.documentId });
+    expect(ref).toMatchObject({ docType: "17", number: fec.clave, code: "06", referencedDocumentId: fec.documentId });
     expect(verifyXml(nc.signedXml!.toString("utf8")).valid).toBe(true);
   });
 

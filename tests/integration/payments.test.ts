@@ -192,7 +192,7 @@ describe("/payments route", () => {
       volver: "/invoices?page=2",
       blocked: null,
       document: { id: d.id, label: `Factura ${d.consecutivo}`, total: "₡1.226.150,00", paid: "₡226.150,00", due: "₡1.000.000,00" },
-      defaults: { amount: "1000000", payment_form: "01", currency_id: "2", description: `Pago factura Nº ${d.consecutivo}`, bank_id: "" },
+      defaults: { amount: "1.000.000,00", payment_form: "01", currency_id: "2", description: `Pago factura Nº ${d.consecutivo}`, bank_id: "" },
     });
     expect(r.data.defaults.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(r.data.defaults.date).toBe(new Date(Date.now() - 6 * 3600_000).toISOString().slice(0, 10));
@@ -209,7 +209,7 @@ describe("/payments route", () => {
     const typed = { intent: "pay", document_id: String(d.id), volver: "/invoices", amount: "12,345678", payment_form: "04", currency_id: "2", date: "2026-02-30", description: "  ", reference: "Depósito 778899", bank_id: "" };
     const bad = await call(br, route.action, { path, form: typed });
     expect(bad.status).toBe(400);
-    expect(bad.data.errors).toEqual({ amount: "El monto debe ser un número con máximo 5 decimales", date: "La fecha no es válida", description: "La descripción es obligatoria" });
+    expect(bad.data.errors).toEqual({ amount: "El monto debe ser un número con máximo 5 decimales (por ejemplo 1.500,50)", date: "La fecha no es válida", description: "La descripción es obligatoria" });
     expect(bad.data.values).toMatchObject({ amount: "12,345678", payment_form: "04", reference: "Depósito 778899", date: "2026-02-30" });
     const empty = await call(br, route.action, { path, form: { ...typed, amount: "", date: "", payment_form: "" } });
     expect(empty.data.errors).toMatchObject({ amount: "El monto es obligatorio", date: "La fecha es obligatoria", payment_form: "La forma de pago es obligatoria" });

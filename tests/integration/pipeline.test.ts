@@ -120,6 +120,7 @@ describe("send pipeline against the local sandbox", () => {
     }
     expect(await pendingCount(database.db, company.id)).toEqual({ porEnviar: 0, procesando: 0, total: 0 });
     expect((await docOf(fe.documentId)).creditNoteTotal).toBe((await docOf(nc.documentId)).totalComprobante);
+    expect((await docOf(fe.documentId)).debitNoteTotal).toBe((await docOf(nd.documentId)).totalComprobante);
     for (const r of [fe, te, teForeign, nc, nd, fec]) expect(sandbox.state.registrations.get(r.clave!)).toBe(1);
   });
 

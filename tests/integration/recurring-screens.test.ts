@@ -249,7 +249,7 @@ describe("edit a recurring invoice", () => {
     expect(r.data.source.title).toBe("Editar factura recurrente");
     expect(r.data.source.facts).toEqual(expect.arrayContaining([{ label: "Número", value: String(row.number) }, { label: "Ultimo envio", value: "N/E" }]));
     expect(r.data.recurrence).toMatchObject({ commonCycle: "monthly", startDay: today() });
-    expect(r.data.form.lines[0]).toMatchObject({ description: "Soporte técnico mensual", price: "50000" });
+    expect(r.data.form.lines[0]).toMatchObject({ description: "Soporte técnico mensual", price: "50.000,00" });
 
     // The period of today was already sent: the new schedule starts after it.
     await database.db.update(recurringDocuments).set({ lastSentDate: today(), nextSendDate: nextSendDate(today(), "monthly", 1, today()) }).where(eq(recurringDocuments.id, row.id));

@@ -27,6 +27,8 @@ import { createRecurring } from "../../app/server/recurring.server.ts";
 import { costaRicaDay } from "../../app/domain/document-status.ts";
 import * as clientDetail from "../../app/routes/clients/client-detail.tsx";
 import * as detail from "../../app/routes/documents/detail.tsx";
+import * as detailPrint from "../../app/routes/documents/detail-print.tsx";
+import * as recurringDetail from "../../app/routes/documents/recurring-detail.tsx";
 import * as documentFile from "../../app/routes/documents/document-file.tsx";
 import * as documentForm from "../../app/routes/documents/document-form.tsx";
 import * as lists from "../../app/routes/documents/documents-list.tsx";
@@ -277,10 +279,11 @@ interface Attempt {
 }
 
 const attempts: Attempt[] = [
-  // Detail viewer: each type, its print variant, the reminder form; a recurring id opens its editor.
+  // Detail viewer: each type, its print variant (and its receipt), the reminder form; a recurring template's preview.
   ...DETAIL_TYPES.flatMap((type): Attempt[] => [
     { name: `GET /detail/${type}/:id`, run: (as) => get(as, detail.loader, `/detail/${type}/${docId(type)}`, detailParams(type, docId(type))), expect: notFound(), owner: ok },
-    { name: `GET /detail/${type}/:id/print`, run: (as) => get(as, detail.loader, `/detail/${type}/${docId(type)}/print`, detailParams(type, docId(type), "print")), expect: notFound(), owner: ok },
+    { name: `GET /detail/${type}/:id/print`, run: (as) => get(as, detailPrint.loader, `/detail/${type}/${docId(type)}/print`, detailParams(type, docId(type), "print")), expect: notFound(), owner: ok },
+    { name: `GET /detail/${type}/:id/print?formato=80`, run: (as) => get(as, detailPrint.loader, `/detail/${type}/${docId(type)}/print?formato=80`, detailParams(type, docId(type), "print")), expect: notFound(), owner: ok },
   ]),
   {
     name: "GET /detail/invoice/:id?recordatorio=1",
@@ -291,18 +294,9 @@ const attempts: Attempt[] = [
       expect(r.data.reminderForm).not.toBeNull();
     },
   },
-  {
-    name: "GET /detail/recurring/:id → its editor",
-    run: async (as) => {
-      const r = await get(as, detail.loader, `/detail/recurring/${B.recurringId}`, detailParams("recurring", B.recurringId));
-      expect(r.location).toBe(`/edit-recurring/recurring/${B.recurringId}`);
-      return get(as, recurringForm.loader, r.location!, formParams("recurring", B.recurringId));
-    },
-    expect: notFound(),
-    owner: ok,
-  },
+  { name: "GET /detail/recurring/:id (preview)", run: (as) => get(as, recurringDetail.loader, `/detail/recurring/${B.recurringId}`, { id: String(B.recurringId) }), expect: notFound(), owner: ok },
   // Downloads.
-  ...(["pdf", "xml", "respuesta"] as const).map(
+  ...(["pdf", "recibo", "xml", "respuesta"] as const).map(
     (file): Attempt => ({ name: `GET /document-file/:invoice/${file}`, run: (as) => get(as, documentFile.loader, `/document-file/${docId("invoice")}/${file}`, { id: String(docId("invoice")), file }), expect: fileUnavailable, owner: ok }),
   ),
   ...(["ticket", "note", "simple"] as const).flatMap((type) =>

@@ -2,7 +2,6 @@
 // password (the company form's rules and messages), the integrator's consecutive mode, and a webhook.
 import { z } from "zod";
 import { API_CREDENTIAL_MESSAGES, apiPasswordLengthOk } from "../company-schemas.ts";
-import { WEBHOOK_EVENTS } from "./schemas.ts";
 
 const text = (v: unknown) => (typeof v === "string" ? v : "");
 
@@ -18,11 +17,7 @@ export const apiCredentialsSchema = z.object({
   modo_consecutive_api: z.preprocess((v) => v === "on" || v === "1" || v === "true", z.boolean()),
 });
 
-export const WEBHOOK_EVENT_LABELS: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
-  "document.accepted": "Documento aceptado por Hacienda",
-  "document.rejected": "Documento rechazado por Hacienda",
-  "received_document.processed": "Documento recibido procesado",
-};
+export { WEBHOOK_EVENT_LABELS } from "./webhook-events.ts";
 
 export const webhookFormSchema = z.object({
   url: z.preprocess(text, z.string().trim().min(1, "La URL es obligatoria").max(500, "Máximo 500 caracteres")),

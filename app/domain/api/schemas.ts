@@ -375,7 +375,8 @@ export const TaxTypeList = named(
 
 // ---- Webhooks ---------------------------------------------------------------------------------------
 
-export const WEBHOOK_EVENTS = ["document.accepted", "document.rejected", "received_document.processed"] as const;
+import { WEBHOOK_EVENTS } from "./webhook-events.ts";
+export { WEBHOOK_EVENTS };
 
 export const WebhookInput = named(
   "WebhookInput",

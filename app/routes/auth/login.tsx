@@ -1,4 +1,5 @@
 import { data, Link, redirect } from "react-router";
+import authChecks from "../../enhance/auth-checks.ts?worker&url";
 import type { Route } from "./+types/login";
 import { AuthCard } from "../../components/auth-card.tsx";
 import { AppForm, Field, FormAlert } from "../../components/form.tsx";
@@ -9,7 +10,8 @@ import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { toastCookie } from "../../server/flash.server.ts";
 
-export const handle = { hydrate: false };
+// No React here (decision 003): the field checks are a small script of their own (decision 166).
+export const handle = { hydrate: false, script: authChecks };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
@@ -32,7 +34,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
   return (
     <AuthCard title="Iniciar sesión">
       <FormAlert className="mb-4">{actionData?.message}</FormAlert>
-      <AppForm className="login-form space-y-4" noValidate={false}>
+      <AppForm id="login-form" data-checks="login" className="login-form space-y-4" noValidate={false}>
         <Field label="Correo" name="email" error={errors.email}>
           <input id="email" name="email" type="email" className="input" required minLength={4} autoComplete="username" defaultValue={values.email} aria-invalid={!!errors.email || undefined} />
         </Field>

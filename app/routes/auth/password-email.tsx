@@ -1,4 +1,5 @@
 import { data, Link } from "react-router";
+import authChecks from "../../enhance/auth-checks.ts?worker&url";
 import type { Route } from "./+types/password-email";
 import { AuthCard } from "../../components/auth-card.tsx";
 import { AppForm, Field, FormAlert } from "../../components/form.tsx";
@@ -9,7 +10,8 @@ import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 
-export const handle = { hydrate: false };
+// No React here (decision 003): the field checks are a small script of their own (decision 166).
+export const handle = { hydrate: false, script: authChecks };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseForm(forgotPasswordSchema, await request.formData());
@@ -25,7 +27,7 @@ export default function PasswordEmail({ actionData }: Route.ComponentProps) {
   return (
     <AuthCard title="Recuperar contraseña">
       <FormAlert className="mb-4">{actionData?.message}</FormAlert>
-      <AppForm className="space-y-4">
+      <AppForm id="forgot-form" data-checks="forgot" className="space-y-4">
         <Field label="Correo" name="email" error={errors.email}>
           <input id="email" name="email" type="email" className="input" required minLength={4} defaultValue={actionData?.values?.email} aria-invalid={!!errors.email || undefined} />
         </Field>

@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import authChecks from "../../enhance/auth-checks.ts?worker&url";
 import type { Route } from "./+types/password-reset";
 import { AuthCard } from "../../components/auth-card.tsx";
 import { AppForm, Field, FormAlert } from "../../components/form.tsx";
@@ -8,7 +9,8 @@ import { RESET_DONE, RESET_FAILED, resetPassword } from "../../server/auth.serve
 import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 
-export const handle = { hydrate: false };
+// No React here (decision 003): the field checks are a small script of their own (decision 166).
+export const handle = { hydrate: false, script: authChecks };
 
 export async function action({ request, params }: Route.ActionArgs) {
   const parsed = parseForm(resetPasswordSchema, await request.formData());
@@ -23,7 +25,7 @@ export default function PasswordReset({ actionData }: Route.ComponentProps) {
   return (
     <AuthCard title="Restablecer contraseña">
       <FormAlert className="mb-4">{actionData?.message}</FormAlert>
-      <AppForm className="space-y-4">
+      <AppForm id="reset-form" data-checks="reset" className="space-y-4">
         <Field label="Correo" name="email" error={errors.email}>
           <input id="email" name="email" type="email" className="input" required minLength={3} defaultValue={actionData?.values?.email} aria-invalid={!!errors.email || undefined} />
         </Field>

@@ -5,10 +5,11 @@ import { ConfirmAction } from "../../components/confirm.tsx";
 import { AppForm, SubmitButton } from "../../components/form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { CLIENT_MESSAGES } from "../../domain/client-schemas.ts";
-import { formatDate, formatMoney, truncate } from "../../domain/format.ts";
+import { formatMoney, truncate } from "../../domain/format.ts";
 import { Toasts } from "../../components/toasts.tsx";
 import type { Toast } from "../../server/context.ts";
 import type { clientListLoader, ToggleReply } from "./list.server.ts";
+import { StatementDialog } from "./screens/statement.tsx";
 
 type LoaderData = Exclude<Awaited<ReturnType<typeof clientListLoader>>, Response>;
 type Row = LoaderData["rows"][number];
@@ -101,7 +102,7 @@ export function ClientListView({ loaderData, actionData }: { loaderData: LoaderD
       )}
       <ListControls search={search} perPage={perPage} extra={inactive ? { tab: "inactive" } : undefined} />
       <div className="overflow-x-auto">
-        <table className="table" data-clients>
+        <table className="table" data-clients data-stack>
           <thead>
             <tr>
               <th>#</th>
@@ -155,51 +156,7 @@ export function ClientListView({ loaderData, actionData }: { loaderData: LoaderD
         />
       )}
 
-      {statement && (
-        <div className="confirm-panel fixed inset-0 z-40 flex items-center justify-center bg-slate-900/45 p-4">
-          <div className="card w-full max-w-2xl" role="dialog" aria-modal="true" aria-label="Estado de cuenta" data-statement>
-            <h2 className="text-lg font-semibold">Estado de cuenta</h2>
-            <p className="mt-2 font-medium">{statement.client.name}</p>
-            <p className="mt-1">
-              Total pendiente: <strong data-pending-total>{formatMoney(statement.pendingTotal, "₡")}</strong>
-            </p>
-            <table className="table mt-3">
-              <thead>
-                <tr>
-                  <th>Referencia</th>
-                  <th>Fecha</th>
-                  <th>Pendiente</th>
-                </tr>
-              </thead>
-              <tbody>
-                {statement.invoices.length === 0 && (
-                  <tr>
-                    <td colSpan={3} className="text-center text-slate-500">
-                      No hay facturas pendientes
-                    </td>
-                  </tr>
-                )}
-                {statement.invoices.map((inv) => (
-                  <tr key={inv.id}>
-                    <td>{inv.reference}</td>
-                    <td>{formatDate(inv.issuedAt).replace(/\//g, "-")}</td>
-                    <td>{formatMoney(inv.pending, inv.currencyId === 1 ? "$" : "₡")}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <AppForm action={back} className="mt-4 flex justify-end gap-2">
-              <input type="hidden" name="client_id" value={statement.client.id} />
-              <Link to={back} className="btn btn-outline">
-                Cerrar
-              </Link>
-              <SubmitButton name="intent" value="send-statement">
-                Enviar al cliente
-              </SubmitButton>
-            </AppForm>
-          </div>
-        </div>
-      )}
+      {statement && <StatementDialog statement={statement} back={back} />}
 
       {activities && (
         <div className="confirm-panel fixed inset-0 z-40 flex items-center justify-center bg-slate-900/45 p-4">
@@ -263,21 +220,27 @@ function ClientRow({
   const fields: Record<string, string | number> = scripted ? { client_id: c.id, stay: 1 } : { client_id: c.id };
   return (
     <tr data-client-id={c.id}>
-      <td>{n}</td>
-      <td title={c.name}>
+      <td className="max-sm:hidden">{n}</td>
+      <td data-label="Nombre" title={c.name}>
         <Link to={`/client-detail/${c.id}`}>{truncate(c.name)}</Link>
       </td>
-      <td title={c.email}>{truncate(c.email)}</td>
-      <td>{c.identification}</td>
-      {provider && <td>{c.phone}</td>}
-      {!readOnly && <td>{formatMoney(c.balance, "₡")}</td>}
-      <td>
+      <td data-label="Email" title={c.email}>
+        {truncate(c.email)}
+      </td>
+      <td data-label="Identificación">{c.identification}</td>
+      {provider && <td data-label="Teléfono">{c.phone}</td>}
+      {!readOnly && (
+        <td data-label="Balance" className="whitespace-nowrap">
+          {formatMoney(c.balance, "₡")}
+        </td>
+      )}
+      <td data-label="Status">
         <span className={`chip ${c.active ? "chip-on" : "chip-off"}`}>{c.active ? "Activo" : "Inactivo"}</span>
       </td>
-      <td>
+      <td data-label="Acciones">
         {/* Plan 5 (read-only interface): no row actions; the server refuses them too (decision 124). */}
         {!readOnly && (
-          <div className="flex flex-wrap gap-1">
+          <div className="flex flex-wrap justify-end gap-1">
             <Link className="btn btn-outline btn-sm" to={editHref}>
               Editar
             </Link>

@@ -6,13 +6,12 @@ import { clientBalances, clientsPage } from "../../../db/queries/clients.ts";
 import { countActivities } from "../../../db/queries/activities.ts";
 import { CLIENT_MESSAGES } from "../../domain/client-schemas.ts";
 import { lastPage } from "../../domain/pagination.ts";
+import { sendStatement, statementScreen } from "./screens/statement.server.ts";
 import {
-  accountStatement,
   clientFormState,
   deleteClient,
   handleClientForm,
   importActivitiesCsv,
-  sendAccountStatement,
   toggleClient,
   type ClientFormState,
 } from "../../server/clients.server.ts";
@@ -55,7 +54,7 @@ export async function clientListLoader({ request, context, provider }: { request
   if (editId) form = await clientFormState(db(), { companyId, mode: "dialog", provider, clientId: editId });
   else if (url.searchParams.get("new") && !readOnly) form = await clientFormState(db(), { companyId, mode: "dialog", provider });
   const statementId = positiveId(url.searchParams.get("statement"));
-  const statement = statementId ? await accountStatement(db(), companyId, statementId) : null;
+  const statement = statementId ? await statementScreen(db(), companyId, statementId) : null;
   // The activity catalogue is shared by every company: only the super-admin imports it (decision 121).
   const activities = url.searchParams.get("activities") && user!.isSuperAdmin ? { count: await countActivities(db()) } : null;
 
@@ -75,11 +74,7 @@ export async function clientListLoader({ request, context, provider }: { request
     lastPage: lastPage(total, req.perPage),
     form,
     formAction: editId ? `${base}?edit=${editId}${inactive ? "&tab=inactive" : ""}` : `${base}?new=1`,
-    statement: statement && {
-      client: statement.client,
-      pendingTotal: statement.pendingTotal,
-      invoices: statement.invoices.map((i) => ({ ...i, issuedAt: i.issuedAt.toISOString() })),
-    },
+    statement,
     activities,
   };
 }
@@ -106,7 +101,7 @@ export async function clientListAction({ request, context, provider }: { request
     return redirectWithToast(back, r.ok ? { type: "success", text: CLIENT_MESSAGES.deleted } : { type: "error", text: `${CLIENT_MESSAGES.problem}: ${r.message}` });
   }
   if (intent === "send-statement") {
-    const r = await sendAccountStatement(db(), companyId, clientId);
+    const r = await sendStatement(db(), companyId, clientId);
     return redirectWithToast(back, { type: r.ok ? "success" : "error", text: r.message });
   }
   if (intent === "import-activities") {

@@ -1,8 +1,9 @@
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/company-form";
 import { companyWithConfiguration } from "../../../db/queries/companies.ts";
 import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
+import { useFieldChecks } from "../../components/form-checks.tsx";
 import { LocationFields } from "../../components/location-fields.tsx";
 import { ACTIVITY_CODE_MESSAGES, isLegacyActivityCode, parseActivityOptions } from "../../domain/activity-codes.ts";
 import { ACTIVITY_MESSAGES, COMPANY_MESSAGES, CURRENCY_EMIT_DOC, INVOICE_FORMATS, PLANS, companySchema, lookupDigits, type Activity } from "../../domain/company-schemas.ts";
@@ -36,6 +37,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   let activities: Activity[] = [];
   let hasLogo = false;
   let hasApiPassword = false;
+  let storedActivityCode: string | null = null;
   const id = params.id ? Number(params.id) : null;
   if (id !== null) {
     await requireManageableCompany(db(), user!, id);
@@ -67,9 +69,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     if (c.economicActivityCode && !isLegacyActivityCode(c.economicActivityCode)) activities = [{ code: c.economicActivityCode, description: c.economicActivityName ?? "", type: "" }];
     hasLogo = !!c.logo;
     hasApiPassword = !!c.passwordApiHash;
+    storedActivityCode = c.economicActivityCode;
   }
   const { lists, location } = await companyFormLists(db(), values);
-  return { id, values: { ...values, ...location }, lists, activities, hasLogo, hasApiPassword, isSuperAdmin: user!.isSuperAdmin, errors: {} as Record<string, string>, message: null as string | null };
+  return { id, values: { ...values, ...location }, lists, activities, hasLogo, hasApiPassword, storedActivityCode, isAdmin: user!.isAdmin, isSuperAdmin: user!.isSuperAdmin, errors: {} as Record<string, string>, message: null as string | null };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -77,7 +80,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   requireAdmin(user);
   const id = params.id ? Number(params.id) : null;
   const current = id !== null ? await requireManageableCompany(db(), user!, id) : null;
-  const base = { id, hasLogo: !!current?.logo, hasApiPassword: !!current?.passwordApiHash, isSuperAdmin: user!.isSuperAdmin };
+  const base = { id, hasLogo: !!current?.logo, hasApiPassword: !!current?.passwordApiHash, storedActivityCode: current?.economicActivityCode ?? null, isAdmin: user!.isAdmin, isSuperAdmin: user!.isSuperAdmin };
 
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) {
     throw data("El logo no puede pesar más de 1 MB", { status: 413 });
@@ -107,7 +110,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (intent === "refresh-location" || intent === "lookup-activity") return view({});
 
   const parsed = parseForm(
-    companySchema({ creating: id === null, isAdmin: user!.isAdmin, isSuperAdmin: user!.isSuperAdmin, hasApiPassword: base.hasApiPassword, storedActivityCode: current?.economicActivityCode }),
+    companySchema({ creating: id === null, isAdmin: user!.isAdmin, isSuperAdmin: user!.isSuperAdmin, hasApiPassword: base.hasApiPassword, storedActivityCode: base.storedActivityCode }),
     values,
   );
   const logo = await readLogo(form);
@@ -127,8 +130,12 @@ export default function CompanyForm({ loaderData, actionData }: Route.ComponentP
 type ViewState = Omit<Route.ComponentProps["loaderData"], "values"> & { values: Record<string, string | undefined> };
 
 function CompanyFormView({ state }: { state: ViewState }) {
-  const { id, values, lists, errors, isSuperAdmin, hasLogo, hasApiPassword } = state;
+  const { id, values, lists, isSuperAdmin, hasLogo, hasApiPassword, storedActivityCode } = state;
   const creating = id === null;
+  // The schema the server parses the company with, checked as the fields are left (decision 166).
+  const schema = useMemo(() => companySchema({ creating, isAdmin: state.isAdmin, isSuperAdmin, hasApiPassword, storedActivityCode }), [creating, state.isAdmin, isSuperAdmin, hasApiPassword, storedActivityCode]);
+  const check = useFieldChecks(schema, { serverErrors: state.errors });
+  const errors = check.errors;
   const [activities, setActivities] = useState<Activity[]>(state.activities);
   const [activity, setActivity] = useState(values.economic_activity_code ?? "");
   const [message, setMessage] = useState<string | null>(state.message);
@@ -160,7 +167,7 @@ function CompanyFormView({ state }: { state: ViewState }) {
   );
 
   return (
-    <AppForm encType="multipart/form-data" className="space-y-4" noValidate>
+    <AppForm encType="multipart/form-data" className="space-y-4" {...check.formProps}>
       {/* Enter in a field saves (the first submit button is the form's default). */}
       <button type="submit" name="intent" value="save" tabIndex={-1} aria-hidden="true" className="absolute -left-[9999px]" />
       <div className="flex items-center justify-between">
@@ -169,7 +176,7 @@ function CompanyFormView({ state }: { state: ViewState }) {
           Volver
         </Link>
       </div>
-      <FormAlert>{Object.keys(errors).length > 0 && "Revisa los datos marcados."}</FormAlert>
+      <FormAlert>{(check.hasErrors || Object.keys(state.errors).length > 0) && "Revisa los datos marcados."}</FormAlert>
 
       <section className="card space-y-4" aria-labelledby="card-detalle">
         <h2 id="card-detalle" className="font-semibold">

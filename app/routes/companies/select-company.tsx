@@ -7,6 +7,7 @@ import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 import { setSessionCompany } from "../../server/session.server.ts";
+import { inactiveCompanyMessage } from "../../domain/company-schemas.ts";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { user, sessionId } = context.get(requestContext);
@@ -15,6 +16,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!company) return redirectWithToast("/companies", { type: "error", text: "Ocurrio un error" });
   await setSessionCompany(db(), sessionId!, company.id);
   await db().update(users).set({ defaultCompanyId: company.id }).where(eq(users.id, user!.id));
+  // An inactive company is said so (spec part 1 §2.2: only the dashboard and companies are open to its staff).
+  if (!company.active) return redirectWithToast("/dashboard", { type: "warning", text: inactiveCompanyMessage(company.name, user!.isAdmin) });
   return redirectWithToast("/dashboard", { type: "success", text: `La compañia ${company.name} esta activa` });
 }
 

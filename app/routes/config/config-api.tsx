@@ -5,8 +5,7 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/config-api";
 import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
-import { WEBHOOK_EVENT_LABELS } from "../../domain/api/config-forms.ts";
-import { WEBHOOK_EVENTS } from "../../domain/api/schemas.ts";
+import { WEBHOOK_EVENT_LABELS, WEBHOOK_EVENTS } from "../../domain/api/webhook-events.ts";
 import { formatDateTime } from "../../domain/format.ts";
 import { apiConfigState, handleApiConfig, type ApiConfigOutcome } from "../../server/api/config-screen.server.ts";
 import { ApiError } from "../../server/api/http.server.ts";

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { AppForm, Field, SubmitButton } from "../../components/form.tsx";
+import { PRINT_FORMATS } from "../../domain/print-formats.ts";
 import { CURRENCY_OPTIONS, EMIT_CURRENCY_OPTIONS, ENCRYPTIONS, EMAIL_PROTOCOLS, PLACEHOLDERS, SAMPLE_VALUES, renderTemplate } from "../../domain/config-schemas.ts";
 import { TAX_CONDITIONS } from "../../domain/receptions.ts";
 
@@ -78,6 +79,7 @@ export function GeneralForm({ action, values, state }: { action: string; values:
           ]}
         />
         <Select name="currency_emit_doc" label="Moneda de emisión de documentos" values={v} errors={errors} options={EMIT_CURRENCY_OPTIONS} />
+        <Select name="print_format" label="Formato de impresión (tiquetes e Imprimir)" values={v} errors={errors} options={PRINT_FORMATS} />
       </div>
       <div className="text-right">
         <SubmitButton>Guardar</SubmitButton>

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/dashboard";
 import { dailySums, expensesOfMonth } from "../../../db/queries/dashboard.ts";
-import { Bars, Sparkline } from "../../components/charts.tsx";
+import { CHART_COLORS, ExpensesPie, IncomeExpenseChart, MonthSalesChart, Sparkline } from "../../components/charts.tsx";
 import { AppForm } from "../../components/form.tsx";
 import { dashboardFigures } from "../../domain/dashboard.ts";
 import { crCalendar, formatMoney } from "../../domain/format.ts";
@@ -54,8 +54,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const cards = [
     { label: "Facturas", value: f.invoices, series: f.series.invoices, color: "#28C76F" },
     { label: "Tiquetes", value: f.tickets, series: f.series.tickets, color: "#00CFE8" },
-    { label: "Ingresos", value: f.incomes, series: f.series.incomes, color: "#7367F0" },
-    { label: "Gastos", value: f.expenses, series: f.series.expenses, color: "#EA5455" },
+    { label: "Ingresos", value: f.incomes, series: f.series.incomes, color: CHART_COLORS.thisMonth },
+    { label: "Gastos", value: f.expenses, series: f.series.expenses, color: CHART_COLORS.expenses },
   ];
   return (
     <div className="space-y-4">
@@ -90,7 +90,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             <div className="text-xl font-semibold" data-amount>
               {formatMoney(c.value, "₡")}
             </div>
-            <Sparkline values={c.series} color={c.color} />
+            <Sparkline values={c.series} color={c.color} label={`${c.label} del mes, acumulado por día`} />
           </div>
         ))}
       </div>
@@ -105,27 +105,16 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               Mes anterior: <strong>{formatMoney(f.salesLastMonth, "₡")}</strong>
             </div>
           </div>
-          <Sparkline values={f.dailySales.map((d) => d.thisMonth)} />
+          <MonthSalesChart days={f.dailySales} />
         </div>
         <div className="card">
           <h2 className="font-semibold">Gastos mes actual</h2>
-          {expenses.length === 0 ? (
-            <p className="mt-2 text-sm text-slate-500">Este mes no has registrado gastos.</p>
-          ) : (
-            <ul className="mt-2 space-y-1 text-sm">
-              {expenses.map((e) => (
-                <li key={e.name} className="flex justify-between">
-                  <span>{e.name}</span>
-                  <span>{formatMoney(e.total, "₡")}</span>
-                </li>
-              ))}
-            </ul>
-          )}
+          <ExpensesPie expenses={expenses} empty="Este mes no has registrado gastos." />
         </div>
       </div>
       <div className="card">
         <h2 className="font-semibold">Ingresos vs Gastos</h2>
-        <Bars data={f.months.map((m) => ({ label: m.label, a: m.incomes, b: m.expenses }))} />
+        <IncomeExpenseChart months={f.months} />
       </div>
     </div>
   );

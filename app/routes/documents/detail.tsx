@@ -1,14 +1,16 @@
 // /detail/:type/:id/:print? (route detail-transaction, spec part 2 "Document detail viewer"): on the
 // left a paged, searchable list of the documents of that type; on the right the document as
 // printed (from the stored view), its Hacienda status ribbon (none for quotations), the rejection
-// reasons, and the actions (quotations: convert to invoice, confirmed; edit). `print` renders only the document. Tenancy: the document is read by the
+// reasons, and the actions (quotations: convert to invoice, confirmed; edit). The print variant
+// (/detail/:type/:id/print) is detail-print.tsx, a recurring template's preview recurring-detail.tsx
+// (docs/decisions/169). Tenancy: the document is read by the
 // current company's id and the id together; anything else is 404.
 import { useEffect, useState } from "react";
-import { data, Link, redirect } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/detail";
 import { currencies } from "../../../db/schema/index.ts";
-import { DETAIL_TYPE_KINDS, documentList } from "../../../db/queries/document-lists.ts";
-import { documentOf } from "../../../db/queries/documents.ts";
+import { documentList } from "../../../db/queries/document-lists.ts";
+import { generalConfigOf } from "../../../db/queries/config.ts";
 import { invoiceOfQuotation } from "../../../db/queries/quotations.ts";
 import { QuotationActions } from "../../components/quotation-actions.tsx";
 import { quotationNameOf } from "../../server/quotations.server.ts";
@@ -30,6 +32,7 @@ import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { documentEmailDefaults, nextEmailAttempt, sendDocumentEmailNow } from "../../server/document-email.server.ts";
 import { loadDocumentView } from "../../server/document-view.server.ts";
+import { loadDetailDocument } from "./detail.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 import { paymentReminderDefaults, REMINDER_MESSAGES, sendPaymentReminder } from "../../server/payment-reminders.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
@@ -47,14 +50,7 @@ function notFound(): never {
   throw data(DETAIL_MESSAGES.notFound, { status: 404 });
 }
 
-async function loadDoc(companyId: number, params: { type?: string; id?: string }) {
-  const kinds = DETAIL_TYPE_KINDS[params.type ?? ""];
-  const id = Number(params.id);
-  if (!kinds || !Number.isInteger(id) || id <= 0) notFound();
-  const doc = await documentOf(db(), { companyId, id });
-  if (!doc || !kinds.includes(doc.kind) || doc.deletedAt) notFound();
-  return { doc, kinds, type: params.type! };
-}
+const loadDoc = (companyId: number, params: { type?: string; id?: string }) => loadDetailDocument(db(), companyId, params);
 
 /** The query that opens the payment-reminder form on the detail page (works without JavaScript). */
 const REMINDER_QUERY = "recordatorio";
@@ -63,8 +59,6 @@ type EmailFormValues = { emails: string; subject: string; body: string };
 type FormFailure = { intent: "email" | "reminder"; errors: FieldErrors; values: Record<string, string> };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  // A recurring invoice is a template, not an issued document: its screen is the editor (decision 091).
-  if (params.type === "recurring") throw redirect(`/edit-recurring/recurring/${encodeURIComponent(params.id ?? "")}`);
   const { company } = context.get(requestContext);
   const { doc, kinds, type } = await loadDoc(company!.id, params);
   const database = db();
@@ -73,13 +67,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const preview: PreviewView = { ...view, company: { ...view.company, logo: null } };
   const logoSrc = view.company.logo ? `/company-logo/${company!.id}` : null;
   const ribbon = doc.kind === "qt" ? null : haciendaStatusLabel(doc.status);
-  const print = !!params.print;
-  if (print) return { print: true as const, preview, logoSrc, ribbon, title: `${view.kindLabel} ${view.consecutive}` };
+  const printFormat = (await generalConfigOf(database, company!.id))?.printFormat ?? "a4";
 
   const req = await listRequest(request, context, `/detail/${type}`);
   const { rows, total, totalCapped } = await documentList(database, { companyId: company!.id, kinds, search: req.search, page: req.page, perPage: req.perPage });
   const symbols = new Map((await database.select({ id: currencies.id, symbol: currencies.symbol }).from(currencies)).map((c) => [c.id, c.symbol]));
-  const status = { total: doc.totalComprobante, paymentAmount: doc.paymentAmount, creditNoteTotal: doc.creditNoteTotal, haciendaStatus: doc.status, expirationDate: doc.expirationDate };
+  const status = { total: doc.totalComprobante, paymentAmount: doc.paymentAmount, creditNoteTotal: doc.creditNoteTotal, debitNoteTotal: doc.debitNoteTotal, haciendaStatus: doc.status, expirationDate: doc.expirationDate };
   const plan5 = company!.permission === 5;
   const recipients = documentRecipients(doc.clientSnapshot, doc.emails);
   const rejectionDetail = doc.status === "rechazado" ? (doc.haciendaDetail ?? doc.haciendaMessage ?? null) : null;
@@ -92,8 +85,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const receipts = repSaleCondition(doc.kind, doc.saleCondition) ? await receiptsOf(database, { companyId: company!.id, documentId: doc.id }) : [];
   const quotation = doc.kind === "qt" && !plan5 ? { invoiceId: await invoiceOfQuotation(database, { companyId: company!.id, quotationId: doc.id }), name: await quotationNameOf(database, company!.id) } : null;
   return {
-    print: false as const,
     preview,
+    /** The company's print format (decision 165): a receipt also offers its narrow PDF. */
+    receipt: printFormat !== "a4",
     logoSrc,
     ribbon,
     title: `${view.kindLabel} ${view.consecutive}`,
@@ -145,7 +139,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     actions: {
       clone: !plan5 && doc.kind !== "nc" && doc.kind !== "nd",
       notes: !plan5 && noteSource,
-      pay: canPay({ kind: doc.kind, total: doc.totalComprobante, paymentAmount: doc.paymentAmount, status: doc.status }, company!.permission),
+      pay: canPay({ ...status, kind: doc.kind, status: doc.status }, company!.permission),
       recurring: !plan5 && doc.kind === "fe",
       // Payment reminder (part 2 §2 invoices, §4): due today or earlier and unpaid; shows how many went out.
       reminder: reminderAllowedNow ? { sent: doc.remindersSent } : null,
@@ -234,14 +228,6 @@ function EmailFields({ prefix, values, errors }: { prefix: string; values: Parti
 }
 
 export default function Detail({ loaderData, actionData }: Route.ComponentProps) {
-  if (loaderData.print) {
-    return (
-      <div className="mx-auto max-w-4xl" data-print>
-        {/* The layout around this page is not ours: when printing, only the document is visible (app.css, [data-print]). */}
-        <DocumentPreview view={loaderData.preview} logoSrc={loaderData.logoSrc} ribbon={loaderData.ribbon} />
-      </div>
-    );
-  }
   const d = loaderData;
   const failed = (intent: FormFailure["intent"]) => (actionData && actionData.intent === intent ? actionData : null);
   const emailFailure = failed("email");
@@ -259,9 +245,11 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
           {d.list.map((r) => (
             <li key={r.id} className={r.id === d.id ? "bg-primary/10" : undefined} aria-current={r.id === d.id ? "true" : undefined}>
               <Link to={`/detail/${d.type}/${r.id}`} className="block px-2 py-2">
-                <div className="flex justify-between gap-2">
-                  <span className="font-medium">{r.number}</span>
-                  <span>{r.total}</span>
+                <div className="flex flex-wrap justify-between gap-x-2">
+                  <span className="min-w-0 break-all font-medium">{r.number}</span>
+                  <span className="shrink-0 whitespace-nowrap" data-list-total>
+                    {r.total}
+                  </span>
                 </div>
                 <div className="flex justify-between gap-2 text-xs text-slate-600">
                   <span>{r.client}</span>
@@ -281,8 +269,16 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
           <div className="flex flex-wrap items-center justify-between gap-2">
             <h1 className="text-lg font-semibold">{d.title}</h1>
             <div className="flex flex-wrap gap-2 text-sm">
-              {d.paymentStatus && <span className="chip">{d.paymentStatus}</span>}
-              {d.due && <span className="chip chip-off">{d.due}</span>}
+              {d.paymentStatus && (
+                <span className="chip" data-payment-status>
+                  {d.paymentStatus}
+                </span>
+              )}
+              {d.due && (
+                <span className="chip chip-off" data-due>
+                  {d.due}
+                </span>
+              )}
             </div>
           </div>
           {d.rejected && (
@@ -336,9 +332,14 @@ export default function Detail({ loaderData, actionData }: Route.ComponentProps)
                 XML de respuesta
               </a>
             )}
-            <Link className="btn btn-outline btn-sm" to={`/detail/${d.type}/${d.id}/print`} target="_blank">
+            <a className="btn btn-outline btn-sm" href={`/detail/${d.type}/${d.id}/print`} target="_blank" rel="noreferrer" data-print-link>
               Imprimir
-            </Link>
+            </a>
+            {d.receipt && (
+              <a className="btn btn-outline btn-sm" href={`/document-file/${d.id}/recibo`} download>
+                Recibo PDF
+              </a>
+            )}
             {d.actions.clone && (
               <Link className="btn btn-outline btn-sm" to={`/new-clone/${d.type}/${d.id}`}>
                 Clonar

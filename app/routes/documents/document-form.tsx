@@ -53,6 +53,8 @@ function sourceOf(request: Request, params: Record<string, string | undefined>) 
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { company, user, sessionId } = requireSession(context);
+  // Plan 5 is read-only: the message instead of a form nobody may save (the ErrorBoundary shows it).
+  if (company.permission === 5) throw data(FORM_MESSAGES.readOnlyPlan, { status: 403 });
   // Back from a quick-add: what was typed, with the new client chosen (?id=), re-rendered as typed.
   const url = new URL(request.url);
   const kept = url.searchParams.has("restore") && sessionId ? await takeDraft(db(), sessionId, formPath(request)) : null;
@@ -137,12 +139,12 @@ export default function DocumentForm({ loaderData, actionData }: Route.Component
   return <DocumentFormView key={useFormKey(state)} state={state} />;
 }
 
-/** A wrong type ('El tipo de documento a crear es invalido') or a document not found, inside the layout. */
+/** A wrong type ('El tipo de documento a crear es invalido'), a document not found or a read-only plan, inside the layout. */
 export function ErrorBoundary() {
   const error = useRouteError();
   const message = isRouteErrorResponse(error) && typeof error.data === "string" ? error.data : NOT_FOUND;
   return (
-    <div className="card" role="alert">
+    <div className="card" role="alert" data-form-refused>
       {message}
     </div>
   );

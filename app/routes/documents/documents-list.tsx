@@ -108,7 +108,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     rows: rows.map((r) => {
       const client = (r.clientSnapshot ?? {}) as { name?: string };
       const symbol = symbols.get(r.currencyId) ?? "₡";
-      const input = { total: r.total, paymentAmount: r.paymentAmount, creditNoteTotal: r.creditNoteTotal, haciendaStatus: r.status, expirationDate: r.expirationDate };
+      const input = { total: r.total, paymentAmount: r.paymentAmount, creditNoteTotal: r.creditNoteTotal, debitNoteTotal: r.debitNoteTotal, haciendaStatus: r.status, expirationDate: r.expirationDate };
       const parent = parents.get(r.id) as { id: number | null; kind: string | null; number: string | null } | undefined;
       return {
         id: r.id,
@@ -121,10 +121,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         clientName: client.name ?? "",
         total: formatMoney(r.total, symbol),
         paid: formatMoney(r.paymentAmount, symbol),
-        owes: canPay({ kind: r.kind, total: r.total, paymentAmount: r.paymentAmount, status: r.status }, company!.permission),
+        owes: canPay({ ...input, kind: r.kind, status: r.status }, company!.permission),
         paymentStatus: paymentStatus(input),
         due: dueState(input, today),
-        reminder: reminderAllowed({ kind: r.kind, status: r.status, expirationDate: r.expirationDate, paymentAmount: r.paymentAmount, creditNoteTotal: r.creditNoteTotal, total: r.total }, today) ? r.remindersSent : null,
+        reminder: reminderAllowed({ ...input, kind: r.kind, status: r.status }, today) ? r.remindersSent : null,
         date: formatDate(r.issuedAt),
         hacienda: haciendaStatusLabel(r.status),
         parent: parent ? { href: parent.id && parent.kind ? `/detail/${detailTypeOf(parent.kind)}/${parent.id}` : null, label: `${KIND_LABEL[parent.kind ?? ""] ?? "Documento"} ${parent.number ?? ""}`.trim() } : null,
@@ -181,7 +181,7 @@ export default function DocumentsList({ loaderData }: Route.ComponentProps) {
         ))}
       </Form>
       <div className="overflow-x-auto">
-        <table className="table" data-documents={section}>
+        <table className="table" data-documents={section} data-stack>
           <thead>
             <tr>
               <th>Número</th>
@@ -209,26 +209,26 @@ export default function DocumentsList({ loaderData }: Route.ComponentProps) {
             )}
             {rows.map((r) => (
               <tr key={r.id} data-document-id={r.id}>
-                <td>
+                <td data-label="Número" className="break-all">
                   <Link to={`/detail/${info.type}/${r.id}`}>{r.number}</Link>
                 </td>
-                {showControl && <td>{r.control}</td>}
-                {section === "notes" && <td>{r.kindLabel}</td>}
-                {section === "notes" && <td>{r.parent ? r.parent.href ? <Link to={r.parent.href}>{r.parent.label}</Link> : r.parent.label : ""}</td>}
-                <td title={r.clientName}>{r.clientId ? <Link to={`/client-detail/${r.clientId}`}>{truncate(r.clientName)}</Link> : truncate(r.clientName)}</td>
-                <td className="text-right">{r.total}</td>
-                {payments && <td className="text-right">{r.paid}</td>}
-                {payments && <td>{r.paymentStatus ?? ""}</td>}
-                {payments && <td>{r.due ? <span className="chip chip-off">{r.due}</span> : ""}</td>}
-                <td>{r.date}</td>
-                <td>{statusChip(r.hacienda)}</td>
-                <td>
+                {showControl && <td data-label="N° de control">{r.control}</td>}
+                {section === "notes" && <td data-label="Tipo">{r.kindLabel}</td>}
+                {section === "notes" && <td data-label="Pertenece a">{r.parent ? r.parent.href ? <Link to={r.parent.href}>{r.parent.label}</Link> : r.parent.label : ""}</td>}
+                <td data-label="Cliente" title={r.clientName}>{r.clientId ? <Link to={`/client-detail/${r.clientId}`}>{truncate(r.clientName)}</Link> : truncate(r.clientName)}</td>
+                <td data-label="Total" className="whitespace-nowrap text-right">{r.total}</td>
+                {payments && <td data-label="Pagado" className="whitespace-nowrap text-right">{r.paid}</td>}
+                {payments && <td data-label="Estado de pago">{r.paymentStatus ?? ""}</td>}
+                {payments && <td data-label="Vencimiento">{r.due ? <span className="chip chip-off">{r.due}</span> : ""}</td>}
+                <td data-label="Fecha">{r.date}</td>
+                <td data-label="Hacienda">{statusChip(r.hacienda)}</td>
+                <td className="max-sm:hidden">
                   <Link className="btn btn-outline btn-sm" to={`/detail/${info.type}/${r.id}`}>
                     Ver
                   </Link>
                 </td>
                 {showActions && (
-                  <td>
+                  <td data-label="Acciones">
                     <DocumentRowActions type={info.type} id={r.id} pay={!!info.pay && r.owes} reminder={r.reminder} back={here} />
                   </td>
                 )}

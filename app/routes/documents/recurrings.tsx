@@ -39,6 +39,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   const today = costaRicaDay(new Date());
   return {
+    /** Plan 5 (read-only): no 'Nueva factura recurrente', no actions; the number opens the preview. */
+    plan5: company.permission === 5,
     page: req.page,
     perPage: req.perPage,
     search: req.search,
@@ -101,14 +103,16 @@ function PauseIcon() {
 }
 
 export default function Recurrings({ loaderData }: Route.ComponentProps) {
-  const { rows, page, perPage, search } = loaderData;
+  const { rows, page, perPage, search, plan5 } = loaderData;
   return (
     <div className="card">
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-lg font-semibold">Facturas recurrentes</h1>
-        <Link to="/recurring-new" className="btn btn-primary" data-new-document>
-          Nueva factura recurrente
-        </Link>
+        {!plan5 && (
+          <Link to="/recurring-new" className="btn btn-primary" data-new-document>
+            Nueva factura recurrente
+          </Link>
+        )}
       </div>
       <ListControls search={search} perPage={perPage} />
       <div className="overflow-x-auto">
@@ -125,13 +129,13 @@ export default function Recurrings({ loaderData }: Route.ComponentProps) {
               <th>Fecha inicio</th>
               <th>Ultimo envio</th>
               <th>Proximo envio</th>
-              <th>Acciones</th>
+              {!plan5 && <th>Acciones</th>}
             </tr>
           </thead>
           <tbody>
             {rows.length === 0 && (
               <tr>
-                <td colSpan={11} className="text-center text-slate-500" data-empty>
+                <td colSpan={plan5 ? 10 : 11} className="text-center text-slate-500" data-empty>
                   {RECURRING_MESSAGES.empty}
                 </td>
               </tr>
@@ -141,7 +145,7 @@ export default function Recurrings({ loaderData }: Route.ComponentProps) {
                 <td>
                   <span className="flex items-center gap-1">
                     {r.paused && <PauseIcon />}
-                    <Link to={`/edit-recurring/recurring/${r.id}`}>{r.number}</Link>
+                    <Link to={plan5 ? `/detail/recurring/${r.id}` : `/edit-recurring/recurring/${r.id}`}>{r.number}</Link>
                   </span>
                 </td>
                 <td title={r.clientName}>{r.clientId ? <Link to={`/client-detail/${r.clientId}`}>{truncate(r.clientName)}</Link> : truncate(r.clientName)}</td>
@@ -160,31 +164,33 @@ export default function Recurrings({ loaderData }: Route.ComponentProps) {
                     </span>
                   )}
                 </td>
-                <td>
-                  <div className="flex flex-wrap gap-1">
-                    <Link className="btn btn-outline btn-sm" to={`/edit-recurring/recurring/${r.id}`}>
-                      Editar
-                    </Link>
-                    {r.paused ? (
-                      <ConfirmAction
-                        label="Reanudar"
-                        title="Reanudar factura recurrente"
-                        message={`${RECURRING_MESSAGES.resumeWarning} Proximo envio: ${r.resumeNext}.`}
-                        intent="resume"
-                        fields={{ id: r.id }}
-                        confirmLabel="Reanudar"
-                      />
-                    ) : (
-                      <AppForm className="inline">
-                        <input type="hidden" name="id" value={r.id} />
-                        <button type="submit" name="intent" value="pause" className="btn btn-outline btn-sm">
-                          Pausar
-                        </button>
-                      </AppForm>
-                    )}
-                    <ConfirmAction label="Eliminar" title="Eliminar factura recurrente" message={RECURRING_MESSAGES.deleteConfirm} intent="delete" fields={{ id: r.id }} confirmLabel="Eliminar" />
-                  </div>
-                </td>
+                {!plan5 && (
+                  <td>
+                    <div className="flex flex-wrap gap-1">
+                      <Link className="btn btn-outline btn-sm" to={`/edit-recurring/recurring/${r.id}`}>
+                        Editar
+                      </Link>
+                      {r.paused ? (
+                        <ConfirmAction
+                          label="Reanudar"
+                          title="Reanudar factura recurrente"
+                          message={`${RECURRING_MESSAGES.resumeWarning} Proximo envio: ${r.resumeNext}.`}
+                          intent="resume"
+                          fields={{ id: r.id }}
+                          confirmLabel="Reanudar"
+                        />
+                      ) : (
+                        <AppForm className="inline">
+                          <input type="hidden" name="id" value={r.id} />
+                          <button type="submit" name="intent" value="pause" className="btn btn-outline btn-sm">
+                            Pausar
+                          </button>
+                        </AppForm>
+                      )}
+                      <ConfirmAction label="Eliminar" title="Eliminar factura recurrente" message={RECURRING_MESSAGES.deleteConfirm} intent="delete" fields={{ id: r.id }} confirmLabel="Eliminar" />
+                    </div>
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>

@@ -9,6 +9,7 @@ import { data, Link, Outlet, redirect } from "react-router";
 import type { Route } from "./+types/new-expense";
 import { categoryOf, pendingAttachmentOf } from "../../../db/queries/expenses.ts";
 import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
+import { useFieldChecks } from "../../components/form-checks.tsx";
 import { RouteDialog } from "../../components/route-dialog.tsx";
 import { ATTACHMENT_MAX_BYTES, EXPENSE_MESSAGES, expenseSchema } from "../../domain/expenses.ts";
 import { formValues, parseForm, type FieldErrors } from "../../domain/forms.ts";
@@ -91,17 +92,20 @@ export function meta() {
   return [{ title: "Nuevo gasto" }];
 }
 
-const invalid = (errors: FieldErrors, name: string) => (errors[name] ? true : undefined);
-const describedBy = (errors: FieldErrors, name: string) => (errors[name] ? `${name}-error` : undefined);
+const invalid = (errors: Record<string, string | undefined>, name: string) => (errors[name] ? true : undefined);
+const describedBy = (errors: Record<string, string | undefined>, name: string) => (errors[name] ? `${name}-error` : undefined);
 
 export default function NewExpense({ loaderData: d, actionData }: Route.ComponentProps) {
   const state = actionData as ActionState | undefined;
   const v = state ? { ...d.values, ...state.values } : d.values;
-  const errors = state?.errors ?? {};
+  // The schema the action parses with, checked as the fields are left (decision 166); 'Nueva'
+  // (category) and 'Quitar' (the receipt) are not saves and leave unchecked.
+  const check = useFieldChecks(expenseSchema, { serverErrors: (state?.errors ?? null) as Record<string, string> | null });
+  const errors = check.errors;
   const attachment = state ? state.attachment : d.attachment;
   return (
     <RouteDialog title="Nuevo gasto" closeTo="/expenses" wide data="expense">
-      <AppForm action={FORM_PATH} encType="multipart/form-data" className="space-y-3" key={JSON.stringify(v)} noValidate data-expense-form>
+      <AppForm action={FORM_PATH} encType="multipart/form-data" className="space-y-3" key={JSON.stringify(v)} data-expense-form {...check.formProps}>
         {/* Enter in a field saves (the first submit button of the form), never opens the category dialog. */}
         <button type="submit" name="intent" value="save" hidden tabIndex={-1} aria-hidden="true" />
         {errors._form ? <FormAlert>{errors._form}</FormAlert> : null}

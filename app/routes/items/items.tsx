@@ -143,7 +143,7 @@ export default function Items({ loaderData, actionData }: Route.ComponentProps) 
         </div>
         <ListControls search={search} perPage={perPage} />
         <div className="overflow-x-auto">
-          <table className="table" data-items>
+          <table className="table" data-items data-stack>
             <thead>
               <tr>
                 <th>Código</th>
@@ -165,13 +165,19 @@ export default function Items({ loaderData, actionData }: Route.ComponentProps) 
               )}
               {rows.map((r) => (
                 <tr key={r.id} data-item-id={r.id}>
-                  <td>{r.code}</td>
-                  <td className="font-mono">{r.cabysCode}</td>
-                  <td title={r.name}>{truncate(r.name)}</td>
-                  <td>{r.category}</td>
-                  <td>{r.unit}</td>
-                  <td className="text-right">{r.price}</td>
-                  <td>
+                  <td data-label="Código">{r.code}</td>
+                  <td data-label="Cabys" className="font-mono">
+                    {r.cabysCode}
+                  </td>
+                  <td data-label="Nombre" title={r.name}>
+                    {truncate(r.name)}
+                  </td>
+                  <td data-label="Categoría">{r.category}</td>
+                  <td data-label="Unidad">{r.unit}</td>
+                  <td data-label="Precio" className="whitespace-nowrap text-right">
+                    {r.price}
+                  </td>
+                  <td data-label="Acciones">
                     <div className="flex flex-wrap gap-1">
                       <Link className="btn btn-outline btn-sm" to={dialogHref("edit", r.id)}>
                         Editar

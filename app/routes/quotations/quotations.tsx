@@ -108,7 +108,7 @@ export default function Quotations({ loaderData }: Route.ComponentProps) {
       </div>
       <ListControls search={search} perPage={perPage} />
       <div className="overflow-x-auto">
-        <table className="table" data-documents="quotations">
+        <table className="table" data-documents="quotations" data-stack>
           <thead>
             <tr>
               <th>Número</th>
@@ -131,17 +131,19 @@ export default function Quotations({ loaderData }: Route.ComponentProps) {
             )}
             {rows.map((r) => (
               <tr key={r.id} data-document-id={r.id}>
-                <td>
+                <td data-label="Número">
                   <Link to={`/detail/quotation/${r.id}`}>{r.number}</Link>
                 </td>
-                <td title={r.clientName}>{r.clientId ? <Link to={`/client-detail/${r.clientId}`}>{truncate(r.clientName)}</Link> : truncate(r.clientName)}</td>
-                <td className="text-right">{r.subtotal}</td>
-                <td className="text-right">{r.discount}</td>
-                <td className="text-right">{r.tax}</td>
-                <td className="text-right">{r.total}</td>
-                <td>{r.date}</td>
+                <td data-label="Cliente" title={r.clientName}>
+                  {r.clientId ? <Link to={`/client-detail/${r.clientId}`}>{truncate(r.clientName)}</Link> : truncate(r.clientName)}
+                </td>
+                <td data-label="Subtotal" className="whitespace-nowrap text-right">{r.subtotal}</td>
+                <td data-label="Descuento" className="whitespace-nowrap text-right">{r.discount}</td>
+                <td data-label="IVA" className="whitespace-nowrap text-right">{r.tax}</td>
+                <td data-label="Total" className="whitespace-nowrap text-right">{r.total}</td>
+                <td data-label="Fecha">{r.date}</td>
                 {!plan5 && (
-                  <td>
+                  <td data-label="Acciones">
                     <QuotationActions id={r.id} invoiceId={r.invoiceId} back={here} name={name} />
                   </td>
                 )}
