@@ -101,7 +101,10 @@ for (const c of CASES) {
   test(`${c.path}: open it, change the period, export to Excel, print preview without navigation`, async ({ page }, info) => {
     const p = projectOf(info);
     await signIn(page, account("reports", p));
-    await page.getByRole("navigation", { name: "Principal" }).getByRole("link", { name: c.path === "/report-iva" ? "Resumen de IVA (D-150)" : { "/report-invoices": "Facturas", "/report-tickets": "Tiquetes", "/report-notes": "Notas", "/report-items": "Artículos", "/report-expenses": "Gastos", "/report-document-receptions": "Documentos recibidos", "/report-purchases": "Compras" }[c.path]!, exact: true }).last().click();
+    // The reports menu's link (other menus have links of the same name: 'Notas', 'Compras', 'Documentos recibidos').
+    const nav = page.getByRole("navigation", { name: "Principal" });
+    const name = c.path === "/report-iva" ? "Resumen de IVA (D-150)" : { "/report-invoices": "Facturas", "/report-tickets": "Tiquetes", "/report-notes": "Notas", "/report-items": "Artículos", "/report-expenses": "Gastos", "/report-document-receptions": "Documentos recibidos", "/report-purchases": "Compras" }[c.path]!;
+    await nav.getByRole("link", { name, exact: true }).and(nav.locator(`a[href="${c.path}"]`)).click();
     await expect(page).toHaveURL(new RegExp(`${c.path}$`));
     await expect(page.getByRole("heading", { level: 1, name: c.heading })).toBeVisible();
     await expect(page.locator("[data-summary]")).toBeVisible();
@@ -113,9 +116,9 @@ for (const c of CASES) {
     await expect(item).toContainText(c.summary[1]);
     if (c.path === "/report-purchases") {
       // Sorted by total, largest first (two clicks on the header): the dollar invoice leads, the credit note is last.
-      await page.locator("[data-report-table] thead").getByRole("link", { name: "Total" }).click();
+      await page.locator("[data-report-table] thead").getByRole("link", { name: "Total", exact: true }).click();
       await expect(page).toHaveURL(/orden=total&dir=asc/);
-      await page.locator("[data-report-table] thead").getByRole("link", { name: /Total/ }).click();
+      await page.locator("[data-report-table] thead").getByRole("link", { name: /^Total ▲$/ }).click();
       await expect(page).toHaveURL(/orden=total&dir=desc/);
       await expect(page.locator("[data-report-table] tbody tr").first()).toContainText("₡513.839.250,00");
       await expect(page.locator("[data-report-table] tbody tr").last()).toContainText("-₡1.017.000,00");
