@@ -1,7 +1,6 @@
 import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
 
 // The URLs are fixed by spec part 1 §2.1; app/domain/access.ts holds the same table for the guard.
-const wip = (path: string, id: string) => route(path, "routes/under-construction.tsx", { id });
 
 export default [
   index("routes/index.tsx"),
@@ -98,7 +97,8 @@ export default [
     route("report-expenses/excel", "routes/reports/report-excel.tsx", { id: "report-expenses-excel" }),
     route("report-items", "routes/reports/report-items.tsx"),
     route("report-items/excel", "routes/reports/report-excel.tsx", { id: "report-items-excel" }),
-    wip("report-purchases", "report-purchases"),
+    route("report-purchases", "routes/reports/report-purchases.tsx"),
+    route("report-purchases/excel", "routes/reports/report-excel.tsx", { id: "report-purchases-excel" }),
     // The IVA summary for the monthly return (issue 13 point 4; docs/decisions/153).
     route("report-iva", "routes/reports/report-iva.tsx"),
     route("report-iva/excel", "routes/reports/report-excel.tsx", { id: "report-iva-excel" }),
@@ -107,7 +107,8 @@ export default [
     route("simples", "routes/documents/documents-list.tsx", { id: "simples" }),
     route("new-simple", "routes/documents/sourced-form.tsx", { id: "new-simple" }),
     route("providers", "routes/clients/providers.tsx"),
-    wip("report-document-receptions", "report-document-receptions"),
+    route("report-document-receptions", "routes/reports/report-document-receptions.tsx"),
+    route("report-document-receptions/excel", "routes/reports/report-excel.tsx", { id: "report-document-receptions-excel" }),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -7,6 +7,9 @@
 // about 100,000 rows through the real resource route: time to the first bytes, to the whole file,
 // and the peak memory added (RSS and heap sampled every 10 ms) — each run checked to be a valid
 // .xlsx with the expected rows. PGlite at 200,000 documents (BENCH_PGLITE_DOCUMENTS) alike.
+// Received documents (issue 12 point 8): RECEIVED_DOCUMENTS (default 240,000) of the busiest company
+// over a year (about 20,000 a month, 60 % accepted), for the reception and purchases reports, the
+// IVA summary's purchases and a purchases export of about 100,000 rows.
 // BENCH_KEEP_DATABASE=1 keeps the PostgreSQL database; BENCH_REPORTS_DATABASE=<name> measures it again.
 // Budgets printed, never asserted.
 import os from "node:os";
@@ -22,6 +25,8 @@ import * as notes from "../app/routes/reports/report-notes.tsx";
 import * as items from "../app/routes/reports/report-items.tsx";
 import * as expensesReport from "../app/routes/reports/report-expenses.tsx";
 import * as iva from "../app/routes/reports/report-iva.tsx";
+import * as receptions from "../app/routes/reports/report-document-receptions.tsx";
+import * as purchases from "../app/routes/reports/report-purchases.tsx";
 import * as excel from "../app/routes/reports/report-excel.tsx";
 import { call, signedIn, type Browser } from "../tests/setup/app.ts";
 import { exec, fill, one, percentile } from "./documents.ts";
@@ -30,6 +35,7 @@ const RUNS = Number(process.env.BENCH_REPORT_RUNS || 30);
 const ROUNDS = Number(process.env.BENCH_REPORT_ROUNDS || 3);
 const EXCEL_RUNS = Number(process.env.BENCH_EXCEL_RUNS || 3);
 const EXCEL_ROWS = Number(process.env.BENCH_EXCEL_ROWS || 100_000);
+const RECEIVED_DOCUMENTS = Number(process.env.BENCH_RECEIVED_DOCUMENTS || 240_000);
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 /** Lines, note references and expenses on top of bench/documents.ts's documents (set-based SQL). */
@@ -72,13 +78,35 @@ async function addReportData(database: Database) {
      join lateral (select id, company_id from expense_categories order by id offset (g % (select count(*) from expense_categories)) limit 1) c on true`,
   );
   const expensesMs = performance.now() - t2;
+  const t4 = performance.now();
+  // Received documents of the busiest company: a year up to November 2026, 1 in 10 in dollars, 1 in
+  // 20 a credit note; 60 % accepted, 10 % partially, 10 % rejected, 20 % pending; two tariffs each.
+  await exec(
+    database,
+    `insert into received_documents (company_id, clave, kind, version, consecutive, issued_at, issuer_name, issuer_id_type, issuer_id, receiver_name, receiver_id,
+      currency, exchange_rate, subtotal, tax, total, line_count, source, upload_xml, message, status, issuer_status, reject_deadline, tax_condition, creditable_tax, applicable_expense, data)
+     select c.id, '506' || to_char(t, 'DDMMYY') || lpad((3102000000 + g % 5000)::text, 12, '0') || '00100001' || '01' || lpad(g::text, 10, '0') || '1' || lpad((g::bigint * 7919 % 99999999)::text, 8, '0'),
+       case when g % 20 = 0 then 'NC' else 'FE' end, '4.4', '0010000101' || lpad(g::text, 10, '0'), t,
+       (array['Distribuidora','Ferretería','Servicios','Comercial','Importadora','Soluciones','Agropecuaria','Papelería'])[1 + g % 8] || ' ' || (g % 5000) || ' S.A.',
+       '02', (3102000000 + g % 5000)::text, c.name, c.identification, case when g % 10 = 0 then 'USD' else 'CRC' end, case when g % 10 = 0 then 505.5 else 1 end,
+       (1000 + g % 100000)::numeric, round((1000 + g % 100000) * 0.094, 5), round((1000 + g % 100000) * 1.094, 5), 2, 'upload', '\\x3c3f786d6c3f3e'::bytea,
+       case when g % 10 < 6 then 1 when g % 10 < 7 then 2 when g % 10 < 8 then 3 else 4 end,
+       case when g % 10 < 8 then 'aceptado' else 'pendiente' end, 'aceptado', (t + interval '40 days')::date, '01',
+       case when g % 10 < 7 then round((1000 + g % 100000) * 0.094, 5) end, case when g % 10 < 7 then (1000 + g % 100000)::numeric end,
+       jsonb_build_object('CondicionVenta', '01', 'IvaPorTarifa', jsonb_build_array(
+         jsonb_build_object('tarifa', '08', 'base', round((1000 + g % 100000) * 0.6, 5)::text, 'impuesto', round((1000 + g % 100000) * 0.078, 5)::text),
+         jsonb_build_object('tarifa', '04', 'base', round((1000 + g % 100000) * 0.4, 5)::text, 'impuesto', round((1000 + g % 100000) * 0.016, 5)::text)))
+     from (select g, timestamptz '2025-12-01 06:00:00+00' + (g::bigint * ${365 * 86400} / ${RECEIVED_DOCUMENTS}) * interval '1 second' as t from generate_series(1, ${RECEIVED_DOCUMENTS}) g) x
+     cross join (select id, name, identification from companies where name = 'Bench 0 S.A.' order by id limit 1) c`,
+  );
+  const receivedMs = performance.now() - t4;
   const t3 = performance.now();
-  for (const t of ["document_lines", "document_references", "expenses", "expense_categories"]) await exec(database, `vacuum analyze ${t}`);
+  for (const t of ["document_lines", "document_references", "expenses", "expense_categories", "received_documents"]) await exec(database, `vacuum analyze ${t}`);
   const counts = await one<{ lines: number; refs: number; expenses: number }>(
     database,
-    "select (select count(*)::int from document_lines) as lines, (select count(*)::int from document_references) as refs, (select count(*)::int from expenses) as expenses",
+    "select (select count(*)::int from document_lines) as lines, (select count(*)::int from document_references) as refs, (select count(*)::int from expenses) as expenses, (select count(*)::int from received_documents) as received",
   );
-  return { ...counts, linesMs: Math.round(linesMs), referencesMs: Math.round(referencesMs), expensesMs: Math.round(expensesMs), vacuumMs: Math.round(performance.now() - t3) };
+  return { ...counts, linesMs: Math.round(linesMs), referencesMs: Math.round(referencesMs), expensesMs: Math.round(expensesMs), receivedMs: Math.round(receivedMs), vacuumMs: Math.round(performance.now() - t3) };
 }
 
 type Loader = { loader: (args: never) => unknown };
@@ -113,6 +141,10 @@ async function measureScreens(browser: Browser, surname: string) {
     ["items report, month", items, `/report-items?${MONTH}`],
     ["expenses report, year", expensesReport, "/report-expenses?anio=2026"],
     ["IVA summary, month", iva, "/report-iva?mes=2026-10"],
+    ["reception report, month", receptions, `/report-document-receptions?${MONTH}`],
+    ["reception report, month, page 50", receptions, `/report-document-receptions?${MONTH}&page=50`],
+    ["purchases report, month", purchases, `/report-purchases?${MONTH}`],
+    ["purchases report, month, sorted by total (desc)", purchases, `/report-purchases?${MONTH}&orden=total&dir=desc`],
   ];
   const rounds: Record<string, { p50: number; p95: number; max: number; rows?: number; shown?: number }[]> = {};
   const loads: number[] = [];
@@ -181,20 +213,23 @@ async function dataRows(file: Buffer, firstHeader: string) {
   return n;
 }
 
-async function measureExcel(database: Database, browser: Browser, companyId: number) {
-  // The first day from which the busiest company has EXCEL_ROWS invoices (not rejected) up to the last one.
+async function measureExcel(database: Database, browser: Browser, companyId: number, report: "invoices" | "purchases" = "invoices") {
+  // The first day from which the busiest company has EXCEL_ROWS invoices (not rejected), or accepted
+  // received documents, up to the last one.
+  const table = report === "invoices" ? "documents" : "received_documents";
+  const which = report === "invoices" ? "kind = 'fe' and status <> 'rechazado' and deleted_at is null" : "message in (1, 2) and status not in ('rechazado', 'no enviado')";
   const { day, last } = await one<{ day: string; last: string }>(
     database,
     `select to_char((issued_at at time zone 'America/Costa_Rica')::date, 'DD-MM-YYYY') as day,
-            (select to_char((max(issued_at) at time zone 'America/Costa_Rica')::date, 'DD-MM-YYYY') from documents where company_id = ${companyId}) as last
-       from documents where company_id = ${companyId} and kind = 'fe' and status <> 'rechazado' and deleted_at is null
+            (select to_char((max(issued_at) at time zone 'America/Costa_Rica')::date, 'DD-MM-YYYY') from ${table} where company_id = ${companyId}) as last
+       from ${table} where company_id = ${companyId} and ${which}
       order by issued_at desc, id desc offset ${EXCEL_ROWS - 1} limit 1`,
   );
-  const path = `/report-invoices/excel?desde=${day}&hasta=${last}`;
+  const path = `/report-${report}/excel?desde=${day}&hasta=${last}`;
   const runs: { firstBytesMs: number; totalMs: number; nodeCpuMs: number; load1: number; bytes: number; rssAddedMb: number; heapAddedMb: number; rows: number }[] = [];
   for (let i = 0; i < EXCEL_RUNS; i++) {
     const m = await timeExport(browser, path);
-    const rows = await dataRows(m.file, "Consecutivo");
+    const rows = await dataRows(m.file, report === "invoices" ? "Consecutivo" : "Cliente");
     runs.push({ firstBytesMs: m.firstBytesMs, totalMs: m.totalMs, nodeCpuMs: m.nodeCpuMs, load1: m.load1, bytes: m.bytes, rssAddedMb: m.rssAddedMb, heapAddedMb: m.heapAddedMb, rows });
   }
   const spread = (k: "firstBytesMs" | "totalMs" | "nodeCpuMs" | "rssAddedMb" | "heapAddedMb") => `${Math.min(...runs.map((r) => r[k]))}–${Math.max(...runs.map((r) => r[k]))}`;
@@ -219,7 +254,8 @@ async function run(database: Database, documents: number, reused = false) {
   const surname = sample.name.split(" ").slice(1).join(" ");
   const screens = await measureScreens(owner.browser, surname);
   const excelRuns = await measureExcel(database, owner.browser, owner.companyId);
-  return { seeded: { ...seeded, ...extra }, screens, excel: excelRuns };
+  const purchasesExcel = process.env.BENCH_SKIP_PURCHASES_EXCEL ? null : await measureExcel(database, owner.browser, owner.companyId, "purchases");
+  return { seeded: { ...seeded, ...extra }, screens, excel: excelRuns, purchasesExcel };
 }
 
 async function onPostgres(url: string, documents: number) {

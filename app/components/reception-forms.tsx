@@ -179,22 +179,3 @@ export function UploadForm(p: UploadFormProps) {
     </AppForm>
   );
 }
-
-/** A dialog over its list (a child route): the list stays behind; closing goes back to it. */
-export function RouteDialog({ title, close, children }: { title: string; close: string; children: React.ReactNode }) {
-  return (
-    <div className="dialog-backdrop">
-      <div className="card max-h-[92vh] w-full max-w-2xl overflow-y-auto" role="dialog" aria-modal="true" aria-labelledby="dialog-title">
-        <div className="mb-3 flex items-center justify-between gap-2">
-          <h2 id="dialog-title" className="text-lg font-semibold">
-            {title}
-          </h2>
-          <Link to={close} className="btn btn-outline btn-sm" aria-label="Cerrar">
-            ✕
-          </Link>
-        </div>
-        {children}
-      </div>
-    </div>
-  );
-}

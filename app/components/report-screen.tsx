@@ -34,8 +34,15 @@ function ReportTable({ table }: { table: TableView }) {
           <thead>
             <tr>
               {table.headers.map((h, i) => (
-                <th key={i} className={h.numeric ? "text-right" : undefined}>
-                  {h.text}
+                <th key={i} className={h.numeric ? "text-right" : undefined} aria-sort={h.sorted === "asc" ? "ascending" : h.sorted === "desc" ? "descending" : undefined}>
+                  {h.href ? (
+                    <Link to={h.href} data-sort-link>
+                      {h.text}
+                      {h.sorted === "asc" ? " ▲" : h.sorted === "desc" ? " ▼" : ""}
+                    </Link>
+                  ) : (
+                    h.text
+                  )}
                 </th>
               ))}
             </tr>

@@ -111,6 +111,8 @@ export const ROUTES = [
   { name: "report-notes-excel", pattern: "/report-notes/excel", title: "Reporte de notas" },
   { name: "report-expenses-excel", pattern: "/report-expenses/excel", title: "Reporte de gastos", plan2: true },
   { name: "report-items-excel", pattern: "/report-items/excel", title: "Reporte de artículos" },
+  { name: "report-purchases-excel", pattern: "/report-purchases/excel", title: "Reporte de compras" },
+  { name: "report-document-receptions-excel", pattern: "/report-document-receptions/excel", title: "Reporte de documentos recibidos" },
   // The IVA summary for the monthly return (issue 13 point 4), not part of the spec's route table.
   { name: "report-iva", pattern: "/report-iva", title: "Resumen de IVA (D-150)" },
   { name: "report-iva-excel", pattern: "/report-iva/excel", title: "Resumen de IVA (D-150)" },

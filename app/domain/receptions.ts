@@ -114,3 +114,30 @@ export function messageAmounts(
   if (Object.keys(errors).length) return { ok: false, errors };
   return { ok: true, creditableTax: money(dec(creditable)), applicableExpense: money(dec(expense)) };
 }
+
+/** A received document's IVA by tariff, as stored in its `data.IvaPorTarifa` (decision 153). */
+export interface TariffIva {
+  /** CodigoTarifaIVA (Nota 8.1); null for lines without IVA. */
+  tarifa: string | null;
+  /** Sum of the lines' SubTotal (amount less discount), in the document's currency. */
+  base: string;
+  /** Sum of the lines' ImpuestoNeto. */
+  impuesto: string;
+}
+
+/**
+ * The lines of a supplier's document grouped by IVA tariff (the document tells it line by line),
+ * for the IVA summary's purchases. Lines with unreadable amounts count as zero.
+ */
+export function ivaByTariff(lines: ReadonlyArray<{ subtotal: string | null; tax: string | null; ivaTariff: string | null }>): TariffIva[] {
+  const num = (v: string | null) => (v && /^-?\d+(\.\d+)?$/.test(v) ? dec(v) : dec("0"));
+  const by = new Map<string | null, { base: ReturnType<typeof dec>; tax: ReturnType<typeof dec> }>();
+  for (const l of lines) {
+    const key = l.ivaTariff && /^\d{2}$/.test(l.ivaTariff) ? l.ivaTariff : null;
+    const s = by.get(key) ?? { base: dec("0"), tax: dec("0") };
+    s.base = s.base.plus(num(l.subtotal));
+    s.tax = s.tax.plus(num(l.tax));
+    by.set(key, s);
+  }
+  return [...by.entries()].map(([tarifa, s]) => ({ tarifa, base: money(s.base), impuesto: money(s.tax) }));
+}

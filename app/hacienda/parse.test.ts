@@ -69,6 +69,7 @@ describe("parseReceived on the real samples", () => {
         subtotal: "570.00000",
         tax: "0.00000",
         lineTotal: "570.00000",
+        ivaTariff: "01",
       },
     ]);
     expect(r.signature.valid).toBe(false);
@@ -111,6 +112,7 @@ describe("parseReceived on every v4.4 comprobante kind", () => {
       subtotal: "2500.00000",
       tax: "325.00000",
       lineTotal: "2825.00000",
+      ivaTariff: "08",
     });
     expect(r.signature.valid).toBe(true);
     expect(r.signature.signerCedula).toBe("3101123456");

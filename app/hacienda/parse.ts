@@ -51,6 +51,8 @@ export interface ReceivedLine {
   /** ImpuestoNeto when present, else the sum of the Impuesto/Monto of the line. */
   tax: string | null;
   lineTotal: string | null;
+  /** The IVA tariff of the line: CodigoTarifaIVA (4.4) or CodigoTarifa (4.3) of its Impuesto with Codigo 01; null without IVA. */
+  ivaTariff: string | null;
 }
 
 export interface ReceivedTotals {
@@ -142,7 +144,13 @@ function line(el: XmlElement): ReceivedLine {
     subtotal: val(el, "SubTotal"),
     tax: val(el, "ImpuestoNeto") ?? sum(elementsOf(el, "Impuesto").map((i) => val(i, "Monto"))),
     lineTotal: val(el, "MontoTotalLinea"),
+    ivaTariff: ivaTariffOf(elementsOf(el, "Impuesto")),
   };
+}
+
+function ivaTariffOf(taxes: XmlElement[]): string | null {
+  const iva = taxes.find((t) => val(t, "Codigo") === "01");
+  return iva ? (val(iva, "CodigoTarifaIVA") ?? val(iva, "CodigoTarifa")) : null;
 }
 
 function unknownRoot(name: string, ns: string): never {

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { rows, type DbOrTx } from "../client.ts";
 import type { DailySum } from "../../app/domain/dashboard.ts";
-import { colones } from "./reports.ts";
+import { expenseEntriesSql } from "./reports.ts";
 
-/** An expense's amount in colones (a dollar expense × its own rate), as the reports count it. */
-const expenseColones = colones(sql`e.amount`, sql`e.currency_id`, sql`e.exchange_rate`);
+/** A Costa Rica day (date) of an instant. */
+const crDate = (at: Date) => sql`(${at.toISOString()}::timestamptz at time zone 'America/Costa_Rica')::date`;
 
 /**
  * Daily sums in colones (amount × exchange rate) for the last seven months, by Costa Rica day,
@@ -21,13 +21,8 @@ export async function dailySums(db: DbOrTx, { companyId, since }: { companyId: n
             from documents
            where company_id = ${companyId} and issued_at >= ${since.toISOString()}::timestamptz and kind in ('fe','te','nc') and status <> 'rechazado'
           union all
-          select 'expense', to_char(e.spent_on, 'YYYY-MM-DD'), ${expenseColones}
-            from expenses e
-           where e.company_id = ${companyId} and e.deleted_at is null
-             and e.spent_on >= (${since.toISOString()}::timestamptz at time zone 'America/Costa_Rica')::date
-          union all
-          select 'expense', to_char(spent_at at time zone 'America/Costa_Rica', 'YYYY-MM-DD'), amount_crc
-            from received_expenses where company_id = ${companyId} and spent_at >= ${since.toISOString()}::timestamptz
+          select 'expense', to_char(x.day, 'YYYY-MM-DD'), x.amount
+            from (${expenseEntriesSql(companyId, crDate(since), sql`'infinity'::date`)}) x
         ) s group by kind, day`,
   );
 }
@@ -36,16 +31,9 @@ export async function dailySums(db: DbOrTx, { companyId, since }: { companyId: n
 export async function expensesOfMonth(db: DbOrTx, { companyId, from }: { companyId: number; from: Date }) {
   return rows<{ name: string; total: string }>(
     db,
-    sql`select name, sum(total)::text as total from (
-          select c.name, ${expenseColones} as total
-            from expenses e join expense_categories c on c.id = e.category_id and c.company_id = e.company_id
-           where e.company_id = ${companyId} and e.deleted_at is null
-             and e.spent_on >= (${from.toISOString()}::timestamptz at time zone 'America/Costa_Rica')::date
-             and e.spent_on < (${from.toISOString()}::timestamptz at time zone 'America/Costa_Rica')::date + interval '1 month'
-          union all
-          select category_name, amount_crc from received_expenses
-           where company_id = ${companyId} and spent_at >= ${from.toISOString()}::timestamptz
-             and spent_at < ((${from.toISOString()}::timestamptz at time zone 'America/Costa_Rica')::date + interval '1 month') at time zone 'America/Costa_Rica'
-        ) s group by name order by sum(total) desc, name limit 10`,
+    sql`select c.name, sum(x.amount)::text as total
+          from (${expenseEntriesSql(companyId, crDate(from), sql`(${crDate(from)} + interval '1 month')::date`)}) x
+          join expense_categories c on c.id = x.category_id and c.company_id = ${companyId}
+         group by c.name order by sum(x.amount) desc, c.name limit 10`,
   );
 }

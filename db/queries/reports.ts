@@ -25,6 +25,8 @@ export interface ReportQuery {
   filter: string | null;
   /** How searched words match the documents' stored words (documentSearch decides). */
   wordMode?: "whole" | "beginnings";
+  /** The report's sort by a column (purchases: subtotal, descuento, iva, total), or the default order. */
+  sort?: { key: string; dir: "asc" | "desc" } | null;
 }
 
 /** Where a batch of rows starts (keyset) and how many: an offset page, a keyset page, or everything. */
@@ -392,15 +394,32 @@ export async function itemsSummary(db: DbOrTx, q: ReportQuery) {
   return { ...r, items: Number(r.items) };
 }
 
-/** The expenses of the range (Costa Rica days), matching the search by category, description or reference. */
-function expensesWhere(q: ReportQuery): SQL {
-  const parts: SQL[] = [sql`e.company_id = ${q.companyId}`, sql`e.deleted_at is null`, sql`e.spent_on >= ${q.range.from}::date`, sql`e.spent_on <= ${q.range.to}::date`];
+/**
+ * The company's expenses between two Costa Rica days (`from` inclusive, `until` exclusive, SQL
+ * dates), in colones rounded per expense: the live expenses (a dollar expense × its own rate) and
+ * the accepted received documents with a category (view received_expenses, decision 176; a credit
+ * note negative). The ONE place that says what an expense is: the expenses report and the
+ * dashboard (db/queries/dashboard.ts) read it. Columns category_id, day (date), amount,
+ * description, reference.
+ */
+export function expenseEntriesSql(companyId: number, from: SQL, until: SQL): SQL {
+  return sql`select e.category_id, e.spent_on as day, ${conv("e", "amount")} as amount, e.description, e.reference
+      from expenses e
+     where e.company_id = ${companyId} and e.deleted_at is null and e.spent_on >= ${from} and e.spent_on < ${until}
+    union all
+    select x.expense_category_id, (x.spent_at at time zone 'America/Costa_Rica')::date, round(x.amount_crc, 2), x.description, x.reference
+      from received_expenses x
+     where x.company_id = ${companyId}
+       and x.spent_at >= (${from})::timestamp at time zone 'America/Costa_Rica' and x.spent_at < (${until})::timestamp at time zone 'America/Costa_Rica'`;
+}
+
+/** The expenses of the range with their category, matching the search by category, description or reference. */
+function expensesOfRange(q: ReportQuery): SQL {
   const term = q.search.trim();
-  if (term) {
-    const like = `%${escapeLike(fold(term))}%`;
-    parts.push(sql`(${folded(sql`c.name`)} like ${like} or ${folded(sql`e.description`)} like ${like} or ${folded(sql`e.reference`)} like ${like})`);
-  }
-  return sql.join(parts, sql` and `);
+  const like = term ? `%${escapeLike(fold(term))}%` : "";
+  const search = term ? sql` where (${folded(sql`c.name`)} like ${like} or ${folded(sql`e.description`)} like ${like} or ${folded(sql`e.reference`)} like ${like})` : sql``;
+  return sql`(${expenseEntriesSql(q.companyId, sql`${q.range.from}::date`, sql`${q.range.to}::date + 1`)}) e
+    join expense_categories c on c.id = e.category_id and c.company_id = ${q.companyId}${search}`;
 }
 
 const MONTHS = Array.from({ length: 12 }, (_, i) => i + 1);
@@ -419,14 +438,12 @@ export function expensesRowsSql(q: ReportQuery, cut: RowsCut = {}): SQL {
   const after = cut.after ? sql` having (lower(c.name), c.id) > (${cut.after.k1}, ${Number(cut.after.k2)})` : sql``;
   return sql`select c.id as category_id, c.name,
       array[${sql.join(
-        MONTHS.map((m) => sumWhere(conv("e", "amount"), sql`extract(month from e.spent_on) = ${m}`)),
+        MONTHS.map((m) => sumWhere(sql`e.amount`, sql`extract(month from e.day) = ${m}`)),
         sql`, `,
       )}] as months,
-      ${sumText(conv("e", "amount"))} as total,
+      ${sumText(sql`e.amount`)} as total,
       lower(c.name) as k1, c.id::text as k2
-    from expenses e
-    join expense_categories c on c.id = e.category_id and c.company_id = e.company_id
-    where ${expensesWhere(q)}
+    from ${expensesOfRange(q)}
     group by c.id, c.name${after}
     order by lower(c.name), c.id${limits(cut)}`;
 }
@@ -435,13 +452,12 @@ export function expensesRowsSql(q: ReportQuery, cut: RowsCut = {}): SQL {
 export async function expensesSummary(db: DbOrTx, q: ReportQuery) {
   const [r] = await rows<{ expenses: number; categories: number; total: string; months: string[] }>(
     db,
-    sql`select count(*)::int as expenses, count(distinct e.category_id)::int as categories, ${sumText(conv("e", "amount"))} as total,
+    sql`select count(*)::int as expenses, count(distinct e.category_id)::int as categories, ${sumText(sql`e.amount`)} as total,
         array[${sql.join(
-          MONTHS.map((m) => sumWhere(conv("e", "amount"), sql`extract(month from e.spent_on) = ${m}`)),
+          MONTHS.map((m) => sumWhere(sql`e.amount`, sql`extract(month from e.day) = ${m}`)),
           sql`, `,
         )}] as months
-      from expenses e join expense_categories c on c.id = e.category_id and c.company_id = e.company_id
-      where ${expensesWhere(q)}`,
+      from ${expensesOfRange(q)}`,
   );
   return { ...r, expenses: Number(r.expenses), categories: Number(r.categories), months: textArray(r.months) };
 }
@@ -493,4 +509,167 @@ export async function documentsByKind(db: DbOrTx, q: ReportQuery, kinds: string[
       from documents d where ${documentsWhere({ ...q, search: "" }, kinds)} group by d.kind`,
   );
   return r.map((x) => ({ ...x, quantity: Number(x.quantity) }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Received documents (issue 12 point 8; docs/decisions/154-received-documents-reports.md): the
+// reception and purchases reports, and the purchase IVA of the IVA summary.
+
+/**
+ * Accepted received documents: the company accepted them (fully or partly) and Hacienda did not
+ * reject its message, nor the supplier's document (then no message is sent: 'no enviado'). The
+ * same condition as the view received_expenses (migration 0020, decision 176): the purchases
+ * report, the IVA summary's creditable IVA and the expenses report count the same documents.
+ */
+export const ACCEPTED_RECEIVED = (alias = "r") => sql.raw(`${alias}.message in (1, 2) and ${alias}.status not in ('rechazado', 'no enviado')`);
+
+/** The reception report's filter (the reception list's options). */
+export const RECEPTION_REPORT_FILTERS = ["aceptado", "pendiente", "rechazado"] as const;
+
+/**
+ * A received document's amount in colones, signed: × its own TipoCambio unless it is in colones,
+ * negative for a credit note (it reduces the purchases), rounded half-up to céntimos.
+ */
+const receivedColones = (column: string, alias = "r") =>
+  sql.raw(`round(${alias}.${column} * case when ${alias}.currency = 'CRC' then 1 else ${alias}.exchange_rate end * case when ${alias}.kind = 'NC' then -1 else 1 end, 2)`);
+
+/** Received documents of the range for a report: `purchases` the accepted ones, else by the reception filter. */
+function receivedWhere(q: ReportQuery, report: "receptions" | "purchases"): SQL {
+  const { from, until } = rangeInstants(q.range);
+  const parts: SQL[] = [sql`r.company_id = ${q.companyId}`, sql`r.issued_at >= ${from}::timestamptz`, sql`r.issued_at < ${until}::timestamptz`];
+  const hacienda = sql`r.issuer_status = 'rechazado'`;
+  if (report === "purchases") parts.push(ACCEPTED_RECEIVED("r"));
+  else if (q.filter === "aceptado") parts.push(sql`r.message in (1, 2) and not coalesce(${hacienda}, false)`);
+  else if (q.filter === "pendiente") parts.push(sql`r.message = 4 and not coalesce(${hacienda}, false)`);
+  else if (q.filter === "rechazado") parts.push(sql`(r.message = 3 or coalesce(${hacienda}, false))`);
+  else parts.push(sql`r.message <> 3 and not coalesce(${hacienda}, false)`);
+  const term = q.search.trim();
+  if (term) {
+    const words = clientSearchWords(term);
+    // The stored words of the issuer's name and identification, the clave and the consecutive
+    // (received_documents.search_words, like the reception list): beginnings of words with letters.
+    parts.push(words.length ? sql`r.search_words @@ to_tsquery('simple'::regconfig, ${words.map((w) => (/^[0-9]+$/.test(w) ? w : `${w}:*`)).join(" & ")})` : sql`false`);
+  }
+  return sql.join(parts, sql` and `);
+}
+
+/** The amounts columns of a received document, converted and signed; `total` is §5's net total. */
+const RECEIVED_AMOUNTS = ["subtotal", "discount", "tax", "iva_devuelto", "exonerated"] as const;
+
+/** The received documents of a report with their amounts in colones (an inner query: the sums and the rows read it). */
+function receivedSql(q: ReportQuery, report: "receptions" | "purchases"): SQL {
+  return sql`select r.id, r.kind, r.issued_at, r.consecutive, r.issuer_name, r.issuer_id, r.receiver_name, r.currency, r.exchange_rate, r.message,
+      r.data->>'CondicionVenta' as sale_condition,
+      ${sql.join(
+        RECEIVED_AMOUNTS.map((c) => sql`${receivedColones(c)} as ${sql.raw(c)}`),
+        sql`, `,
+      )}
+    from received_documents r where ${receivedWhere(q, report)}`;
+}
+
+export interface ReceivedReportRow {
+  id: number;
+  kind: string;
+  number: string;
+  issuer_name: string;
+  issuer_id: string;
+  receiver_name: string;
+  day: string;
+  at: string;
+  currency: string;
+  rate: string;
+  message: number;
+  sale_condition: string | null;
+  subtotal: string;
+  discount: string;
+  tax: string;
+  iva_devuelto: string;
+  exonerated: string;
+  total: string;
+  k1: string;
+  k2: string;
+}
+
+/** The purchases report's sortable columns (spec: subtotal, discount, tax, total) and their SQL. */
+export const RECEIVED_SORTS = { subtotal: "x.subtotal", descuento: "x.discount", iva: "x.tax", total: "x.total" } as const;
+export type ReceivedSort = keyof typeof RECEIVED_SORTS;
+
+/**
+ * Received documents of the range, oldest first — or by an amount (`q.sort`), ties by id — each
+ * with its amounts in colones and §5's net total (subtotal − discount + tax − IVA devuelto, from
+ * the rounded amounts: the rows add up to the summary). Unique sort key k1, k2.
+ */
+export function receivedRowsSql(q: ReportQuery, report: "receptions" | "purchases", cut: RowsCut = {}): SQL {
+  const sortColumn = q.sort && q.sort.key in RECEIVED_SORTS ? RECEIVED_SORTS[q.sort.key as ReceivedSort] : null;
+  const desc = sortColumn !== null && q.sort?.dir === "desc";
+  const key = sortColumn ? sql.raw(sortColumn) : sql.raw("x.issued_at");
+  const k1 = sortColumn ? sql`${key}::text` : sql`x.issued_at::text`;
+  const after = cut.after
+    ? sql` where (${key}, x.id) ${sql.raw(desc ? "<" : ">")} (${cut.after.k1}::${sql.raw(sortColumn ? "numeric" : "timestamptz")}, ${Number(cut.after.k2)})`
+    : sql``;
+  const dir = sql.raw(desc ? "desc" : "asc");
+  return sql`select x.id, x.kind, coalesce(x.consecutive, '') as number, x.issuer_name, x.issuer_id, coalesce(x.receiver_name, '') as receiver_name,
+      to_char(x.issued_at at time zone 'America/Costa_Rica', 'YYYY-MM-DD') as day,
+      to_char(x.issued_at at time zone 'America/Costa_Rica', 'DD/MM/YYYY HH12:MI AM') as at,
+      x.currency, x.exchange_rate::text as rate, x.message, x.sale_condition,
+      x.subtotal::numeric(20,2)::text as subtotal, x.discount::numeric(20,2)::text as discount, x.tax::numeric(20,2)::text as tax,
+      x.iva_devuelto::numeric(20,2)::text as iva_devuelto, x.exonerated::numeric(20,2)::text as exonerated, x.total::numeric(20,2)::text as total,
+      ${k1} as k1, x.id::text as k2
+    from (select y.*, y.subtotal - y.discount + y.tax - y.iva_devuelto as total from (${receivedSql(q, report)}) y) x${after}
+    order by ${key} ${dir}, x.id ${dir}${limits(cut)}`;
+}
+
+/** The summary of a received documents report: how many and the sums of the rows' (rounded) amounts. */
+export async function receivedSummary(db: DbOrTx, q: ReportQuery, report: "receptions" | "purchases") {
+  const [r] = await rows<{ quantity: number; subtotal: string; discount: string; tax: string; iva_devuelto: string; exonerated: string; total: string }>(
+    db,
+    sql`select count(*)::int as quantity, ${sumText(sql`x.subtotal`)} as subtotal, ${sumText(sql`x.discount`)} as discount, ${sumText(sql`x.tax`)} as tax,
+        ${sumText(sql`x.iva_devuelto`)} as iva_devuelto, ${sumText(sql`x.exonerated`)} as exonerated,
+        ${sumText(sql`x.subtotal - x.discount + x.tax - x.iva_devuelto`)} as total
+      from (${receivedSql(q, report)}) x`,
+  );
+  return { ...r, quantity: Number(r.quantity) };
+}
+
+export interface ReceivedTariffSums {
+  tarifa_code: string | null;
+  base: string;
+  tax: string;
+  creditable: string;
+}
+
+/**
+ * The purchase IVA of the accepted received documents of the range, by IVA tariff: the base and
+ * the IVA the documents state line by line (data.IvaPorTarifa, stored at intake), and the IVA the
+ * company declared creditable in its MensajeReceptor (MontoTotalImpuestoAcreditar) shared among
+ * the document's tariffs in proportion to their IVA. A document stored before its tariffs were
+ * kept (or without IVA lines) counts under no tariff with its totals. In colones with each
+ * document's rate, signed (credit notes subtract), rounded per document and tariff.
+ */
+const HAS_TARIFFS = sql.raw(`(case when jsonb_typeof(r.data->'IvaPorTarifa') = 'array' then jsonb_array_length(r.data->'IvaPorTarifa') > 0 else false end)`);
+
+export async function receivedByTariff(db: DbOrTx, q: ReportQuery): Promise<ReceivedTariffSums[]> {
+  const { from, until } = rangeInstants(q.range);
+  const factor = sql.raw(`case when r.currency = 'CRC' then 1 else r.exchange_rate end * case when r.kind = 'NC' then -1 else 1 end`);
+  return rows<ReceivedTariffSums>(
+    db,
+    sql`select t.tarifa as tarifa_code,
+        coalesce(sum(round(t.base * ${factor}, 2)), 0)::numeric(20,2)::text as base,
+        coalesce(sum(round(t.tax * ${factor}, 2)), 0)::numeric(20,2)::text as tax,
+        coalesce(sum(round(case when t.all_tax > 0 then coalesce(r.creditable_tax, 0) * t.tax / t.all_tax
+                                 when t.n = 1 then coalesce(r.creditable_tax, 0) else 0 end * ${factor}, 2)), 0)::numeric(20,2)::text as creditable
+      from received_documents r
+      cross join lateral (
+        select e.tarifa, e.base, e.tax, sum(e.tax) over () as all_tax, count(*) over () as n
+          from (
+            select nullif(x->>'tarifa', '') as tarifa, (x->>'base')::numeric as base, (x->>'impuesto')::numeric as tax
+              from jsonb_array_elements(case when ${HAS_TARIFFS} then r.data->'IvaPorTarifa' else '[]'::jsonb end) x
+            union all
+            select null, r.subtotal - r.discount, r.tax
+             where not ${HAS_TARIFFS}
+          ) e
+      ) t
+     where r.company_id = ${q.companyId} and r.issued_at >= ${from}::timestamptz and r.issued_at < ${until}::timestamptz and ${ACCEPTED_RECEIVED("r")}
+     group by t.tarifa`,
+  );
 }

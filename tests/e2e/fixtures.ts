@@ -7,6 +7,7 @@ import { hashPassword } from "../../app/server/password.server.ts";
 import { setupNewCompany } from "../../app/server/company-setup.server.ts";
 import { issuingCompany } from "../fixtures/issuing.ts";
 import { seedReportData } from "../fixtures/reports.ts";
+import { seedReceivedReportData } from "../fixtures/received-reports.ts";
 
 export const PASSWORD = "clave-e2e-123";
 export const DEMO_PASSWORD = "demo-e2e-123";
@@ -76,5 +77,6 @@ export async function seedE2E(db: Db) {
     const reports = await issuingCompany(db, { name: `Reportes ${p} S.A.`, userEmail: account("reports", p), userPassword: PASSWORD });
     await setupNewCompany(db, reports.company.id);
     await seedReportData(db, { companyId: reports.company.id, userId: reports.user.id, clientId: reports.client.id, genericId: reports.generic.id, providerId: reports.provider.id });
+    await seedReceivedReportData(db, { companyId: reports.company.id, receiver: { name: reports.company.name, id: reports.company.identification } });
   }
 }

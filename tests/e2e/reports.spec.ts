@@ -92,7 +92,11 @@ const CASES: ReportCase[] = [
   { path: "/report-tickets", heading: "Reporte de tiquetes", period: october, summary: ["Total Neto", "₡5.650,00"], file: "reporte_tiquetes.xlsx", firstHeader: "Consecutivo" },
   { path: "/report-notes", heading: "Reporte de notas", period: october, summary: ["Total Neto", "₡118.763,00"], file: "reporte_notas.xlsx", firstHeader: "Consecutivo" },
   { path: "/report-items", heading: "Reporte de artículos", period: october, summary: ["Total", "₡1.351.393,25"], file: "reporte-productos.xlsx", firstHeader: "Código" },
-  { path: "/report-expenses", heading: "Reporte de gastos", period: async (page) => page.getByLabel("Año", { exact: true }).fill("2026"), summary: ["Total del año", "₡625.250,00"], file: "reporte-informe-gastos.xlsx", firstHeader: "Categoría" },
+  // Alquiler and Servicios (₡625.250,00) and Mercadería: an expense and the accepted received documents (₡485.433.125,00).
+  { path: "/report-expenses", heading: "Reporte de gastos", period: async (page) => page.getByLabel("Año", { exact: true }).fill("2026"), summary: ["Total del año", "₡486.058.375,00"], file: "reporte-informe-gastos.xlsx", firstHeader: "Categoría" },
+  // The received documents of tests/fixtures/received-reports.ts.
+  { path: "/report-document-receptions", heading: "Reporte de documentos recibidos", period: october, summary: ["Total Neto", "₡515.376.250,00"], file: "reporte_recepciones.xlsx", firstHeader: "Consecutivo" },
+  { path: "/report-purchases", heading: "Reporte de compras", period: october, summary: ["Total Neto", "₡514.099.250,00"], file: "reporte_compras.xlsx", firstHeader: "Cliente" },
   { path: "/report-iva", heading: "Resumen de IVA (D-150)", period: async (page) => page.getByLabel("Mes", { exact: true }).fill("2026-10"), summary: ["IVA (débito fiscal)", "₡119.805,25"], file: "resumen-iva-d150.xlsx", firstHeader: "Código" },
 ];
 
@@ -100,7 +104,10 @@ for (const c of CASES) {
   test(`${c.path}: open it, change the period, export to Excel, print preview without navigation`, async ({ page }, info) => {
     const p = projectOf(info);
     await signIn(page, account("reports", p));
-    await page.getByRole("navigation", { name: "Principal" }).getByRole("link", { name: c.path === "/report-iva" ? "Resumen de IVA (D-150)" : { "/report-invoices": "Facturas", "/report-tickets": "Tiquetes", "/report-notes": "Notas", "/report-items": "Artículos", "/report-expenses": "Gastos" }[c.path]!, exact: true }).last().click();
+    // The reports menu's link (other menus have links of the same name: 'Notas', 'Compras', 'Documentos recibidos').
+    const nav = page.getByRole("navigation", { name: "Principal" });
+    const name = c.path === "/report-iva" ? "Resumen de IVA (D-150)" : { "/report-invoices": "Facturas", "/report-tickets": "Tiquetes", "/report-notes": "Notas", "/report-items": "Artículos", "/report-expenses": "Gastos", "/report-document-receptions": "Documentos recibidos", "/report-purchases": "Compras" }[c.path]!;
+    await nav.getByRole("link", { name, exact: true }).and(nav.locator(`a[href="${c.path}"]`)).click();
     await expect(page).toHaveURL(new RegExp(`${c.path}$`));
     await expect(page.getByRole("heading", { level: 1, name: c.heading })).toBeVisible();
     await expect(page.locator("[data-summary]")).toBeVisible();
@@ -110,6 +117,16 @@ for (const c of CASES) {
     await expect(page).toHaveURL(new RegExp(`${c.path}\\?`));
     const item = page.locator(`[data-summary-item="${c.summary[0]}"]`).first();
     await expect(item).toContainText(c.summary[1]);
+    if (c.path === "/report-purchases") {
+      // Sorted by total, largest first (two clicks on the header): the dollar invoice leads, the credit note is last.
+      await page.locator("[data-report-table] thead").getByRole("link", { name: "Total", exact: true }).click();
+      await expect(page).toHaveURL(/orden=total&dir=asc/);
+      await page.locator("[data-report-table] thead").getByRole("link", { name: /^Total ▲$/ }).click();
+      await expect(page).toHaveURL(/orden=total&dir=desc/);
+      await expect(page.locator("[data-report-table] tbody tr").first()).toContainText("₡513.839.250,00");
+      await expect(page.locator("[data-report-table] tbody tr").last()).toContainText("-₡1.017.000,00");
+      await expect(item).toContainText(c.summary[1]);
+    }
 
     // Excel: the download is a real .xlsx with the summary at the top and the table's header.
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByText("Exportar a Excel").click()]);
@@ -145,7 +162,7 @@ test("plan 2 (reception only): the expenses report and its Excel, no other repor
   await expect(nav.getByRole("link", { name: "Gastos", exact: true })).toHaveCount(1);
   await expect(nav.getByRole("link", { name: "Resumen de IVA (D-150)" })).toHaveCount(0);
   await expect(nav.getByRole("link", { name: "Notas", exact: true })).toHaveCount(0);
-  for (const path of ["/report-invoices", "/report-iva", "/report-items/excel", "/expenses/new"]) {
+  for (const path of ["/report-invoices", "/report-iva", "/report-items/excel", "/expenses/new", "/report-purchases", "/report-document-receptions/excel"]) {
     await page.goto(path);
     await expect(page, path).toHaveURL(/\/dashboard$/);
   }

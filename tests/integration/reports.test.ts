@@ -338,13 +338,13 @@ describe("expenses report", () => {
 });
 
 describe("IVA summary", () => {
-  it("by tariff, net of notes, exonerated and IVA devuelto; purchases from the FEC; says it is a working aid and what it cannot compute yet; Excel alike", async () => {
+  it("by tariff, net of notes, exonerated and IVA devuelto; purchases from the FEC (no received documents here); says it is a working aid; Excel alike", async () => {
     const v = await view(ivaRoute, "/report-iva?mes=2026-10");
     expect(v.periodLabel).toBe("Octubre de 2026");
     expect(v.notes[0]).toMatch(/^Ayuda de trabajo para revisar la declaración del IVA \(D-150\)/);
-    expect(v.notice).toMatch(/todavía no se puede calcular/);
+    expect(v.notice).toBeNull();
     expectSummary(v, OCTOBER.iva.summary, 0);
-    expectSummary(v, { "Base imponible": "160000.00", "IVA de compras": "1600.00" }, 1);
+    expectSummary(v, { "Base imponible": "160000.00", "IVA de compras": "1600.00", "IVA acreditable (crédito fiscal)": "0.00" }, 1);
     const sales = tableOf(v, "sales-by-tariff");
     const byCode = Object.fromEntries(sales.map((r) => [r["Código"], r]));
     expect(sales.map((r) => r["Código"])).toEqual(["08", "04", "03", "02", "09", "01", "10", "11"]);
@@ -361,6 +361,7 @@ describe("IVA summary", () => {
       ["Notas de crédito (NC, restan)", "2"],
     ]);
     expect(tableOf(v, "purchases-by-tariff")).toEqual([{ Código: "02", Tarifa: "1 % (tarifa reducida)", "Base imponible": "160000.00", IVA: "1600.00" }]);
+    expect(tableOf(v, "received-by-tariff")).toEqual([]);
     // The previous month is the default (the one being declared).
     const def = await view(ivaRoute, "/report-iva");
     const cr = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Costa_Rica", year: "numeric", month: "2-digit" }).format(new Date()).split("-").map(Number);

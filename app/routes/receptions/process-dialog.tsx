@@ -5,7 +5,8 @@
 import { data } from "react-router";
 import type { Route } from "./+types/process-dialog";
 import { categoriesOf, pendingReceptions, receptionOf, receptionSettingsOf } from "../../../db/queries/receptions.ts";
-import { DecisionFields, RouteDialog } from "../../components/reception-forms.tsx";
+import { DecisionFields } from "../../components/reception-forms.tsx";
+import { RouteDialog } from "../../components/route-dialog.tsx";
 import { AppForm, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { formatDate, formatMoney, truncate } from "../../domain/format.ts";
 import { formValues, parseForm } from "../../domain/forms.ts";
@@ -94,7 +95,7 @@ export default function ProcessDialog({ loaderData: d, actionData }: Route.Compo
   const errors = state?.errors ?? {};
   const byId = new Map(d.docs.map((x) => [x.id, x]));
   return (
-    <RouteDialog title={d.single ? "Procesar documento" : "Procesar múltiples"} close={d.back}>
+    <RouteDialog title={d.single ? "Procesar documento" : "Procesar múltiples"} closeTo={d.back} wide data="reception-process">
       {d.docs.length === 0 ? (
         <div className="space-y-3">
           <FormAlert>{d.single ? RECEPTION_MESSAGES.notPending : RECEPTION_MESSAGES.selectRows}</FormAlert>

@@ -11,7 +11,7 @@ import { enqueue } from "../../../jobs/runner.ts";
 import { costaRicaDay } from "../../domain/document-status.ts";
 import { formatDate } from "../../domain/format.ts";
 import { rejectionDeadline } from "../../domain/reception-deadline.ts";
-import { messageAmounts, RECEPTION_MESSAGES, type ReceptionDecision } from "../../domain/receptions.ts";
+import { ivaByTariff, messageAmounts, RECEPTION_MESSAGES, type ReceptionDecision } from "../../domain/receptions.ts";
 import { dec, money } from "../../domain/decimal.ts";
 import type { ReceivedSummary } from "../../hacienda/parse.ts";
 import { expandFiles, type IncomingFile } from "./files.server.ts";
@@ -94,6 +94,8 @@ function storedValues(input: IntakeInput, doc: Judged & { facts: ComprobanteFact
       FechaEmision: s.issueDate,
       CondicionVenta: doc.facts.saleCondition,
       CodigoActividadEmisor: doc.facts.issuerActivity,
+      // The IVA by tariff of the lines, for the IVA summary's purchases (decision 153).
+      IvaPorTarifa: ivaByTariff(s.lines),
       TotalExonerado: doc.facts.exonerated,
       signer: { subject: s.signature.signerSubject, cedula: s.signature.signerCedula, signingTime: s.signature.signingTime },
     },

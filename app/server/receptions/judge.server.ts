@@ -2,11 +2,40 @@
 // judged with Hacienda's tolerance, never with the exact rules for documents Colibrí issues). The ONE
 // place the reception code asks the Hacienda engine about a received file: parse (hostile input
 // refused by app/hacienda/safe-xml.ts), signature verification (app/hacienda/verify.ts) and the
-// received-document rules. When the engine's judgeReceivedDocument lands (issue 11), this file
-// switches to it and nothing else changes (docs/decisions/170).
+// received-document rules — all through the engine's judgeReceivedDocument (app/hacienda/received.ts,
+// decision 134: schema and the fiscal rules in received mode), the one place those rules live; this
+// file adds only what a reception needs beyond them (who may be answered, plain-Spanish reasons)
+// (docs/decisions/170, 177).
+import path from "node:path";
 import { isHaciendaError } from "../../hacienda/errors.ts";
 import { parseReceived, type ReceivedKind, type ReceivedSummary } from "../../hacienda/parse.ts";
+import { judgeReceivedDocument, type JudgeDeps, type ReceivedJudgement, type ReceivedProblem } from "../../hacienda/received.ts";
+import { loadSchemaFolder, loadSchemaSet } from "../../hacienda/xsd/load.server.ts";
 import { dec } from "../../domain/decimal.ts";
+
+let schemas: JudgeDeps | undefined;
+/** The v4.4 schemas (HACIENDA_XSD_DIR, as for issuing) and, when present, the v4.3 ones (HACIENDA_XSD43_DIR): compiled once per process (per worker). */
+function receivedSchemas(): JudgeDeps {
+  if (!schemas) {
+    const schemas44 = loadSchemaSet(process.env.HACIENDA_XSD_DIR ?? path.resolve("../shared/hacienda/xsd/v4.4-2026"));
+    let schemas43: JudgeDeps["schemas43"];
+    try {
+      schemas43 = loadSchemaFolder(process.env.HACIENDA_XSD43_DIR ?? path.resolve("../shared/hacienda/xsd/v4.3"));
+    } catch {
+      schemas43 = undefined; // judged without it: a 4.3 document's schema is then not checked
+    }
+    schemas = { schemas44, schemas43 };
+  }
+  return schemas;
+}
+
+/** The engine's schema and rule problems, in one plain-Spanish reason (at most three, most serious first). */
+function engineProblems(problems: ReceivedProblem[]): string | null {
+  if (!problems.length) return null;
+  const shown = problems.slice(0, 3).map((p) => `${p.path ? `${p.path}: ` : ""}${p.message}`);
+  const more = problems.length > 3 ? ` (y ${problems.length - 3} más)` : "";
+  return `${problems[0].title}: ${shown.join(" ")}${more}. Hacienda no aceptaría este comprobante: pida al emisor uno corregido.`;
+}
 
 /** Kinds a company receives and answers with a MensajeReceptor. */
 export const ANSWERABLE_KINDS: ReadonlySet<ReceivedKind> = new Set(["FE", "NC", "ND"]);
@@ -92,13 +121,15 @@ function comprobanteProblems(s: ReceivedSummary): string | null {
  * files come back as { ok: false, message } in plain Spanish.
  */
 export async function judgeReceivedXml(bytes: Uint8Array): Promise<Judgement> {
-  let summary: ReceivedSummary;
+  let judged: ReceivedJudgement;
   try {
-    summary = parseReceived(bytes);
+    judged = judgeReceivedDocument(bytes, receivedSchemas());
   } catch (error) {
     if (isHaciendaError(error)) return refuse(error.message);
     return refuse("El archivo no se pudo leer como un comprobante electrónico. Pida al emisor el XML original.");
   }
+  const summary = judged.summary;
+  if (!summary) return refuse(judged.problems[0]?.message ?? "El archivo no se pudo leer como un comprobante electrónico. Pida al emisor el XML original.");
   if (summary.kind === "MH") {
     if (!summary.signature.valid) return refuse("La respuesta de Hacienda (MensajeHacienda) no tiene una firma válida: no se puede confiar en ella.");
     if (!summary.clave) return refuse("La respuesta de Hacienda no indica la clave del comprobante.");
@@ -106,7 +137,7 @@ export async function judgeReceivedXml(bytes: Uint8Array): Promise<Judgement> {
     return { ok: true, role: "respuesta", summary, accepted, detail: summary.message?.detalle ?? null };
   }
   if (!ANSWERABLE_KINDS.has(summary.kind)) return refuse(NOT_ANSWERABLE[summary.kind] ?? "Este tipo de documento no se acepta ni se rechaza.");
-  const problem = comprobanteProblems(summary);
+  const problem = comprobanteProblems(summary) ?? engineProblems(judged.problems.filter((p) => p.kind !== "firma"));
   if (problem) return refuse(problem);
   return { ok: true, role: "comprobante", summary, facts: factsOf(bytes) };
 }

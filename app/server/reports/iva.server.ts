@@ -6,7 +6,7 @@
 // Notes count in the month they are issued (that is when they change the tax due), unlike the
 // invoices report, where they are added to their document.
 import type { Db } from "../../../db/client.ts";
-import { documentsByKind, linesByTariff, type ReportQuery, type TariffSums } from "../../../db/queries/reports.ts";
+import { documentsByKind, linesByTariff, receivedByTariff, type ReceivedTariffSums, type ReportQuery, type TariffSums } from "../../../db/queries/reports.ts";
 import { dec, type Decimal } from "../../domain/decimal.ts";
 import { REPORT_MESSAGES, tariffLabel, tariffOrder } from "../../domain/reports.ts";
 import type { FixedTable, ReportDefinition } from "./report.server.ts";
@@ -15,18 +15,10 @@ export const IVA_NOTICES = {
   workingAid:
     "Ayuda de trabajo para revisar la declaración del IVA (D-150) que Hacienda prellena en TRIBU-CR con los comprobantes electrónicos: no es la declaración ni la sustituye; compare cada línea y consulte a su contador.",
   notesByMonth: "Las notas de crédito y débito cuentan en el mes en que se emitieron.",
-  receivedPending:
-    "Compras: el IVA de los documentos recibidos de proveedores todavía no se puede calcular porque la recepción de documentos aún no está disponible en Colibrí; aquí solo se incluyen las facturas electrónicas de compra (FEC) que la compañía emitió.",
+  purchases:
+    "Compras: los documentos recibidos que la compañía aceptó (su base e IVA por tarifa, como los detalla cada documento, y el IVA acreditable que declaró en su mensaje de receptor) y las facturas electrónicas de compra (FEC) que emitió.",
 } as const;
 
-/**
- * The accepted received documents' lines by tariff (the purchase IVA that can be credited). Null
- * while received documents do not exist in Colibrí: the receptions issue returns them here, and
- * the summary adds them to the purchases table and drops the notice.
- */
-export async function receivedPurchasesByTariff(_db: Db, _q: ReportQuery): Promise<TariffSums[] | null> {
-  return null;
-}
 
 type Sums = { base: Decimal; tax: Decimal; exBase: Decimal; exTax: Decimal };
 const zero = (): Sums => ({ base: dec("0"), tax: dec("0"), exBase: dec("0"), exTax: dec("0") });
@@ -63,10 +55,10 @@ export function salesByTariff(lines: TariffSums[]): { code: string | null; sums:
 }
 
 /** The month's figures, read once per request (the summary and the tables share them). */
-const reads = new WeakMap<ReportQuery, Promise<[TariffSums[], Awaited<ReturnType<typeof documentsByKind>>, TariffSums[], TariffSums[] | null]>>();
+const reads = new WeakMap<ReportQuery, Promise<[TariffSums[], Awaited<ReturnType<typeof documentsByKind>>, TariffSums[], ReceivedTariffSums[]]>>();
 function monthFigures(db: Db, q: ReportQuery) {
   let r = reads.get(q);
-  if (!r) reads.set(q, (r = Promise.all([linesByTariff(db, q, ["fe", "te", "nd", "nc"]), documentsByKind(db, q, ["fe", "te", "nd", "nc"]), linesByTariff(db, q, ["fec"]), receivedPurchasesByTariff(db, q)])));
+  if (!r) reads.set(q, (r = Promise.all([linesByTariff(db, q, ["fe", "te", "nd", "nc"]), documentsByKind(db, q, ["fe", "te", "nd", "nc"]), linesByTariff(db, q, ["fec"]), receivedByTariff(db, q)])));
   return r;
 }
 
@@ -84,17 +76,17 @@ export const ivaReport: ReportDefinition<Record<string, never>> = {
   path: "/report-iva",
   title: "Resumen de IVA para la declaración mensual",
   fileName: "resumen-iva-d150.xlsx",
-  notes: [IVA_NOTICES.workingAid, REPORT_MESSAGES.converted, IVA_NOTICES.notesByMonth, REPORT_MESSAGES.noRejected],
+  notes: [IVA_NOTICES.workingAid, REPORT_MESSAGES.converted, IVA_NOTICES.notesByMonth, REPORT_MESSAGES.noRejected, IVA_NOTICES.purchases],
   period: "month",
   search: false,
   async summary(db, q) {
     const [lines, docs, fec, received] = await monthFigures(db, q);
     const net = salesByTariff(lines).reduce((a, t) => ({ base: a.base.plus(t.sums.base), tax: a.tax.plus(t.sums.tax), exBase: a.exBase.plus(t.sums.exBase), exTax: a.exTax.plus(t.sums.exTax) }), zero());
     const devuelto = docs.reduce((a, d) => (d.kind === "nc" ? a.minus(dec(d.iva_devuelto)) : a.plus(dec(d.iva_devuelto))), dec("0"));
-    const purchases = [...fec, ...(received ?? [])].reduce((a, l) => ({ base: a.base.plus(dec(l.base)), tax: a.tax.plus(dec(l.tax)) }), { base: dec("0"), tax: dec("0") });
+    const purchases = [...fec, ...received].reduce((a, l) => ({ base: a.base.plus(dec(l.base)), tax: a.tax.plus(dec(l.tax)) }), { base: dec("0"), tax: dec("0") });
+    const creditable = received.reduce((a, l) => a.plus(dec(l.creditable)), dec("0"));
     return {
       rows: 0,
-      notice: received ? undefined : IVA_NOTICES.receivedPending,
       groups: [
         {
           title: "Ventas del mes (neto de notas)",
@@ -108,10 +100,11 @@ export const ivaReport: ReportDefinition<Record<string, never>> = {
           ],
         },
         {
-          title: received ? "Compras del mes" : "Compras del mes (solo facturas electrónicas de compra)",
+          title: "Compras del mes (documentos recibidos aceptados y facturas electrónicas de compra)",
           items: [
             { label: "Base imponible", kind: "money", value: fixed2(purchases.base) },
             { label: "IVA de compras", kind: "money", value: fixed2(purchases.tax) },
+            { label: "IVA acreditable (crédito fiscal)", kind: "money", value: fixed2(creditable) },
           ],
         },
       ],
@@ -128,12 +121,14 @@ export const ivaReport: ReportDefinition<Record<string, never>> = {
       return { values: [k.label, d?.quantity ?? 0, fixed2(s.base), fixed2(s.tax), fixed2(s.exBase), fixed2(s.exTax), d?.iva_devuelto ?? "0.00"] };
     });
     const buys = new Map<string | null, Sums>();
-    for (const l of [...fec, ...(received ?? [])]) {
+    for (const l of fec) {
       const s = buys.get(l.tarifa_code) ?? zero();
       add(s, l, 1);
       buys.set(l.tarifa_code, s);
     }
     const purchaseRows = [...buys.entries()].sort((a, b) => tariffOrder(a[0]) - tariffOrder(b[0]));
+    const receivedRows = [...received].sort((a, b) => tariffOrder(a.tarifa_code) - tariffOrder(b.tarifa_code));
+    const receivedTotal = receivedRows.reduce((a, r) => ({ base: a.base.plus(dec(r.base)), tax: a.tax.plus(dec(r.tax)), creditable: a.creditable.plus(dec(r.creditable)) }), { base: dec("0"), tax: dec("0"), creditable: dec("0") });
     const purchaseTotal = purchaseRows.reduce((a, [, s]) => ({ base: a.base.plus(s.base), tax: a.tax.plus(s.tax) }), { base: dec("0"), tax: dec("0") });
     return [
       {
@@ -161,11 +156,19 @@ export const ivaReport: ReportDefinition<Record<string, never>> = {
       },
       {
         key: "purchases-by-tariff",
-        title: received ? "Compras por tarifa de IVA" : "Compras por tarifa de IVA (solo facturas electrónicas de compra emitidas)",
+        title: "Facturas electrónicas de compra (FEC) emitidas, por tarifa de IVA",
         headers: tariffHeaders.slice(0, 4),
         rows: purchaseRows.map(([code, s]) => ({ values: [code ?? "", tariffLabel(code), fixed2(s.base), fixed2(s.tax)] })),
         footer: ["", "Total", fixed2(purchaseTotal.base), fixed2(purchaseTotal.tax)],
-        empty: "No hay compras en el mes",
+        empty: "No hay facturas de compra en el mes",
+      },
+      {
+        key: "received-by-tariff",
+        title: "Documentos recibidos aceptados, por tarifa de IVA (notas de crédito restan)",
+        headers: [...tariffHeaders.slice(0, 4), { header: "IVA acreditable", kind: "money" }],
+        rows: receivedRows.map((r) => ({ values: [r.tarifa_code ?? "", r.tarifa_code ? tariffLabel(r.tarifa_code) : "Sin desglose por tarifa", r.base, r.tax, r.creditable] })),
+        footer: ["", "Total", fixed2(receivedTotal.base), fixed2(receivedTotal.tax), fixed2(receivedTotal.creditable)],
+        empty: "No hay documentos recibidos aceptados en el mes",
       },
     ];
   },

@@ -33,6 +33,8 @@ export interface Column<Row> {
   truncate?: number;
   /** Excel column width (characters). */
   width?: number;
+  /** The table can be sorted by this column: its key in the report's `sorts` (the header is a link). */
+  sort?: string;
 }
 
 export interface SummaryItem {
@@ -78,6 +80,8 @@ export interface ReportDefinition<Row> {
   period: "range" | "year" | "month";
   search: boolean;
   filter?: { param: string; label: string; all: string; options: { value: string; label: string }[] };
+  /** Columns the table can be sorted by (`orden=<key>&dir=asc|desc`); without one, the report's own order. */
+  sorts?: readonly string[];
   /** The paged main table: its columns, its empty text. */
   main?: TableDefinition<Row> & {
     page: (db: Db, q: ReportQuery, cut: { offset: number; limit: number }) => Promise<Row[]>;
@@ -161,11 +165,17 @@ export function parseReportRequest<Row>(def: ReportDefinition<Row>, url: URL, co
   const rawFilter = def.filter ? (params.get(def.filter.param) ?? "") : "";
   const filter = def.filter?.options.some((o) => o.value === rawFilter) ? rawFilter : null;
   if (filter && def.filter) keep.set(def.filter.param, filter);
+  const rawSort = def.sorts ? (params.get("orden") ?? "") : "";
+  const sort = def.sorts?.includes(rawSort) ? { key: rawSort, dir: params.get("dir") === "desc" ? ("desc" as const) : ("asc" as const) } : null;
+  if (sort) {
+    keep.set("orden", sort.key);
+    keep.set("dir", sort.dir);
+  }
   const perPageRaw = Number(params.get("perPage") ?? DEFAULT_PAGE_SIZE);
   const perPage = (PAGE_SIZES as readonly number[]).includes(perPageRaw) ? perPageRaw : DEFAULT_PAGE_SIZE;
   const pageRaw = Number(params.get("page") ?? 1);
   const page = Number.isInteger(pageRaw) && pageRaw >= 1 && pageRaw <= 1_000_000 ? pageRaw : 1;
-  return { query: { companyId, range, search, filter }, period, periodLabel, error, page, perPage, print: params.get("imprimir") === "1", keep };
+  return { query: { companyId, range, search, filter, sort }, period, periodLabel, error, page, perPage, print: params.get("imprimir") === "1", keep };
 }
 
 function requireCompany(context: Readonly<RouterContextProvider>) {
@@ -187,7 +197,8 @@ export interface CellView {
 export interface TableView {
   key: string;
   title?: string;
-  headers: { text: string; numeric: boolean }[];
+  /** A sortable header links to the table sorted by it (`sorted`: its current direction). */
+  headers: { text: string; numeric: boolean; href?: string; sorted?: "asc" | "desc" }[];
   rows: CellView[][];
   footer?: CellView[];
   empty: string;
@@ -266,13 +277,24 @@ export async function loadReport<Row>(def: ReportDefinition<Row>, request: Reque
     page = Math.min(page, lastPage(summary.rows, perPage));
     if (def.main && summary.rows > 0) rows = await def.main.page(database, p.query, cutOf(page));
   }
+  const withKeep = (extra: Record<string, string>) => {
+    const q = new URLSearchParams(p.keep);
+    for (const [k, v] of Object.entries(extra)) q.set(k, v);
+    const s = q.toString();
+    return s ? `?${s}` : "";
+  };
   const last = lastPage(summary.rows, perPage);
   const tables: TableView[] = [];
   if (def.main) {
     tables.push({
       key: def.main.key,
       title: def.main.title,
-      headers: def.main.columns.map((c) => ({ text: c.header, numeric: numericKind(c.kind) })),
+      headers: def.main.columns.map((c) => {
+        if (!c.sort) return { text: c.header, numeric: numericKind(c.kind) };
+        const current = p.query.sort?.key === c.sort ? p.query.sort.dir : undefined;
+        const href = `${def.path}${withKeep({ orden: c.sort, dir: current === "asc" ? "desc" : "asc" })}`;
+        return { text: c.header, numeric: numericKind(c.kind), href, ...(current ? { sorted: current } : {}) };
+      }),
       rows: rows.map((r) => def.main!.columns.map((c) => cellOf(c, r))),
       footer: summary.footer && rows.length ? footerCells(def.main.columns.map((c) => c.kind), summary.footer) : undefined,
       empty: def.main.empty,
@@ -288,12 +310,6 @@ export async function loadReport<Row>(def: ReportDefinition<Row>, request: Reque
       empty: t.empty,
     });
   }
-  const withKeep = (extra: Record<string, string>) => {
-    const q = new URLSearchParams(p.keep);
-    for (const [k, v] of Object.entries(extra)) q.set(k, v);
-    const s = q.toString();
-    return s ? `?${s}` : "";
-  };
   return {
     key: def.key,
     path: def.path,
