@@ -205,8 +205,10 @@ async function issue(call: ApiCall, draft: DocumentDraft, extra: { controlNumber
         const replay = await claimInTx(tx, call.idempotency, now);
         if (replay) return { replay };
       }
-      const result = await issueDocumentInTx(tx, { companyId, userId: principal.userId, draft, now, schemaSet, controlNumber: extra.controlNumber ?? null, sequence: extra.consecutive ?? null, branch: extra.branch ?? null, terminal: extra.terminal ?? null }, key);
-      if (call.idempotency) await storeAnswer(tx, call.idempotency, 201, { documentId: result.documentId }, { Location: selfOf(result.documentId) });
+      // The key's answer (the document's id) is written before the counter is locked (decision 188).
+      const k = call.idempotency;
+      const beforeNumbering = k ? (documentId: number) => storeAnswer(tx, k, 201, { documentId }, { Location: selfOf(documentId) }) : undefined;
+      const result = await issueDocumentInTx(tx, { companyId, userId: principal.userId, draft, now, schemaSet, controlNumber: extra.controlNumber ?? null, sequence: extra.consecutive ?? null, branch: extra.branch ?? null, terminal: extra.terminal ?? null }, key, { beforeNumbering });
       return { documentId: result.documentId };
     });
   } catch (error) {
