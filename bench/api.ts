@@ -1,9 +1,13 @@
 // Integrator API throughput (issue 15): the production server (`server/start.ts`, WEB_CONCURRENCY
 // web processes) on PostgreSQL, 20 concurrent clients each POSTing a 1-line ticket to
 // /api/v1/documents as fast as answers come back (signed, gapless numbering), for BENCH_SECONDS per
-// run, several runs. Baseline in the same run: the issuing use-case alone (issueDocument, in this
-// process, 20 concurrent, same database and company), alternated with the API runs. The load
-// generator runs on the same machine. Printed, never asserted. Run alone: `npx tsx bench/run.ts api`.
+// run, several runs. Baselines in the same run, alternated with the API runs: the issuing use-case
+// alone (issueDocument, in this process, 20 concurrent, same database and company) and a bare
+// RSA-2048 SHA-256 signature (crypto.sign, one thread: the floor of signing one document). Then the
+// same API load on the embedded PGlite (one web process owns its data folder; no in-process
+// baseline there). The load average is recorded around every run. The load generator runs on the
+// same machine. Printed, never asserted. Run alone: `npx tsx bench/run.ts api`.
+import { generateKeyPairSync, sign as rsaSign } from "node:crypto";
 import { execSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -47,14 +51,55 @@ async function load(run: (client: number) => Promise<boolean>, seconds: number) 
 }
 
 const spread = (xs: number[]) => ({ min: Math.min(...xs), median: [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)], max: Math.max(...xs) });
+const load1 = () => Math.round(os.loadavg()[0] * 100) / 100;
+
+/** Bare RSA-2048 SHA-256 signatures per second on this thread for `ms` (the same run's scale). */
+const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+function rsaPerSecond(ms = 1000): number {
+  const payload = Buffer.alloc(256, 7);
+  let n = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < ms) {
+    rsaSign("sha256", payload, privateKey);
+    n++;
+  }
+  return Math.round((n / (performance.now() - t0)) * 1000);
+}
+
+/** The API's runs with the same run's RSA baseline and load: docs/s as a fraction of RSA signatures/s. */
+function summarize(runs: Array<{ docsPerSecond: number; p95Ms: number; rsaPerSecond: number; loadBefore: number; loadAfter: number }>) {
+  return {
+    runs,
+    docsPerSecond: spread(runs.map((r) => r.docsPerSecond)),
+    p95Ms: spread(runs.map((r) => r.p95Ms)),
+    rsaSignPerSecond: spread(runs.map((r) => r.rsaPerSecond)),
+    ratioToRsa: spread(runs.map((r) => Math.round((r.docsPerSecond / r.rsaPerSecond) * 1000) / 1000)),
+    load1: spread(runs.flatMap((r) => [r.loadBefore, r.loadAfter])),
+  };
+}
+
+/** One measured API run, with the load average around it and a bare RSA measure right after. */
+async function measuredRun(run: (client: number) => Promise<boolean>, seconds: number) {
+  const loadBefore = load1();
+  const result = await load(run, seconds);
+  const loadAfter = load1();
+  return { ...result, rsaPerSecond: rsaPerSecond(), loadBefore, loadAfter };
+}
 
 export async function benchApi() {
   process.env.APP_SECRET = APP_SECRET;
   const pgUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
-  if (!pgUrl) return { postgres: "omitido: defina BENCH_DATABASE_URL o DATABASE_URL" };
   const seconds = Number(process.env.BENCH_SECONDS || 10);
   const runs = Number(process.env.BENCH_API_RUNS || 3);
   if (!process.env.BENCH_SKIP_BUILD) execSync("npx react-router build", { stdio: "ignore" });
+  const engines = (process.env.BENCH_API_ENGINES || "postgres,pglite").split(",");
+  const out: Record<string, unknown> = {};
+  if (engines.includes("postgres")) out.postgres = pgUrl ? await benchApiPostgres(pgUrl, seconds, runs) : "omitido: defina BENCH_DATABASE_URL o DATABASE_URL";
+  if (engines.includes("pglite")) out.pglite = await benchApiPglite(seconds, runs);
+  return out;
+}
+
+async function benchApiPostgres(pgUrl: string, seconds: number, runs: number) {
 
   const { startServer } = await import("./foundation.ts");
   const { openDatabase, setDatabase } = await import("../db/client.ts");
@@ -132,17 +177,17 @@ export async function benchApi() {
     for (let i = 0; i < runs; i++) {
       sampling = true;
       const sampled = sample();
-      apiRuns.push(await load(viaApi, seconds));
+      apiRuns.push(await measuredRun(viaApi, seconds));
       sampling = false;
       await sampled;
       baseRuns.push(await load(direct, seconds));
-      terminalRuns.push(await load(viaApiTerminals, seconds));
+      terminalRuns.push(await measuredRun(viaApiTerminals, seconds));
     }
     await sampler.end();
     const samples = [...waits.values()].reduce((a, b) => a + b, 0);
     out.postgresBackendsDuringApiRuns = Object.fromEntries([...waits].sort((a, b) => b[1] - a[1]).map(([k, n]) => [k, `${Math.round((100 * n) / samples)}%`]));
-    out.api = { runs: apiRuns, docsPerSecond: spread(apiRuns.map((r) => r.docsPerSecond)), p95Ms: spread(apiRuns.map((r) => r.p95Ms)) };
-    out.apiTerminalPerClient = { runs: terminalRuns, docsPerSecond: spread(terminalRuns.map((r) => r.docsPerSecond)), p95Ms: spread(terminalRuns.map((r) => r.p95Ms)) };
+    out.api = summarize(apiRuns);
+    out.apiTerminalPerClient = summarize(terminalRuns);
     out.baselineUseCaseInProcess = { runs: baseRuns, docsPerSecond: spread(baseRuns.map((r) => r.docsPerSecond)), p95Ms: spread(baseRuns.map((r) => r.p95Ms)) };
     out.ratioApiToUseCase = Math.round((spread(apiRuns.map((r) => r.docsPerSecond)).median / spread(baseRuns.map((r) => r.docsPerSecond)).median) * 100) / 100;
     // Gapless per counter (terminal): numbers 1..n on each.
@@ -161,6 +206,59 @@ export async function benchApi() {
     await admin.end();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+  return out;
+}
+
+/**
+ * The same API load on the embedded PGlite: one web process (PGlite is one connection in one process
+ * and takes a lock on its folder), the jobs in-process. The company is made a plan-5 company while
+ * the server is stopped; the numbering is checked after it stops.
+ */
+async function benchApiPglite(seconds: number, runs: number) {
+  const { startServer } = await import("./foundation.ts");
+  const { openDatabase } = await import("../db/client.ts");
+  const { companies, documents } = await import("../db/schema/index.ts");
+  const { hashPassword } = await import("../app/server/password.server.ts");
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "colibri-bench-api-pglite-"));
+  const out: Record<string, unknown> = { what: "the same API load on the embedded PGlite (one web process, jobs in-process)", webProcesses: 1, seconds, loadBefore: os.loadavg().map((n) => Math.round(n * 100) / 100) };
+  Object.assign(process.env, { HACIENDA_SANDBOX: "false", SEED_DEMO: "true", API_RATE_LIMIT_PER_MINUTE: "100000000" });
+  const command = ["npx", "tsx", "server/start.ts"];
+  // First start: migrations and the demo company.
+  let server = await startServer({ command, port: PORT, dataDir: tmp });
+  await server.stop();
+  let database = await openDatabase({ dataDir: path.join(tmp, "pglite") });
+  const [company] = await database.db.select({ id: companies.id }).from(companies).limit(1);
+  await database.db.update(companies).set({ permission: 5, usernameApi: "bench-pos", passwordApiHash: await hashPassword("bench-clave-1") }).where(eq(companies.id, company.id));
+  await database.close();
+  server = await startServer({ command, port: PORT, dataDir: tmp });
+  try {
+    const base = `http://127.0.0.1:${PORT}/api/v1`;
+    const tokenRes = await fetch(`${base}/auth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "bench-pos", password: "bench-clave-1" }) });
+    if (tokenRes.status !== 200) throw new Error(`token: ${tokenRes.status} ${await tokenRes.text()}`);
+    const token = ((await tokenRes.json()) as { access_token: string }).access_token;
+    let n = 0;
+    const post = async () => {
+      const r = await fetch(`${base}/documents`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(ticket(++n)) });
+      await r.arrayBuffer();
+      return r.status === 201;
+    };
+    await load(post, 3);
+    const apiRuns = [];
+    for (let i = 0; i < runs; i++) apiRuns.push(await measuredRun(post, seconds));
+    out.api = summarize(apiRuns);
+  } finally {
+    await server.stop();
+  }
+  database = await openDatabase({ dataDir: path.join(tmp, "pglite") });
+  try {
+    const rows = await database.db.select({ n: documents.number }).from(documents).where(eq(documents.kind, "te"));
+    out.ticketsIssued = rows.length;
+    out.consecutivesGapless = rows.map((r) => r.n!).sort((a, b) => a - b).every((x, i) => x === i + 1);
+  } finally {
+    await database.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  out.loadAfter = os.loadavg().map((x) => Math.round(x * 100) / 100);
   return out;
 }
 

@@ -232,35 +232,28 @@ export async function resolveKey(db: DbOrTx, input: Pick<IssueInput, "companyId"
 /**
  * The issuing steps on an open transaction (the recurring job advances its period in the same one).
  * `key` comes from resolveKey. Throws IssueValidationError.
+ *
+ * Order (docs/decisions/070, 188): everything that does not depend on the number — the checks, the
+ * XSD validation on a provisional number, the totals, and the document's rows (document without its
+ * number, clave and signature; lines; references; the submission job; the caller's
+ * `beforeNumbering` writes) — happens before the counter row is locked. From the counter's
+ * statement to the commit only the final build, the signature and one UPDATE remain. Numbering stays
+ * gapless and crash-safe: the number, the signed bytes and the rows commit together or not at all.
  */
-export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningKey | null): Promise<Extract<IssueResult, { ok: true }>> {
+export async function issueDocumentInTx(
+  tx: Tx,
+  input: IssueInput,
+  key: SigningKey | null,
+  hooks: { beforeNumbering?: (documentId: number) => Promise<void> } = {},
+): Promise<Extract<IssueResult, { ok: true }>> {
   const { companyId, draft, now } = input;
   const prepared = await prepareIssue(tx, input);
   const { references, client, issuerSnapshot, effective, hacienda, branch, terminal, docType, header, mapped } = prepared;
   let totals = prepared.totals;
   if (hacienda && !key) throw new IssueValidationError([{ field: "form", message: "La empresa no tiene una llave criptográfica configurada: súbala en Configuración › Hacienda." }]);
-  const number = input.sequence ? await takeSequence(tx, { companyId, branch, terminal, docType }, input.sequence) : await takeNextNumber(tx, { companyId, branch, terminal, docType });
-
-  let clave: string | null = null;
-  let consecutivo: string | null = null;
-  let signed: Buffer | null = null;
-  if (draft.kind !== "qt") {
-    const h = header(number);
-    clave = h.clave;
-    consecutivo = h.consecutivo;
-    const doc = mapped(h);
-    let xml: string;
-    try {
-      xml = buildXml(doc);
-    } catch (error) {
-      const e = error as { field?: string; message: string };
-      throw new IssueValidationError([{ field: fieldOfPath(e.field ?? ""), message: e.message }]);
-    }
-    // The stored totals are the builder's, which equal draftTotals (same function, same inputs).
-    totals = documentTotals(doc);
-    // no_hacienda companies: numbered and validated, never signed nor sent.
-    if (hacienda) signed = Buffer.from(signXml(xml, key!, { now }), "utf8");
-  }
+  // The stored totals are the builder's, which equal draftTotals (same function, same inputs); the
+  // number is not one of the inputs, so they are taken from the provisional comprobante.
+  if (draft.kind !== "qt") totals = documentTotals(mapped(header(1)));
 
   const summary = summaryOf(totals);
   const [row] = await tx
@@ -273,13 +266,14 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
       ...draftColumns(effective, totals, client, issuerSnapshot, now),
       branch,
       terminal,
-      number,
-      consecutivo,
-      clave,
+      // number, consecutivo, clave and signed_xml: set under the counter lock, below.
+      number: null,
+      consecutivo: null,
+      clave: null,
       situacion: draft.kind === "qt" ? null : (draft.situacion ?? 1),
       createdBy: input.userId,
       createdAt: now,
-      signedXml: signed,
+      signedXml: null,
       replacesDocumentId: input.replacesDocumentId ?? null,
       quotationId: input.quotationId ?? null,
       controlNumber: input.controlNumber ?? null,
@@ -308,6 +302,28 @@ export async function issueDocumentInTx(tx: Tx, input: IssueInput, key: SigningK
   if (hacienda) {
     await enqueue(tx, "submit-document", { documentId: row.id, companyId }, { runAt: now, uniqueKey: `submit:${row.id}`, maxAttempts: 1000 });
   }
+  if (hooks.beforeNumbering) await hooks.beforeNumbering(row.id);
+
+  // The counter row is locked from here to the commit.
+  const number = input.sequence ? await takeSequence(tx, { companyId, branch, terminal, docType }, input.sequence) : await takeNextNumber(tx, { companyId, branch, terminal, docType });
+  let clave: string | null = null;
+  let consecutivo: string | null = null;
+  let signed: Buffer | null = null;
+  if (draft.kind !== "qt") {
+    const h = header(number);
+    clave = h.clave;
+    consecutivo = h.consecutivo;
+    let xml: string;
+    try {
+      xml = buildXml(mapped(h));
+    } catch (error) {
+      const e = error as { field?: string; message: string };
+      throw new IssueValidationError([{ field: fieldOfPath(e.field ?? ""), message: e.message }]);
+    }
+    // no_hacienda companies: numbered and validated, never signed nor sent.
+    if (hacienda) signed = Buffer.from(signXml(xml, key!, { now }), "utf8");
+  }
+  await tx.update(documents).set({ number, consecutivo, clave, signedXml: signed }).where(eq(documents.id, row.id));
   return { ok: true, documentId: row.id, kind: draft.kind, number, clave, consecutivo, status: hacienda ? "por enviar" : "no aplica", total: summary.total };
 }
 

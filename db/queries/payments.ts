@@ -141,3 +141,32 @@ export async function receiptsOf(db: DbOrTx, { companyId, documentId }: { compan
     .where(and(eq(payments.companyId, companyId), eq(payments.documentId, documentId), isNull(payments.deletedAt), sql`(${payments.repDocumentId} is not null or ${payments.repNote} is not null)`))
     .orderBy(asc(payments.id));
 }
+
+/**
+ * Every live payment of one of the company's documents, oldest first, with the Recibo Electrónico
+ * de Pago it issued (the integrator API's document answer).
+ */
+export async function documentPayments(db: DbOrTx, { companyId, documentId }: { companyId: number; documentId: number }) {
+  return db
+    .select({
+      id: payments.id,
+      documentId: payments.documentId,
+      paidOn: payments.paidOn,
+      amount: payments.amount,
+      currencyId: payments.currencyId,
+      paymentForm: payments.paymentForm,
+      description: payments.description,
+      reference: payments.reference,
+      bankId: payments.bankId,
+      repNote: payments.repNote,
+      repDocumentId: rep.id,
+      repConsecutivo: rep.consecutivo,
+      repClave: rep.clave,
+      repStatus: rep.status,
+      repDetail: rep.haciendaDetail,
+    })
+    .from(payments)
+    .leftJoin(rep, and(eq(rep.id, payments.repDocumentId), eq(rep.companyId, payments.companyId)))
+    .where(and(eq(payments.companyId, companyId), eq(payments.documentId, documentId), isNull(payments.deletedAt)))
+    .orderBy(asc(payments.id));
+}

@@ -7,8 +7,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { asc, eq } from "drizzle-orm";
-import { documents, jobs, webhookDeliveries } from "../../db/schema/index.ts";
+import { and, asc, eq } from "drizzle-orm";
+import { documentCounters, documents, expenseCategories, jobs, webhookDeliveries } from "../../db/schema/index.ts";
 import { createTestDatabase } from "../setup/db.ts";
 import { startRealSandbox } from "../../app/hacienda/sandbox/real.ts";
 import type { Sandbox } from "../../app/hacienda/sandbox/server.ts";
@@ -19,7 +19,11 @@ import { configurePipeline } from "../../app/server/hacienda-pipeline.server.ts"
 import { handleApi } from "../../app/server/api/router.server.ts";
 import { saveOutgoingEmail } from "../../app/server/company-mail.server.ts";
 import { API_MESSAGES } from "../../app/domain/api/schemas.ts";
+import { RECEPTION_MESSAGES } from "../../app/domain/receptions.ts";
+import { overDueMessage, PAYMENT_MESSAGES } from "../../app/domain/payments.ts";
+import { RECEIVED_API_MESSAGES } from "../../app/server/api/receptions.server.ts";
 import { apiCompany, contractChecker } from "../fixtures/api.ts";
+import { acceptedBySandbox, supplierDocument } from "../fixtures/receptions.ts";
 import { startSmtpCapture, type SmtpCapture } from "../fixtures/smtp.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -292,5 +296,178 @@ describe("an integrator over HTTP", () => {
     } finally {
       process.env.WEBHOOK_ALLOW_PRIVATE = "true";
     }
+  });
+});
+
+const b64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
+
+describe("received documents over HTTP (plan 5 answers its suppliers through the API)", () => {
+  it("uploads a supplier's invoice with Hacienda's answer, accepts it, and receives received_document.processed when Hacienda answers our message", async () => {
+    const a = await apiCompany(database.db, { sandboxUrl: sandbox.url });
+    const [category] = await database.db.insert(expenseCategories).values({ companyId: a.company.id, name: "Equipo de cómputo" }).returning();
+    const pos = new Integrator(a.username, a.password);
+    await pos.signIn();
+    const hook = await pos.call("POST", "/webhooks", { url: receiverUrl, events: ["received_document.processed"] });
+    const secret = hook.body.secret as string;
+    const categories = await pos.call("GET", "/expense-categories");
+    expect(categories.body.data).toEqual([{ id: category.id, name: "Equipo de cómputo" }]);
+
+    const inv = supplierDocument({ receiver: { name: a.company.name, id: a.company.identification } });
+    const mh = await acceptedBySandbox(sandbox.url, inv);
+    const upload = { xml: b64(inv.xml), response: b64(mh.respuestaXml), filename: "factura.xml" };
+
+    // Refusals: not base64, another receiver (the intake's own reason), at the file's pointer.
+    const garbled = await pos.call("POST", "/received-documents", { xml: "no es base64!" });
+    expect(garbled.status).toBe(400);
+    expect(garbled.body.errors).toEqual([{ pointer: "/xml", detail: RECEIVED_API_MESSAGES.notBase64 }]);
+    const other = supplierDocument({ receiver: { name: "Otra Empresa S.A.", id: "3101999999" } });
+    const misaddressed = await pos.call("POST", "/received-documents", { xml: b64(other.xml) });
+    expect(misaddressed.status).toBe(400);
+    expect(misaddressed.body.errors[0].pointer).toBe("/xml");
+    expect(misaddressed.body.errors[0].detail).toMatch(/^El comprobante está emitido a Otra Empresa S\.A\./);
+
+    const first = await pos.call("POST", "/received-documents", upload, "rx-0001");
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.headers.get("location")).toBe(`/api/v1/received-documents/${first.body.id}`);
+    expect(first.body).toMatchObject({ clave: inv.clave, kind: "FE", issuerStatus: "aceptado", status: "pendiente", acceptance: { message: 4, label: "Pendiente" } });
+    // The same key: the same document; without a key, the same XML again: 409 naming it.
+    const replay = await pos.call("POST", "/received-documents", upload, "rx-0001");
+    expect(replay.status).toBe(201);
+    expect(replay.body.id).toBe(first.body.id);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    const again = await pos.call("POST", "/received-documents", upload);
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toBe(RECEIVED_API_MESSAGES.alreadyReceived(inv.clave));
+    expect(again.headers.get("location")).toBe(`/api/v1/received-documents/${first.body.id}`);
+
+    // The acceptance form's rules, same messages at the same fields; nothing changes.
+    const noDetail = await pos.call("POST", `/received-documents/${first.body.id}/acceptance`, { message: 3, expense_category: category.id, tax_condition: "01" });
+    expect(noDetail.status).toBe(400);
+    expect(noDetail.body.errors).toEqual([{ pointer: "/message_detail", detail: RECEPTION_MESSAGES.detailRequired }]);
+    const badCategory = await pos.call("POST", `/received-documents/${first.body.id}/acceptance`, { message: 1, expense_category: 999999, tax_condition: "01" });
+    expect(badCategory.body.errors).toEqual([{ pointer: "/expense_category", detail: RECEPTION_MESSAGES.categoryInvalid }]);
+    const tooMuch = await pos.call("POST", `/received-documents/${first.body.id}/acceptance`, { message: 1, expense_category: category.id, tax_condition: "01", tax_credit: "99999999", applicable_expense: "1" });
+    expect(tooMuch.body.errors[0].pointer).toBe("/tax_credit");
+    expect((await pos.call("GET", `/received-documents/${first.body.id}`)).body.acceptance.message).toBe(4);
+
+    // Another company sees none of it.
+    const b = await apiCompany(database.db);
+    const stranger = new Integrator(b.username, b.password);
+    await stranger.signIn();
+    expect((await stranger.call("GET", `/received-documents/${first.body.id}`)).status).toBe(404);
+    expect((await stranger.call("GET", `/received-documents/${first.body.id}/xml`)).status).toBe(404);
+    expect((await stranger.call("POST", `/received-documents/${first.body.id}/acceptance`, { message: 1, expense_category: category.id, tax_condition: "01" })).status).toBe(404);
+    expect((await stranger.call("GET", "/received-documents")).body.data).toEqual([]);
+
+    const accepted = await pos.call("POST", `/received-documents/${first.body.id}/acceptance`, { message: 1, expense_category: category.id, tax_condition: "01" }, "rx-0001-ok");
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect(accepted.body).toMatchObject({ status: "por enviar", acceptance: { message: 1, label: "Aceptado", expenseCategory: category.id, creditableTax: first.body.totals.tax } });
+    expect(accepted.body.message.consecutive).toMatch(/^\d{8}05\d{10}$/);
+    const twice = await pos.call("POST", `/received-documents/${first.body.id}/acceptance`, { message: 1, expense_category: category.id, tax_condition: "01" });
+    expect(twice.body.detail).toBe(RECEPTION_MESSAGES.notPending);
+
+    const start = received.length;
+    let status = accepted.body.status;
+    for (let i = 0; i < 20 && status !== "aceptado" && status !== "rechazado"; i++) {
+      await drain(async (n) => n > 3);
+      status = (await pos.call("GET", `/received-documents/${first.body.id}`)).body.status;
+    }
+    expect(status).toBe("aceptado");
+    await drain();
+    const events = received.slice(start).filter((r) => r.headers["colibri-event-type"] === "received_document.processed");
+    expect(events).toHaveLength(1);
+    const signature = events[0].headers["colibri-signature"] as string;
+    expect(Integrator.verify(secret, signature, events[0].body, Number(/t=(\d+)/.exec(signature)![1]))).toBe(true);
+    expect(JSON.parse(events[0].body).data.receivedDocument).toMatchObject({ id: first.body.id, clave: inv.clave, message: 1, status: "aceptado", messageConsecutive: accepted.body.message.consecutive });
+
+    const message = await pos.call("GET", `/received-documents/${first.body.id}/message`);
+    expect(message.status).toBe(200);
+    expect(message.body).toContain("MensajeReceptor");
+    expect((await pos.call("GET", `/received-documents/${first.body.id}/response`)).body).toContain("MensajeHacienda");
+    expect((await pos.call("GET", `/received-documents/${first.body.id}/xml`)).body).toBe(inv.xml);
+    const list = await pos.call("GET", "/received-documents?acceptance=aceptado");
+    expect(list.body.data.map((d: { id: number }) => d.id)).toEqual([first.body.id]);
+    expect((await pos.call("GET", "/received-documents?acceptance=pendiente")).body.data).toEqual([]);
+  });
+
+  it("a document uploaded without Hacienda's answer waits ('esperando') and is answered once Hacienda confirms it", async () => {
+    const a = await apiCompany(database.db, { sandboxUrl: sandbox.url });
+    const [category] = await database.db.insert(expenseCategories).values({ companyId: a.company.id, name: "Servicios" }).returning();
+    const pos = new Integrator(a.username, a.password);
+    await pos.signIn();
+    const inv = supplierDocument({ receiver: { name: a.company.name, id: a.company.identification } });
+    await acceptedBySandbox(sandbox.url, inv);
+    const up = await pos.call("POST", "/received-documents", { xml: b64(inv.xml), expense_category: category.id, tax_condition: "04" });
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    expect(up.body).toMatchObject({ issuerStatus: null, acceptance: { expenseCategory: category.id, taxCondition: "04" } });
+    const decided = await pos.call("POST", `/received-documents/${up.body.id}/acceptance`, { message: 2, message_detail: "Faltó una unidad", expense_category: category.id, tax_condition: "04" });
+    expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+    expect(decided.body.status).toBe("esperando");
+    await drain();
+    const got = await pos.call("GET", `/received-documents/${up.body.id}`);
+    expect(got.body).toMatchObject({ issuerStatus: "aceptado", status: "aceptado", acceptance: { message: 2, label: "Aceptado Parcialmente", creditableTax: "0.00000" } });
+    expect(got.body.message.consecutive).toMatch(/^\d{8}06\d{10}$/);
+  });
+});
+
+describe("payments and the Recibo Electrónico de Pago over HTTP", () => {
+  it("a payment of an invoice sold with condition 10 issues the REP, which Hacienda accepts; the invoice lists it; the form's rules and tenancy hold", async () => {
+    // The sandbox judges FechaEmision against its own (real) clock: start from now, not where earlier drains left the virtual clock.
+    clock.now = new Date();
+    const a = await apiCompany(database.db, { sandboxUrl: sandbox.url });
+    const pos = new Integrator(a.username, a.password);
+    await pos.signIn();
+    const invoice = await pos.call("POST", "/documents", { kind: "fe", clientId: a.client.id, saleCondition: "10", lines: [{ ...line, unitPrice: "100000" }] });
+    expect(invoice.status, JSON.stringify(invoice.body)).toBe(201);
+    expect(invoice.body.payments).toEqual([]);
+    const total = invoice.body.totals.total as string;
+    expect(total).toBe("113000.00000");
+
+    // The payment form's rules: over the due amount, a missing form; nothing is saved.
+    const over = await pos.call("POST", `/documents/${invoice.body.id}/payments`, { amount: "200000", payment_form: "04" });
+    expect(over.status).toBe(400);
+    expect(over.body.errors).toEqual([{ pointer: "/amount", detail: overDueMessage("₡113.000,00") }]);
+    const noForm = await pos.call("POST", `/documents/${invoice.body.id}/payments`, { amount: "1000", payment_form: "" });
+    expect(noForm.body.errors).toEqual([{ pointer: "/payment_form", detail: PAYMENT_MESSAGES.formRequired }]);
+    const wrongCurrency = await pos.call("POST", `/documents/${invoice.body.id}/payments`, { amount: "1000", payment_form: "04", currency_id: 1 });
+    expect(wrongCurrency.body.errors).toEqual([{ pointer: "/currency_id", detail: PAYMENT_MESSAGES.currencyMismatch }]);
+    expect(await database.db.select().from(documents).where(eq(documents.kind, "rep"))).toSatisfy((rows: { companyId: number }[]) => !rows.some((r) => r.companyId === a.company.id));
+
+    const paid = await pos.call("POST", `/documents/${invoice.body.id}/payments`, { amount: "56500", payment_form: "04", reference: "TRF-1" }, "pago-1");
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    expect(paid.body).toMatchObject({ paidAmount: "56500.00000", due: "56500.00000", payment: { amount: "56500.00000", payment_form: "04", reference: "TRF-1", rep: { status: "por enviar", note: null } } });
+    const repId = paid.body.payment.rep.documentId as number;
+    expect(paid.body.payment.rep.consecutive).toMatch(/^\d{8}10\d{10}$/);
+    // The same key: the first answer, no second payment or REP.
+    const replay = await pos.call("POST", `/documents/${invoice.body.id}/payments`, { amount: "56500", payment_form: "04", reference: "TRF-1" }, "pago-1");
+    expect(replay.status).toBe(201);
+    expect(replay.body.payment.id).toBe(paid.body.payment.id);
+    const [counter] = await database.db.select().from(documentCounters).where(and(eq(documentCounters.companyId, a.company.id), eq(documentCounters.docType, "10")));
+    expect(counter.nextNumber).toBe(2);
+
+    await drain();
+    const rep = await pos.call("GET", `/documents/${repId}`);
+    expect(rep.body, JSON.stringify(rep.body.hacienda)).toMatchObject({ kind: "rep", status: "aceptado", totals: { total: "56500.00000" } });
+    expect((await pos.call("GET", `/documents/${repId}/xml`)).body).toContain("ReciboElectronicoPago");
+    const after = await pos.call("GET", `/documents/${invoice.body.id}`);
+    expect(after.body.paidAmount).toBe("56500.00000");
+    expect(after.body.payments).toHaveLength(1);
+    expect(after.body.payments[0].rep).toMatchObject({ documentId: repId, status: "aceptado", reasons: [] });
+    // REPs are listed on request, not with the documents (as in the interface).
+    expect((await pos.call("GET", "/documents")).body.data.map((d: { id: number }) => d.id)).not.toContain(repId);
+    expect((await pos.call("GET", "/documents?kind=rep")).body.data.map((d: { id: number }) => d.id)).toEqual([repId]);
+
+    // A cash ticket's payment issues no REP.
+    const sale = await pos.call("POST", "/documents", { kind: "te", lines: [line] });
+    const cash = await pos.call("POST", `/documents/${sale.body.id}/payments`, { amount: "1695", payment_form: "01" });
+    expect(cash.status, JSON.stringify(cash.body)).toBe(201);
+    expect(cash.body.payment.rep).toBeNull();
+    expect(cash.body.due).toBe("0.00000");
+
+    const b = await apiCompany(database.db);
+    const stranger = new Integrator(b.username, b.password);
+    await stranger.signIn();
+    expect((await stranger.call("POST", `/documents/${invoice.body.id}/payments`, { amount: "1", payment_form: "01" })).status).toBe(404);
+    expect((await stranger.call("GET", `/documents/${repId}`)).status).toBe(404);
   });
 });

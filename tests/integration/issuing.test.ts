@@ -271,3 +271,37 @@ describe("issueDocument", () => {
     expect(new Set(stored.map((s) => s.clave)).size).toBe(20);
   });
 });
+
+describe.skipIf(!process.env.DATABASE_URL)("PostgreSQL: what an issue does while it holds the counter row (decision 188)", () => {
+  it("an issue waiting for the counter has already written its document and lines; only the number, the signature and one UPDATE remain", async () => {
+    const { company, user, client } = await issuingCompany(database.db);
+    expect((await issue(company.id, user.id, sampleDraft("fe", client.id))).ok).toBe(true);
+    const { default: postgres } = await import("postgres");
+    const sql = postgres(database.url!, { max: 2, onnotice: () => {} });
+    const holder = await sql.reserve();
+    try {
+      // Another transaction holds the company's FE counter row.
+      await holder`begin`;
+      await holder`select next_number from document_counters where company_id = ${company.id} and doc_type = '01' for update`;
+      const pending = issue(company.id, user.id, sampleDraft("fe", client.id));
+      let waiting: { pid: number } | undefined;
+      for (let i = 0; i < 200 && !waiting; i++) {
+        [waiting] = await sql<{ pid: number }[]>`select pid from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%document_counters%' and pid <> pg_backend_pid()`;
+        if (!waiting) await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(waiting, "an issue waits for the counter row").toBeDefined();
+      // Its document and lines are written already (it holds row-exclusive locks on their tables).
+      const tables = await sql<{ relname: string }[]>`select c.relname from pg_locks l join pg_class c on c.oid = l.relation where l.pid = ${waiting!.pid} and l.mode = 'RowExclusiveLock' and c.relname in ('documents', 'document_lines', 'jobs') order by 1`;
+      expect(tables.map((t) => t.relname)).toEqual(["document_lines", "documents", "jobs"]);
+      await holder`rollback`;
+      const done = await pending;
+      expect(done.ok && done.number).toBe(2);
+      const [row] = await database.db.select({ clave: documents.clave, signed: documents.signedXml }).from(documents).where(and(eq(documents.companyId, company.id), eq(documents.number, 2)));
+      expect(row.clave).toMatch(/^\d{50}$/);
+      expect(verifyXml(row.signed!.toString("utf8")).valid).toBe(true);
+    } finally {
+      holder.release();
+      await sql.end({ timeout: 5 });
+    }
+  });
+});

@@ -106,7 +106,7 @@ export const TokenResponse = named(
 // ---- Documents --------------------------------------------------------------------------------------
 
 export const API_DOCUMENT_KINDS = ["fe", "te", "fec"] as const;
-export const DOCUMENT_KINDS = ["fe", "te", "nc", "nd", "fec"] as const;
+export const DOCUMENT_KINDS = ["fe", "te", "nc", "nd", "fec", "rep"] as const;
 export const DOCUMENT_STATUSES = ["por enviar", "procesando", "aceptado", "rechazado", "no aplica"] as const;
 
 const Exoneration = z.object({
@@ -221,6 +221,56 @@ export const DocumentSummary = named(
   }),
 );
 
+const RepSummary = z
+  .object({
+    documentId: z.number().int().nullable().describe("El REP (GET /documents/{id}); null si no se emitió."),
+    consecutive: z.string().nullable(),
+    clave: z.string().nullable(),
+    status: z.enum(DOCUMENT_STATUSES).nullable(),
+    reasons: z.array(z.string()).describe("Si Hacienda lo rechazó: sus razones en español."),
+    note: z.string().nullable().describe("Por qué no se emitió el REP que la condición de venta pide."),
+  })
+  .nullable()
+  .describe("El recibo electrónico de pago del pago; null si la condición de venta no lo pide.");
+
+const Payment_ = named(
+  "Payment",
+  z.object({
+    id: z.number().int(),
+    documentId: z.number().int(),
+    date: z.string(),
+    amount: z.string(),
+    currency: z.enum(["CRC", "USD"]),
+    payment_form: z.string().describe("MedioPago (Nota 6)."),
+    description: z.string(),
+    reference: z.string().nullable(),
+    bank_id: z.number().int().nullable(),
+    rep: RepSummary,
+  }),
+);
+
+export const PaymentInput = named(
+  "PaymentInput",
+  z.object({
+    amount: Decimal.describe("En la moneda del documento; como máximo el saldo pendiente."),
+    payment_form: z.string().max(2).describe("MedioPago (Nota 6): 01 efectivo, 02 tarjeta, 04 transferencia …"),
+    currency_id: z.number().int().min(1).max(2).optional().describe("1 dólares, 2 colones; la del documento por omisión (debe ser la del documento)."),
+    date: z.string().max(10).optional().describe("AAAA-MM-DD; hoy (Costa Rica) por omisión."),
+    description: z.string().max(250).optional().describe("'Pago factura Nº …' por omisión."),
+    reference: z.string().max(100).optional(),
+    bank_id: z.number().int().positive().optional(),
+  }),
+);
+
+export const PaymentCreated = named(
+  "PaymentCreated",
+  z.object({
+    payment: Payment_,
+    paidAmount: z.string().describe("Lo pagado del documento, con este pago."),
+    due: z.string().describe("El saldo pendiente del documento."),
+  }),
+);
+
 export const Document = named(
   "Document",
   DocumentSummary.extend({
@@ -246,6 +296,7 @@ export const Document = named(
       }),
     ),
     references: z.array(z.object({ documentId: z.number().int().nullable(), docType: z.string(), number: z.string().nullable(), issuedAt: z.string(), code: z.string().nullable(), reason: z.string().nullable() })),
+    payments: z.array(Payment_).describe("Los pagos registrados, con su recibo electrónico de pago (REP) cuando la condición de venta lo exige (08, 10)."),
   }),
 );
 
@@ -438,9 +489,100 @@ export const WebhookEvent = named(
           reasons: z.array(z.string()),
         })
         .optional(),
+      receivedDocument: z
+        .object({
+          id: z.number().int(),
+          clave: z.string(),
+          issuerName: z.string(),
+          issuerId: z.string(),
+          message: z.number().int().describe("1 aceptado, 2 aceptado parcialmente, 3 rechazado."),
+          status: z.string().describe("El estado de nuestro mensaje de receptor: aceptado, rechazado o no enviado."),
+          messageConsecutive: z.string().nullable(),
+          reasons: z.array(z.string()),
+        })
+        .optional(),
     }),
   }),
 );
+
+// ---- Received documents -------------------------------------------------------------------------------
+
+export const RECEIVED_STATUSES = ["pendiente", "esperando", "por enviar", "procesando", "aceptado", "rechazado", "no enviado"] as const;
+
+export const ReceivedDocumentUpload = named(
+  "ReceivedDocumentUpload",
+  z.object({
+    xml: z.string().min(1).max(7_100_000).describe("El XML del comprobante del proveedor (FE, NC o ND, v4.2–4.4), en base64, tal como lo recibió."),
+    response: z.string().min(1).max(1_000_000).optional().describe("La respuesta de Hacienda al proveedor (MensajeHacienda) en base64, si la tiene; si no, se le consulta a Hacienda."),
+    filename: z.string().max(120).optional(),
+    expense_category: z.number().int().positive().optional().describe("Categoría de gasto (GET /expense-categories); la de Configuración recepción por omisión."),
+    tax_condition: z.enum(["01", "02", "03", "04", "05"]).optional().describe("Condición de impuesto (Nota 18); la de Configuración recepción por omisión."),
+  }),
+  "Un comprobante recibido de un proveedor: queda pendiente hasta aceptarlo, aceptarlo parcialmente o rechazarlo.",
+);
+
+export const ReceivedDocumentDecision = named(
+  "ReceivedDocumentDecision",
+  z.object({
+    message: z.number().int().describe("1 Aceptado, 2 Aceptado Parcialmente, 3 Rechazado."),
+    message_detail: z.string().max(500).optional().describe("Obligatorio para 2 y 3 (máximo 160 caracteres)."),
+    expense_category: z.number().int().positive().describe("Categoría de gasto (GET /expense-categories)."),
+    tax_condition: z.string().max(2).describe("Condición de impuesto (Nota 18): 01 … 05."),
+    tax_credit: Decimal.optional().describe("Impuesto acreditable; sin él se deriva de la condición de impuesto."),
+    applicable_expense: Decimal.optional().describe("Gasto aplicable; sin él se deriva de la condición de impuesto."),
+  }),
+  "La decisión sobre un comprobante recibido (los campos del formulario 'Actualizar aceptación').",
+);
+
+export const ReceivedDocument = named(
+  "ReceivedDocument",
+  z.object({
+    id: z.number().int(),
+    clave: z.string(),
+    kind: z.string().describe("FE, NC o ND."),
+    version: z.string(),
+    consecutive: z.string().nullable(),
+    issuedAt: z.string(),
+    issuer: z.object({ name: z.string(), identificationType: z.string().nullable(), identification: z.string() }),
+    currency: z.string(),
+    exchangeRate: z.string(),
+    totals: z.object({ subtotal: z.string(), discount: z.string(), tax: z.string(), exonerated: z.string(), ivaDevuelto: z.string(), otherCharges: z.string(), total: z.string() }),
+    issuerStatus: z.enum(["aceptado", "rechazado"]).nullable().describe("El veredicto de Hacienda sobre el comprobante del proveedor; null mientras no se sabe."),
+    acceptance: z.object({
+      message: z.number().int().describe("4 pendiente, 1 aceptado, 2 aceptado parcialmente, 3 rechazado."),
+      label: z.string(),
+      detail: z.string().nullable(),
+      expenseCategory: z.number().int().nullable(),
+      taxCondition: z.string().nullable(),
+      creditableTax: z.string().nullable(),
+      applicableExpense: z.string().nullable(),
+      rejectDeadline: z.string().describe("Último día (Costa Rica) para rechazarlo."),
+      processedAt: z.string().nullable(),
+    }),
+    status: z.enum(RECEIVED_STATUSES).describe("Nuestro mensaje de receptor."),
+    message: z.object({
+      consecutive: z.string().nullable(),
+      issuedAt: z.string().nullable(),
+      haciendaMessage: z.string().nullable(),
+      reasons: z.array(z.string()).describe("Si Hacienda lo rechazó: sus razones en español."),
+      submittedAt: z.string().nullable(),
+      answeredAt: z.string().nullable(),
+      lastError: z.string().nullable(),
+    }),
+    links: z.object({ self: z.string(), xml: z.string(), message: z.string(), response: z.string(), issuerResponse: z.string() }),
+  }),
+);
+export const ReceivedDocumentList = named("ReceivedDocumentList", z.object({ data: z.array(ReceivedDocument), nextCursor: z.string().nullable() }));
+export const ReceivedDocumentQuery = z.object({
+  acceptance: z.enum(["aceptado", "rechazado", "pendiente"]).optional().describe("aceptado incluye aceptado parcialmente."),
+  status: z.enum(RECEIVED_STATUSES).optional(),
+  from: Day.optional().describe("Emitidos desde este día (Costa Rica), inclusive."),
+  to: Day.optional().describe("Hasta este día (Costa Rica), inclusive."),
+  clave: z.string().regex(/^\d{50}$/).optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.string().regex(/^\d{1,3}$/).optional(),
+});
+export const ExpenseCategoryList = named("ExpenseCategoryList", z.object({ data: z.array(z.object({ id: z.number().int(), name: z.string() })) }));
 
 /** "lines.0.unitPrice" (a form or use-case field) → "/lines/0/unitPrice" (RFC 6901). */
 export function pointerOf(field: string): string {

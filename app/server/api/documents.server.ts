@@ -12,7 +12,7 @@ import { documentOf, linesOf, referencesOf } from "../../../db/queries/documents
 import { formItems } from "../../../db/queries/items.ts";
 import { genericClient } from "../../../db/queries/clients.ts";
 import { termOf } from "../../../db/queries/config.ts";
-import { API_MESSAGES, type DocumentCreate, type DocumentLineInput, type DocumentQuery, type EmailRequest, type NoteCreate } from "../../domain/api/schemas.ts";
+import { API_MESSAGES, type PaymentInput, type DocumentCreate, type DocumentLineInput, type DocumentQuery, type EmailRequest, type NoteCreate } from "../../domain/api/schemas.ts";
 import { checkDraft, type DocumentDraft, type DraftReference, type FieldError } from "../../domain/document-draft.ts";
 import {
   applyItemPicks,
@@ -41,6 +41,7 @@ import { ISSUE_MESSAGES, issueDocumentInTx, IssueValidationError, NOTE_SOURCES, 
 import { SigningKeyError } from "../signing-key.server.ts";
 import { claimFirst, claimInTx, releaseKey, storeAnswer, type IdempotencyKey } from "./idempotency.server.ts";
 import { ApiError, cursorOf, invalid, json, notFound, pageLimit, readCursor } from "./http.server.ts";
+import { createPayment, paymentsJson } from "./payments.server.ts";
 import type { ApiPrincipal } from "./tokens.server.ts";
 
 export interface ApiCall {
@@ -204,8 +205,10 @@ async function issue(call: ApiCall, draft: DocumentDraft, extra: { controlNumber
         const replay = await claimInTx(tx, call.idempotency, now);
         if (replay) return { replay };
       }
-      const result = await issueDocumentInTx(tx, { companyId, userId: principal.userId, draft, now, schemaSet, controlNumber: extra.controlNumber ?? null, sequence: extra.consecutive ?? null, branch: extra.branch ?? null, terminal: extra.terminal ?? null }, key);
-      if (call.idempotency) await storeAnswer(tx, call.idempotency, 201, { documentId: result.documentId }, { Location: selfOf(result.documentId) });
+      // The key's answer (the document's id) is written before the counter is locked (decision 188).
+      const k = call.idempotency;
+      const beforeNumbering = k ? (documentId: number) => storeAnswer(tx, k, 201, { documentId }, { Location: selfOf(documentId) }) : undefined;
+      const result = await issueDocumentInTx(tx, { companyId, userId: principal.userId, draft, now, schemaSet, controlNumber: extra.controlNumber ?? null, sequence: extra.consecutive ?? null, branch: extra.branch ?? null, terminal: extra.terminal ?? null }, key, { beforeNumbering });
       return { documentId: result.documentId };
     });
   } catch (error) {
@@ -322,7 +325,10 @@ export async function createNote(call: ApiCall, kind: "nc" | "nd", sourceId: num
 
 // ---- Reading -------------------------------------------------------------------------------------------
 
-const API_KINDS = ["fe", "te", "nc", "nd", "fec"];
+/** Kinds an integrator reads: the documents it issues and the REP a payment issues (decision 187). */
+const API_KINDS = ["fe", "te", "nc", "nd", "fec", "rep"];
+/** The list without a kind filter: as the interface's lists, REPs are shown with their payment. */
+const LISTED_KINDS = ["fe", "te", "nc", "nd", "fec"];
 const selfOf = (id: number) => `/api/v1/documents/${id}`;
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
@@ -402,7 +408,7 @@ function summaryJson(d: SummaryRow) {
 export async function documentBody(db: DbOrTx, companyId: number, id: number) {
   const d = await apiDocumentRow(db, companyId, id);
   if (!d) throw notFound();
-  const [lines, refs] = await Promise.all([linesOf(db, { companyId, documentId: id }), referencesOf(db, { companyId, documentId: id })]);
+  const [lines, refs, paid] = await Promise.all([linesOf(db, { companyId, documentId: id }), referencesOf(db, { companyId, documentId: id }), paymentsJson(db, companyId, id)]);
   return {
     ...summaryJson(d),
     lines: lines.map((l) => ({
@@ -425,7 +431,15 @@ export async function documentBody(db: DbOrTx, companyId: number, id: number) {
       total: l.total,
     })),
     references: refs.map((r) => ({ documentId: r.referencedDocumentId, docType: r.docType, number: r.number, issuedAt: r.issuedAt.toISOString(), code: r.code, reason: r.reason })),
+    payments: paid,
   };
+}
+
+/** POST /documents/{id}/payments (payments.server.ts): a payment on one of the company's documents. */
+export async function paymentOnDocument(call: ApiCall, id: number, input: z.output<typeof PaymentInput>): Promise<Response> {
+  const d = await apiDocumentRow(call.db, call.principal.companyId, id);
+  if (!d) throw notFound();
+  return createPayment(call, { id: d.id, currencyId: d.currencyId, consecutivo: d.consecutivo, number: d.number }, input);
 }
 
 export async function getDocument(call: ApiCall, id: number): Promise<Response> {
@@ -441,7 +455,7 @@ export async function listDocuments(call: ApiCall, q: z.output<typeof DocumentQu
   const limit = pageLimit(q.limit);
   const cursor = readCursor(q.cursor, isCursor);
   const where: SQL[] = [eq(documents.companyId, companyId), isNull(documents.deletedAt)];
-  where.push(q.kind ? eq(documents.kind, q.kind) : inArray(documents.kind, API_KINDS));
+  where.push(q.kind ? eq(documents.kind, q.kind) : inArray(documents.kind, LISTED_KINDS));
   if (q.status) where.push(eq(documents.status, q.status));
   if (q.from) where.push(gte(documents.issuedAt, new Date(`${q.from}T00:00:00-06:00`)));
   if (q.to) where.push(lt(documents.issuedAt, new Date(new Date(`${q.to}T00:00:00-06:00`).getTime() + 86_400_000)));
@@ -479,7 +493,7 @@ export async function emailDocument(call: ApiCall, id: number, input: z.output<t
   const { db, now } = call;
   const companyId = call.principal.companyId;
   const d = await documentOf(db, { companyId, id });
-  if (!d || d.deletedAt || !API_KINDS.includes(d.kind)) throw notFound();
+  if (!d || d.deletedAt || !LISTED_KINDS.includes(d.kind)) throw notFound();
   let to: string[];
   if (input.emails) {
     const parsed = parseAddresses(input.emails.join(", "));

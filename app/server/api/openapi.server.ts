@@ -103,7 +103,7 @@ export function openApiDocument(): Record<string, unknown> {
         "Emisión de comprobantes electrónicos (Hacienda v4.4) para integradores (plan 5). Autenticación con token Bearer (POST /auth/token); x-Company para usuarios de varias compañías; Idempotency-Key en los POST; errores application/problem+json con `detail` en español; webhooks firmados con HMAC-SHA256. Referencia legible: /api/docs.",
     },
     servers: [{ url: "/api/v1" }],
-    tags: ["Autenticación", "Documentos", "Clientes", "Artículos", "Webhooks", "Referencia"].map((name) => ({ name })),
+    tags: ["Autenticación", "Documentos", "Documentos recibidos", "Clientes", "Artículos", "Webhooks", "Referencia"].map((name) => ({ name })),
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "El access_token de POST /auth/token." } },
       parameters: {

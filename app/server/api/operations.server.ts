@@ -4,7 +4,8 @@
 import type { z } from "zod";
 import * as S from "../../domain/api/schemas.ts";
 import { BODY_LIMITS } from "./config.server.ts";
-import { createDocument, createNote, downloadDocument, emailDocument, getDocument, listDocuments, listTaxTypes, replayDocument, type ApiCall } from "./documents.server.ts";
+import { createDocument, createNote, downloadDocument, emailDocument, getDocument, listDocuments, listTaxTypes, paymentOnDocument, replayDocument, type ApiCall } from "./documents.server.ts";
+import { decideReceived, downloadReceived, getReceived, listExpenseCategories, listReceived, replayReceived, uploadReceived } from "./receptions.server.ts";
 import { cursorOf, idParam, json, notFound, pageLimit, readCursor } from "./http.server.ts";
 import { onceInTransaction } from "./idempotency.server.ts";
 import { createClientCall, createItemCall, getClientCall, getItemCall, listClientsCall, listItemsCall, updateClientCall, updateItemCall } from "./master-data.server.ts";
@@ -185,6 +186,20 @@ export const OPERATIONS: Operation[] = [
     }),
   ),
   {
+    id: "createPayment",
+    method: "POST",
+    path: "/documents/{id}/payments",
+    tag: "Documentos",
+    summary: "Registrar un pago de un documento",
+    description:
+      "Las reglas del formulario de pago (mismos mensajes). En una factura con condición de venta 08 o 10 el pago emite en la misma transacción el Recibo Electrónico de Pago (REP), que viaja a Hacienda como cualquier documento: `payment.rep` lo nombra (GET /documents/{id} del REP). Si el REP no se puede emitir, no se guarda nada. Acepta Idempotency-Key.",
+    auth: true,
+    body: S.PaymentInput,
+    idempotent: true,
+    responses: { 201: { description: "El pago registrado, con su REP si corresponde.", schema: S.PaymentCreated } },
+    handle: (c) => paymentOnDocument(c, idParam(c.params.id), c.body as z.output<typeof S.PaymentInput>),
+  },
+  {
     id: "listTaxTypes",
     method: "GET",
     path: "/tax-types",
@@ -288,6 +303,90 @@ export const OPERATIONS: Operation[] = [
     body: S.ItemInput,
     responses: { 200: { description: "El artículo actualizado.", schema: S.Item } },
     handle: (c) => updateItemCall(c, idParam(c.params.id), c.body as z.output<typeof S.ItemInput>),
+  },
+  // ---- Received documents
+  {
+    id: "uploadReceivedDocument",
+    method: "POST",
+    path: "/received-documents",
+    tag: "Documentos recibidos",
+    summary: "Subir un comprobante recibido de un proveedor",
+    description:
+      "El XML del comprobante (FE, NC o ND) en base64 y, si la tiene, la respuesta de Hacienda al proveedor. Se revisa como en 'Subir Nuevo XML' (firma, dirigido a su compañía, no recibido antes) y queda pendiente de aceptación; sin la respuesta de Hacienda se le consulta. Acepta Idempotency-Key.",
+    auth: true,
+    body: S.ReceivedDocumentUpload,
+    bodyLimit: BODY_LIMITS.receivedDocument,
+    idempotent: true,
+    replay: replayReceived,
+    responses: { 201: { description: "El comprobante recibido, pendiente.", schema: S.ReceivedDocument }, 409: { description: "Ya fue recibido (Location lo nombra), o la Idempotency-Key ya se usó con otra solicitud.", schema: S.Problem } },
+    handle: (c) => uploadReceived(c, c.body as z.output<typeof S.ReceivedDocumentUpload>),
+  },
+  {
+    id: "listReceivedDocuments",
+    method: "GET",
+    path: "/received-documents",
+    tag: "Documentos recibidos",
+    summary: "Listar los comprobantes recibidos",
+    description: "Del más reciente al más antiguo (fecha de emisión), con filtros; la página siguiente con ?cursor=nextCursor.",
+    auth: true,
+    query: S.ReceivedDocumentQuery,
+    responses: { 200: { description: "Una página de comprobantes recibidos.", schema: S.ReceivedDocumentList } },
+    handle: (c) => listReceived(c, c.query as z.output<typeof S.ReceivedDocumentQuery>),
+  },
+  {
+    id: "getReceivedDocument",
+    method: "GET",
+    path: "/received-documents/{id}",
+    tag: "Documentos recibidos",
+    summary: "Consultar un comprobante recibido",
+    description: "Su aceptación, el estado de nuestro mensaje de receptor ante Hacienda y sus razones si lo rechazó.",
+    auth: true,
+    responses: { 200: { description: "El comprobante recibido.", schema: S.ReceivedDocument } },
+    handle: (c) => getReceived(c, idParam(c.params.id)),
+  },
+  {
+    id: "decideReceivedDocument",
+    method: "POST",
+    path: "/received-documents/{id}/acceptance",
+    tag: "Documentos recibidos",
+    summary: "Aceptar, aceptar parcialmente o rechazar un comprobante recibido",
+    description:
+      "Las reglas del formulario 'Actualizar aceptación' (mismos mensajes, mismos campos). Si Hacienda ya aceptó el comprobante del proveedor, el mensaje de receptor se numera, firma y envía; si no se sabe todavía, queda 'esperando' y se envía cuando Hacienda lo confirme. Cuando Hacienda responde el mensaje se envía el evento received_document.processed. Acepta Idempotency-Key.",
+    auth: true,
+    body: S.ReceivedDocumentDecision,
+    idempotent: true,
+    replay: replayReceived,
+    responses: { 200: { description: "El comprobante con su decisión.", schema: S.ReceivedDocument } },
+    handle: (c) => decideReceived(c, idParam(c.params.id), c.body as z.output<typeof S.ReceivedDocumentDecision>),
+  },
+  ...(
+    [
+      ["xml", "downloadReceivedXml", "Descargar el XML del proveedor", "xml"],
+      ["message", "downloadReceivedMessage", "Descargar nuestro mensaje de receptor firmado", "mensaje"],
+      ["response", "downloadReceivedResponse", "Descargar la respuesta de Hacienda a nuestro mensaje", "respuesta"],
+      ["issuer-response", "downloadReceivedIssuerResponse", "Descargar la respuesta de Hacienda al proveedor", "hacienda-emisor"],
+    ] as const
+  ).map(
+    ([segment, id, summary, file]): Operation => ({
+      id,
+      method: "GET",
+      path: `/received-documents/{id}/${segment}`,
+      tag: "Documentos recibidos",
+      summary,
+      auth: true,
+      responses: { 200: { description: "El archivo.", file: "application/xml" } },
+      handle: (c) => downloadReceived(c, idParam(c.params.id), file),
+    }),
+  ),
+  {
+    id: "listExpenseCategories",
+    method: "GET",
+    path: "/expense-categories",
+    tag: "Documentos recibidos",
+    summary: "Las categorías de gasto de la compañía",
+    auth: true,
+    responses: { 200: { description: "Las categorías (expense_category de una aceptación).", schema: S.ExpenseCategoryList } },
+    handle: (c) => listExpenseCategories(c),
   },
   // ---- Webhooks
   {

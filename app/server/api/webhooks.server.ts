@@ -12,7 +12,7 @@ import https from "node:https";
 import net from "node:net";
 import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../../db/client.ts";
-import { documents, jobs, webhookDeliveries, webhookEndpoints } from "../../../db/schema/index.ts";
+import { documents, jobs, receivedDocuments, webhookDeliveries, webhookEndpoints } from "../../../db/schema/index.ts";
 import { enqueue } from "../../../jobs/runner.ts";
 import { API_MESSAGES, WEBHOOK_EVENTS } from "../../domain/api/schemas.ts";
 import { rejectionReasons } from "../../domain/rejection-reasons.ts";
@@ -145,6 +145,49 @@ export async function queueDocumentEvent(tx: DbOrTx, documentId: number, now: Da
       type: d.status === "aceptado" ? "document.accepted" : "document.rejected",
       documentId: d.id,
       data: { document: { id: d.id, kind: d.kind, status: d.status, clave: d.clave, consecutive: d.consecutivo, controlNumber: d.controlNumber, total: d.total, reasons: d.status === "rechazado" ? rejectionReasons(d.detail) : [] } },
+    },
+    now,
+  );
+}
+
+/**
+ * The event of a received document whose processing ended: Hacienda answered our MensajeReceptor
+ * (aceptado or rechazado, also a refusal at reception) or refused the supplier's document, so no
+ * message is sent ('no enviado'). Called in the transaction of that change (receptions/pipeline.server.ts).
+ */
+export async function queueReceivedEvent(tx: DbOrTx, receivedId: number, now: Date): Promise<void> {
+  const [r] = await tx
+    .select({
+      id: receivedDocuments.id,
+      companyId: receivedDocuments.companyId,
+      clave: receivedDocuments.clave,
+      issuerName: receivedDocuments.issuerName,
+      issuerId: receivedDocuments.issuerId,
+      message: receivedDocuments.message,
+      status: receivedDocuments.status,
+      messageConsecutive: receivedDocuments.messageConsecutive,
+      detail: receivedDocuments.haciendaDetail,
+    })
+    .from(receivedDocuments)
+    .where(eq(receivedDocuments.id, receivedId));
+  if (!r || !["aceptado", "rechazado", "no enviado"].includes(r.status)) return;
+  await queueWebhookEvent(
+    tx,
+    {
+      companyId: r.companyId,
+      type: "received_document.processed",
+      data: {
+        receivedDocument: {
+          id: r.id,
+          clave: r.clave,
+          issuerName: r.issuerName,
+          issuerId: r.issuerId,
+          message: r.message,
+          status: r.status,
+          messageConsecutive: r.messageConsecutive,
+          reasons: r.status === "rechazado" ? rejectionReasons(r.detail) : [],
+        },
+      },
     },
     now,
   );

@@ -12,6 +12,7 @@ import { HaciendaClientError, readMensajeHacienda } from "../../hacienda/client.
 import type { SigningKey } from "../../hacienda/p12.ts";
 import { appSchemaSet } from "../document-form.server.ts";
 import { clientFor, credentialsOf, ERROR_ANSWERS_BEFORE_GIVING_UP, pollDelay, POLL_BACKOFF_MS, PIPELINE_MESSAGES } from "../hacienda-pipeline.server.ts";
+import { queueReceivedEvent } from "../api/webhooks.server.ts";
 import { idTypeOf } from "../issue-document.server.ts";
 import { companyHacienda, signingKeyFor, SigningKeyError } from "../signing-key.server.ts";
 import { issuerCheckKey } from "./intake.server.ts";
@@ -89,10 +90,15 @@ export async function checkIssuerStatus(db: Db, { companyId, id, attempt }: { co
     }
   }
   if (issuerStatus === "rechazado") {
-    await db
-      .update(receivedDocuments)
-      .set({ status: "no enviado", lastError: RECEPTION_PIPELINE_MESSAGES.issuerRejected })
-      .where(and(eq(receivedDocuments.id, id), eq(receivedDocuments.status, "esperando")));
+    await db.transaction(async (tx) => {
+      const changed = await tx
+        .update(receivedDocuments)
+        .set({ status: "no enviado", lastError: RECEPTION_PIPELINE_MESSAGES.issuerRejected })
+        .where(and(eq(receivedDocuments.id, id), eq(receivedDocuments.status, "esperando")))
+        .returning({ id: receivedDocuments.id });
+      // The integrator's webhook (docs/decisions/183, 186): written with the change.
+      if (changed.length) await queueReceivedEvent(tx, id, now);
+    });
     return "rejected";
   }
   await sendWhenDecided(db, companyId, id, now);
@@ -166,10 +172,14 @@ export async function submitReceptionMessage(db: Db, { companyId, id }: { compan
     return result.duplicate ? "duplicate" : "sent";
   } catch (error) {
     if (error instanceof HaciendaClientError && error.code === "ENVIO_RECHAZADO") {
-      await db
-        .update(receivedDocuments)
-        .set({ status: "rechazado", haciendaDetail: error.errorCause ?? error.message, answeredAt: now, lastError: error.message })
-        .where(and(eq(receivedDocuments.id, id), eq(receivedDocuments.status, "por enviar")));
+      await db.transaction(async (tx) => {
+        const changed = await tx
+          .update(receivedDocuments)
+          .set({ status: "rechazado", haciendaDetail: error.errorCause ?? error.message, answeredAt: now, lastError: error.message })
+          .where(and(eq(receivedDocuments.id, id), eq(receivedDocuments.status, "por enviar")))
+          .returning({ id: receivedDocuments.id });
+        if (changed.length) await queueReceivedEvent(tx, id, now);
+      });
       return "refused";
     }
     await recordError(db, id, (error as Error).message);
@@ -184,19 +194,25 @@ export async function submitReceptionMessage(db: Db, { companyId, id }: { compan
 export async function applyReceptionAnswer(db: Db, answer: { clave: string; consecutivo: string; estado: string; respuestaXml?: string; detail?: string }, now: Date): Promise<number | null> {
   if (answer.estado !== "aceptado" && answer.estado !== "rechazado") return null;
   const info = answer.respuestaXml ? readMensajeHacienda(answer.respuestaXml) : { detalleLineas: [] as string[], detalleMensaje: undefined, estadoMensaje: undefined };
-  const [row] = await db
-    .update(receivedDocuments)
-    .set({
-      status: answer.estado,
-      responseXml: answer.respuestaXml ? Buffer.from(answer.respuestaXml, "utf8") : null,
-      haciendaDetail: info.detalleLineas.join("\n") || info.detalleMensaje || answer.detail || null,
-      haciendaMessage: info.estadoMensaje ?? null,
-      answeredAt: now,
-      lastError: null,
-    })
-    .where(and(eq(receivedDocuments.clave, answer.clave), eq(receivedDocuments.messageConsecutive, answer.consecutivo), inArray(receivedDocuments.status, ["por enviar", "procesando"])))
-    .returning({ id: receivedDocuments.id });
-  return row?.id ?? null;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(receivedDocuments)
+      .set({
+        status: answer.estado,
+        responseXml: answer.respuestaXml ? Buffer.from(answer.respuestaXml, "utf8") : null,
+        haciendaDetail: info.detalleLineas.join("\n") || info.detalleMensaje || answer.detail || null,
+        haciendaMessage: info.estadoMensaje ?? null,
+        answeredAt: now,
+        lastError: null,
+      })
+      .where(and(eq(receivedDocuments.clave, answer.clave), eq(receivedDocuments.messageConsecutive, answer.consecutivo), inArray(receivedDocuments.status, ["por enviar", "procesando"])))
+      .returning({ id: receivedDocuments.id });
+    if (!row) return null;
+    // The integrator's webhook (received_document.processed), written with the change like the
+    // issued documents' events (docs/decisions/183, 186).
+    await queueReceivedEvent(tx, row.id, now);
+    return row.id;
+  });
 }
 
 export type PollOutcome = "final" | "waiting" | "resubmit" | "skipped";
