@@ -7,7 +7,7 @@ import type { Db, DbOrTx } from "../../db/client.ts";
 import { companies, documents, EMAIL_RETRY_PREDICATE, jobs } from "../../db/schema/index.ts";
 import { documentRecipients } from "../email/document-email.ts";
 import { enqueue } from "../../jobs/runner.ts";
-import { createHaciendaClient, HaciendaClientError, readMensajeHacienda, sandboxEnvironment, type ClientOptions, type Credentials, type HaciendaClient } from "../hacienda/client.ts";
+import { createHaciendaClient, HaciendaClientError, readMensajeHacienda, sandboxEnvironment, type ClientOptions, type Credentials, type HaciendaClient, type StatusResult } from "../hacienda/client.ts";
 import { verifyXml } from "../hacienda/verify.ts";
 import type { DocumentDraft } from "../domain/document-draft.ts";
 import { pendingText } from "../domain/document-status.ts";
@@ -231,26 +231,55 @@ export async function pollDocument(
   if (!doc || doc.status !== "procesando" || !doc.clave) return "skipped";
   const hc = await companyHacienda(db, companyId, now);
   if (!hc) return "skipped";
+  const clave = doc.clave;
+  return pollOnce(
+    { attempt, errors, hint },
+    {
+      status: () => clientFor(hc).status(credentialsOf(companyId, hc), clave),
+      apply: (answer) => applyHaciendaAnswer(db, { clave, ...answer }, now),
+      next: (job) =>
+        enqueue(db, "poll-document", { companyId, documentId, ...job }, { runAt: new Date(now.getTime() + pollDelay(job.attempt)), uniqueKey: `poll:${documentId}:${job.attempt}`, maxAttempts: 1000 }),
+      resubmit: () => resubmit(db, companyId, documentId, now),
+      recordError: (message) => recordError(db, documentId, message),
+    },
+  );
+}
+
+/**
+ * One question to Hacienda about something we sent (an issued document or our MensajeReceptor),
+ * the same rules for both: a signed final answer is applied; a poll from a callback (`hint`) looks
+ * once; a third 'error' answer ends it 'rechazado' (ERROR_ANSWERS_BEFORE_GIVING_UP); otherwise the
+ * next poll is queued with backoff. Hacienda not having it at all (NO_ENCONTRADO) sends it again.
+ */
+export async function pollOnce(
+  { attempt, errors, hint }: { attempt: number; errors: number; hint: boolean },
+  io: {
+    status: () => Promise<StatusResult>;
+    apply: (answer: { estado: string; respuestaXml?: string; detail?: string }) => Promise<unknown>;
+    next: (job: { attempt: number; errors: number }) => Promise<unknown>;
+    resubmit: () => Promise<PollOutcome>;
+    recordError: (message: string) => Promise<unknown>;
+  },
+): Promise<PollOutcome> {
   try {
-    const st = await clientFor(hc).status(credentialsOf(companyId, hc), doc.clave);
+    const st = await io.status();
     if ((st.estado === "aceptado" || st.estado === "rechazado") && st.respuesta) {
       if (st.respuesta.verification && !st.respuesta.verification.valid) throw new HaciendaClientError("RESPUESTA_INVALIDA", PIPELINE_MESSAGES.badSignature, { retryable: true });
-      await applyHaciendaAnswer(db, { clave: doc.clave, estado: st.estado, respuestaXml: st.respuesta.xml }, now);
+      await io.apply({ estado: st.estado, respuestaXml: st.respuesta.xml });
       return "final";
     }
     if (hint) return "waiting";
     const errorAnswers = errors + (st.estado === "error" ? 1 : 0);
     if (errorAnswers >= ERROR_ANSWERS_BEFORE_GIVING_UP) {
-      await applyHaciendaAnswer(db, { clave: doc.clave, estado: "rechazado", detail: PIPELINE_MESSAGES.unprocessable }, now);
+      await io.apply({ estado: "rechazado", detail: PIPELINE_MESSAGES.unprocessable });
       return "final";
     }
-    const next = attempt + 1;
-    await enqueue(db, "poll-document", { companyId, documentId, attempt: next, errors: errorAnswers }, { runAt: new Date(now.getTime() + pollDelay(next)), uniqueKey: `poll:${documentId}:${next}`, maxAttempts: 1000 });
+    await io.next({ attempt: attempt + 1, errors: errorAnswers });
     return "waiting";
   } catch (error) {
     if (hint) throw error;
-    if (error instanceof HaciendaClientError && error.code === "NO_ENCONTRADO") return resubmit(db, companyId, documentId, now);
-    await recordError(db, documentId, (error as Error).message);
+    if (error instanceof HaciendaClientError && error.code === "NO_ENCONTRADO") return io.resubmit();
+    await io.recordError((error as Error).message);
     throw error;
   }
 }

@@ -11,7 +11,7 @@ import { enqueue } from "../../../jobs/runner.ts";
 import { HaciendaClientError, readMensajeHacienda } from "../../hacienda/client.ts";
 import type { SigningKey } from "../../hacienda/p12.ts";
 import { appSchemaSet } from "../document-form.server.ts";
-import { clientFor, credentialsOf, ERROR_ANSWERS_BEFORE_GIVING_UP, pollDelay, POLL_BACKOFF_MS, PIPELINE_MESSAGES } from "../hacienda-pipeline.server.ts";
+import { clientFor, credentialsOf, pollDelay, pollOnce, POLL_BACKOFF_MS, PIPELINE_MESSAGES, type PollOutcome } from "../hacienda-pipeline.server.ts";
 import { queueReceivedEvent } from "../api/webhooks.server.ts";
 import { idTypeOf } from "../issue-document.server.ts";
 import { companyHacienda, signingKeyFor, SigningKeyError } from "../signing-key.server.ts";
@@ -215,8 +215,6 @@ export async function applyReceptionAnswer(db: Db, answer: { clave: string; cons
   });
 }
 
-export type PollOutcome = "final" | "waiting" | "resubmit" | "skipped";
-
 /** A poll queued by a callback (`hint`) looks once and leaves the backoff chain as it was. */
 export async function pollReceptionMessage(
   db: Db,
@@ -227,29 +225,18 @@ export async function pollReceptionMessage(
   if (!row || row.status !== "procesando" || !row.messageConsecutive) return "skipped";
   const hc = await companyHacienda(db, companyId, now);
   if (!hc) return "skipped";
-  try {
-    const st = await clientFor(hc).status(credentialsOf(companyId, hc), row.clave, row.messageConsecutive);
-    if ((st.estado === "aceptado" || st.estado === "rechazado") && st.respuesta) {
-      if (st.respuesta.verification && !st.respuesta.verification.valid) throw new HaciendaClientError("RESPUESTA_INVALIDA", PIPELINE_MESSAGES.badSignature, { retryable: true });
-      await applyReceptionAnswer(db, { clave: row.clave, consecutivo: row.messageConsecutive, estado: st.estado, respuestaXml: st.respuesta.xml }, now);
-      return "final";
-    }
-    if (hint) return "waiting";
-    // 'error': Hacienda could not process our message; sending it again cannot help (as for issued documents).
-    const errorAnswers = errors + (st.estado === "error" ? 1 : 0);
-    if (errorAnswers >= ERROR_ANSWERS_BEFORE_GIVING_UP) {
-      await applyReceptionAnswer(db, { clave: row.clave, consecutivo: row.messageConsecutive, estado: "rechazado", detail: PIPELINE_MESSAGES.unprocessable }, now);
-      return "final";
-    }
-    const next = attempt + 1;
-    await enqueue(db, "poll-reception", { companyId, id, attempt: next, errors: errorAnswers }, { runAt: new Date(now.getTime() + pollDelay(next)), uniqueKey: `reception-poll:${id}:${next}`, maxAttempts: 1000 });
-    return "waiting";
-  } catch (error) {
-    if (hint) throw error;
-    if (error instanceof HaciendaClientError && error.code === "NO_ENCONTRADO") return resubmit(db, companyId, id, now);
-    await recordError(db, id, (error as Error).message);
-    throw error;
-  }
+  const { clave, messageConsecutive: consecutivo } = row;
+  return pollOnce(
+    { attempt, errors, hint },
+    {
+      status: () => clientFor(hc).status(credentialsOf(companyId, hc), clave, consecutivo),
+      apply: (answer) => applyReceptionAnswer(db, { clave, consecutivo, ...answer }, now),
+      next: (job) =>
+        enqueue(db, "poll-reception", { companyId, id, ...job }, { runAt: new Date(now.getTime() + pollDelay(job.attempt)), uniqueKey: `reception-poll:${id}:${job.attempt}`, maxAttempts: 1000 }),
+      resubmit: () => resubmit(db, companyId, id, now),
+      recordError: (message) => recordError(db, id, message),
+    },
+  );
 }
 
 /** Hacienda does not have our message: back to 'por enviar' and submitted again (same bytes, same number). */
