@@ -83,7 +83,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </div>
         </div>
       )}
-      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
         {cards.map((c) => (
           <div key={c.label} className="card" data-stat={c.label}>
             <div className="text-sm text-slate-500">{c.label}</div>
@@ -94,7 +94,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </div>
         ))}
       </div>
-      <div className="grid gap-4 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
         <div className="card lg:col-span-2">
           <h2 className="font-semibold">Ventas por mes</h2>
           <div className="mt-2 flex gap-6 text-sm">
