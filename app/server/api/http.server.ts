@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { API_MESSAGES, pointerOf } from "../../domain/api/schemas.ts";
 import type { FieldError as DraftFieldError } from "../../domain/document-draft.ts";
+import { readTextLimited } from "../request-body.server.ts";
 
 export interface FieldError {
   pointer: string;
@@ -102,23 +103,9 @@ export async function readJson(request: Request, limit: number): Promise<unknown
 }
 
 export async function readText(request: Request, limit: number): Promise<string> {
-  const tooLarge = () => new ApiError(413, "demasiado-grande", API_MESSAGES.tooLarge(humanBytes(limit)));
-  if (Number(request.headers.get("content-length") ?? 0) > limit) throw tooLarge();
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const text = await readTextLimited(request, limit);
+  if (text === null) throw new ApiError(413, "demasiado-grande", API_MESSAGES.tooLarge(humanBytes(limit)));
+  return text;
 }
 
 /** A positive id from a path segment, or 404. */
