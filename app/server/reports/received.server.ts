@@ -55,6 +55,41 @@ const purchaseColumns: Column<ReceivedReportRow>[] = [
   { header: "Total", kind: "money", value: (r) => r.total, sort: "total" },
 ];
 
+type Received = ReportDefinition<ReceivedReportRow>;
+
+/** The table of a received-documents report: its rows for the screen and, in batches, for the Excel file. */
+function receivedTable(scope: "receptions" | "purchases", columns: Column<ReceivedReportRow>[]): Received["main"] {
+  return {
+    key: "documents",
+    columns,
+    empty: "No hay Documentos",
+    page: (db, q, cut) => rows<ReceivedReportRow>(db, receivedRowsSql(q, scope, cut)),
+    batches: (db, q) => orderedBatches<ReceivedReportRow>(db, (cut) => receivedRowsSql(q, scope, cut)),
+  };
+}
+
+/** The summary band: the reception report also shows the IVA devuelto. */
+function receivedSummaryBand(scope: "receptions" | "purchases"): Received["summary"] {
+  return async (db, q) => {
+    const s = await receivedSummary(db, q, scope);
+    return {
+      rows: s.quantity,
+      groups: [
+        {
+          items: [
+            { label: "Cantidad", kind: "count", value: s.quantity },
+            { label: "Subtotal Ventas", kind: "money", value: s.subtotal },
+            { label: "Descuentos", kind: "money", value: s.discount },
+            { label: "IVA", kind: "money", value: s.tax },
+            ...(scope === "receptions" ? [{ label: "IVA Devuelto", kind: "money" as const, value: s.iva_devuelto }] : []),
+            { label: "Total Neto", kind: "money", value: s.total },
+          ],
+        },
+      ],
+    };
+  };
+}
+
 export const receptionsReport: ReportDefinition<ReceivedReportRow> = {
   key: "receptions",
   path: "/report-document-receptions",
@@ -69,31 +104,8 @@ export const receptionsReport: ReportDefinition<ReceivedReportRow> = {
     all: "Aceptados y pendientes",
     options: RECEPTION_REPORT_FILTERS.map((value) => ({ value, label: { aceptado: "Aceptados", pendiente: "Pendientes", rechazado: "Rechazados" }[value] })),
   },
-  main: {
-    key: "documents",
-    columns: receptionColumns,
-    empty: "No hay Documentos",
-    page: (db, q, cut) => rows<ReceivedReportRow>(db, receivedRowsSql(q, "receptions", cut)),
-    batches: (db, q) => orderedBatches<ReceivedReportRow>(db, (cut) => receivedRowsSql(q, "receptions", cut)),
-  },
-  async summary(db, q) {
-    const s = await receivedSummary(db, q, "receptions");
-    return {
-      rows: s.quantity,
-      groups: [
-        {
-          items: [
-            { label: "Cantidad", kind: "count", value: s.quantity },
-            { label: "Subtotal Ventas", kind: "money", value: s.subtotal },
-            { label: "Descuentos", kind: "money", value: s.discount },
-            { label: "IVA", kind: "money", value: s.tax },
-            { label: "IVA Devuelto", kind: "money", value: s.iva_devuelto },
-            { label: "Total Neto", kind: "money", value: s.total },
-          ],
-        },
-      ],
-    };
-  },
+  main: receivedTable("receptions", receptionColumns),
+  summary: receivedSummaryBand("receptions"),
 };
 
 export const purchasesReport: ReportDefinition<ReceivedReportRow> = {
@@ -105,28 +117,6 @@ export const purchasesReport: ReportDefinition<ReceivedReportRow> = {
   period: "range",
   search: true,
   sorts: Object.keys(RECEIVED_SORTS),
-  main: {
-    key: "documents",
-    columns: purchaseColumns,
-    empty: "No hay Documentos",
-    page: (db, q, cut) => rows<ReceivedReportRow>(db, receivedRowsSql(q, "purchases", cut)),
-    batches: (db, q) => orderedBatches<ReceivedReportRow>(db, (cut) => receivedRowsSql(q, "purchases", cut)),
-  },
-  async summary(db, q) {
-    const s = await receivedSummary(db, q, "purchases");
-    return {
-      rows: s.quantity,
-      groups: [
-        {
-          items: [
-            { label: "Cantidad", kind: "count", value: s.quantity },
-            { label: "Subtotal Ventas", kind: "money", value: s.subtotal },
-            { label: "Descuentos", kind: "money", value: s.discount },
-            { label: "IVA", kind: "money", value: s.tax },
-            { label: "Total Neto", kind: "money", value: s.total },
-          ],
-        },
-      ],
-    };
-  },
+  main: receivedTable("purchases", purchaseColumns),
+  summary: receivedSummaryBand("purchases"),
 };
