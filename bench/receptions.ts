@@ -116,7 +116,7 @@ async function fillList(database: Database) {
       case when g % 10 < 6 then 1 when g % 10 < 7 then 2 when g % 10 < 8 then 3 else 4 end,
       case when g % 10 < 8 then 'aceptado' else 'pendiente' end,
       (t + interval '40 days')::date, null, '01'
-    from (select g, timestamptz '${from}' + (g % (${spanDays} * 86400)) * interval '1 second' as t from generate_series(1, ${n}) g) x`;
+    from (select g, timestamptz '${from}' + (g::bigint * ${spanDays} * 86400 / ${n}) * interval '1 second' as t from generate_series(1, ${n}) g) x`;
   await exec(database, insert(a.company.id, LIST_DOCUMENTS, "2026-11-01 06:00:00+00", 29, 0));
   await exec(database, insert(a.company.id, LIST_DOCUMENTS / 2, "2025-11-01 06:00:00+00", 360, 10_000_000));
   await exec(database, insert(b.company.id, LIST_DOCUMENTS / 2, "2026-11-01 06:00:00+00", 29, 20_000_000));

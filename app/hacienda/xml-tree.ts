@@ -14,6 +14,7 @@
  * unknown entities, characters XML 1.0 forbids, mismatched or unclosed tags, duplicate attributes,
  * undeclared prefixes, text or a second element outside the root, "]]>" in text, "--" in comments.
  */
+import { decodeReferences } from "./xml-entities.ts";
 
 export const NS_XML = "http://www.w3.org/XML/1998/namespace";
 const NS_XMLNS = "http://www.w3.org/2000/xmlns/";
@@ -86,35 +87,10 @@ const QNAME_Y = new RegExp(`${NCNAME}(?::${NCNAME})?`, "y");
 const PI_TARGET_Y = new RegExp(`${NCNAME}`, "y");
 /** Characters XML 1.0 does not allow anywhere (lone surrogates are checked by the decoder). */
 const FORBIDDEN_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
-const ENTITY_RE = /&([^;&<]*)(;?)/g;
 
 const EMPTY_SCOPE: ReadonlyMap<string, string> = new Map([["xml", NS_XML]]);
 
-function decode(s: string, line: number): string {
-  if (s.indexOf("&") < 0) return s;
-  return s.replace(ENTITY_RE, (m, body: string, semi: string) => {
-    if (!semi) throw new XmlTreeError(`referencia de entidad sin cerrar «${m}»`, line);
-    switch (body) {
-      case "amp":
-        return "&";
-      case "lt":
-        return "<";
-      case "gt":
-        return ">";
-      case "quot":
-        return '"';
-      case "apos":
-        return "'";
-    }
-    let cp: number;
-    if (/^#x[0-9a-fA-F]{1,6}$/.test(body)) cp = parseInt(body.slice(2), 16);
-    else if (/^#[0-9]{1,7}$/.test(body)) cp = parseInt(body.slice(1), 10);
-    else throw new XmlTreeError(`entidad desconocida «&${body};»`, line);
-    const ok = cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
-    if (!ok) throw new XmlTreeError(`referencia a un carácter no permitido «&${body};»`, line);
-    return String.fromCodePoint(cp);
-  });
-}
+const decode = (s: string, line: number) => decodeReferences(s, line, (message, at) => new XmlTreeError(message, at));
 
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 

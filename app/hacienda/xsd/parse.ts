@@ -7,6 +7,7 @@
  * character and predefined entity references) and rejects everything else as not well-formed.
  * See docs/decisions/011-compiled-xsd-validator.md.
  */
+import { decodeReferences } from "../xml-entities.ts";
 
 export interface XNode {
   /** Local name. */
@@ -56,30 +57,7 @@ export function intern(s: string): string {
   return s;
 }
 
-function decodeEntities(s: string, line: number): string {
-  if (s.indexOf("&") < 0) return s;
-  return s.replace(/&([^;&]*);?/g, (m, body: string) => {
-    if (!m.endsWith(";")) throw new XmlSyntaxError(`referencia de entidad sin cerrar "${m}"`, line);
-    switch (body) {
-      case "amp":
-        return "&";
-      case "lt":
-        return "<";
-      case "gt":
-        return ">";
-      case "quot":
-        return '"';
-      case "apos":
-        return "'";
-    }
-    let cp: number;
-    if (/^#x[0-9a-fA-F]+$/.test(body)) cp = parseInt(body.slice(2), 16);
-    else if (/^#[0-9]+$/.test(body)) cp = parseInt(body.slice(1), 10);
-    else throw new XmlSyntaxError(`entidad desconocida "&${body};"`, line);
-    if (cp === 0 || cp > 0x10ffff) throw new XmlSyntaxError(`referencia de carácter inválida "&${body};"`, line);
-    return String.fromCodePoint(cp);
-  });
-}
+const decodeEntities = (s: string, line: number) => decodeReferences(s, line, (message, at) => new XmlSyntaxError(message, at));
 
 function countLines(s: string, from: number, to: number): number {
   let n = 0;
