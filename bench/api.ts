@@ -67,9 +67,11 @@ function rsaPerSecond(ms = 1000): number {
 }
 
 /** The API's runs with the same run's RSA baseline and load: docs/s as a fraction of RSA signatures/s. */
-function summarize(runs: Array<{ docsPerSecond: number; p95Ms: number; rsaPerSecond: number; loadBefore: number; loadAfter: number }>) {
+function summarize(runs: Array<{ docsPerSecond: number; p95Ms: number; rsaPerSecond: number; loadBefore: number; loadAfter: number; cpuMsPerDocument?: Record<string, number> }>) {
+  const cpu = runs[0]?.cpuMsPerDocument;
   return {
     runs,
+    ...(cpu ? { cpuMsPerDocument: Object.fromEntries(Object.keys(cpu).map((k) => [k, spread(runs.map((r) => r.cpuMsPerDocument![k]!))])) } : {}),
     docsPerSecond: spread(runs.map((r) => r.docsPerSecond)),
     p95Ms: spread(runs.map((r) => r.p95Ms)),
     rsaSignPerSecond: spread(runs.map((r) => r.rsaPerSecond)),
@@ -78,12 +80,58 @@ function summarize(runs: Array<{ docsPerSecond: number; p95Ms: number; rsaPerSec
   };
 }
 
-/** One measured API run, with the load average around it and a bare RSA measure right after. */
-async function measuredRun(run: (client: number) => Promise<boolean>, seconds: number) {
+/** utime + stime of every process, in ms, keyed by pid, with its process group (/proc/<pid>/stat). */
+function processCpu(): Map<number, { group: number; ms: number }> {
+  const tick = 1000 / 100; // USER_HZ is 100 on Linux
+  const out = new Map<number, { group: number; ms: number }>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // exited meanwhile
+    }
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    out.set(Number(entry), { group: Number(f[2]), ms: (Number(f[11]) + Number(f[12])) * tick });
+  }
+  return out;
+}
+
+/** Busy CPU ms of the whole machine (all CPUs, everything but idle and iowait; /proc/stat). */
+function machineBusyMs(): number {
+  const cpu = fs.readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = cpu;
+  return (user + nice + system + irq + softirq + steal) * 10;
+}
+
+/**
+ * Where the CPU goes during a run, per document issued: the web processes (the server's process
+ * group), the PostgreSQL backends of the benchmark's database, this process (the load generator and
+ * its 20 clients), and the whole machine (anything else running shows as the difference).
+ */
+type CpuProbe = { web: () => number; postgres: () => number };
+function cpuAccount(probe: CpuProbe) {
+  const before = { web: probe.web(), postgres: probe.postgres(), self: process.cpuUsage(), machine: machineBusyMs() };
+  return (documents: number) => {
+    const self = process.cpuUsage(before.self);
+    const per = (ms: number) => Math.round((ms / Math.max(documents, 1)) * 100) / 100;
+    const web = probe.web() - before.web;
+    const postgres = probe.postgres() - before.postgres;
+    const generator = (self.user + self.system) / 1000;
+    const machine = machineBusyMs() - before.machine;
+    return { web: per(web), postgres: per(postgres), loadGenerator: per(generator), machine: per(machine), other: per(machine - web - postgres - generator) };
+  };
+}
+
+/** One measured API run, with the load average around it, CPU per document and a bare RSA measure right after. */
+async function measuredRun(run: (client: number) => Promise<boolean>, seconds: number, probe?: CpuProbe) {
   const loadBefore = load1();
+  const account = probe && cpuAccount(probe);
   const result = await load(run, seconds);
+  const cpuMsPerDocument = account?.(result.documents);
   const loadAfter = load1();
-  return { ...result, rsaPerSecond: rsaPerSecond(), loadBefore, loadAfter };
+  return { ...result, ...(cpuMsPerDocument ? { cpuMsPerDocument } : {}), rsaPerSecond: rsaPerSecond(), loadBefore, loadAfter };
 }
 
 export async function benchApi() {
@@ -167,6 +215,15 @@ async function benchApiPostgres(pgUrl: string, seconds: number, runs: number) {
         await new Promise((r) => setTimeout(r, 50));
       }
     };
+    // CPU of the web processes (the server's process group) and of this database's backends.
+    const backends = new Set<number>();
+    const probe: CpuProbe = {
+      web: () => [...processCpu().values()].filter((p) => p.group === server.processGroup).reduce((a, p) => a + p.ms, 0),
+      postgres: () => {
+        const all = processCpu();
+        return [...backends].reduce((a, pid) => a + (all.get(pid)?.ms ?? 0), 0);
+      },
+    };
     // Warm-up: every web process compiles its hot code and caches the key and the schemas.
     await load(viaApi, 3);
     await load(direct, 2);
@@ -174,14 +231,15 @@ async function benchApiPostgres(pgUrl: string, seconds: number, runs: number) {
     const apiRuns = [];
     const terminalRuns = [];
     const baseRuns = [];
+    for (const r of await sampler<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${name}`) backends.add(r.pid);
     for (let i = 0; i < runs; i++) {
       sampling = true;
       const sampled = sample();
-      apiRuns.push(await measuredRun(viaApi, seconds));
+      apiRuns.push(await measuredRun(viaApi, seconds, probe));
       sampling = false;
       await sampled;
       baseRuns.push(await load(direct, seconds));
-      terminalRuns.push(await measuredRun(viaApiTerminals, seconds));
+      terminalRuns.push(await measuredRun(viaApiTerminals, seconds, probe));
     }
     await sampler.end();
     const samples = [...waits.values()].reduce((a, b) => a + b, 0);

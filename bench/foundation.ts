@@ -53,6 +53,8 @@ export async function startServer(opts: { command: string[]; port: number; dataD
   const ms = performance.now() - t0;
   return {
     ms,
+    /** The server's process group (npm, tsx, the server and its workers). */
+    processGroup: proc.pid!,
     stop: async () => {
       const exited = new Promise((r) => proc.once("exit", r));
       process.kill(-proc.pid!, "SIGTERM");
