@@ -156,41 +156,42 @@ export async function ingestReceivedFiles(db: Db, input: IntakeInput): Promise<I
 
   const stored: IntakeReport["stored"] = [];
   const paired = new Set<string>();
-  for (const doc of comprobantes) {
-    const s = doc.summary;
-    const fail = (message: string) => outcomes.push({ name: doc.name, from: doc.from, ok: false, message, clave: s.clave ?? undefined });
-    if (!sameIdentification(s.receiver?.id, company.identification)) {
-      fail(`El comprobante está emitido a ${s.receiver?.name ?? "otro receptor"} (cédula ${s.receiver?.id ?? "sin indicar"}), no a ${company.name} (cédula ${company.identification}). Revise que está en la empresa correcta.`);
-      continue;
-    }
-    const answer = answers.get(s.clave!);
-    if (answer) {
-      paired.add(s.clave!);
-      if (!answer.accepted) {
-        fail(`${RECEPTION_MESSAGES.issuerRejected}${answer.detail ? ` Motivo de Hacienda: ${answer.detail.split("\n").filter(Boolean).slice(-3).join(" ").slice(0, 300)}` : ""}`);
+  // One transaction for the upload's documents (one commit instead of one per file): a refused file
+  // writes nothing, and a database failure stores none of them.
+  await db.transaction(async (tx) => {
+    for (const doc of comprobantes) {
+      const s = doc.summary;
+      const fail = (message: string) => outcomes.push({ name: doc.name, from: doc.from, ok: false, message, clave: s.clave ?? undefined });
+      if (!sameIdentification(s.receiver?.id, company.identification)) {
+        fail(`El comprobante está emitido a ${s.receiver?.name ?? "otro receptor"} (cédula ${s.receiver?.id ?? "sin indicar"}), no a ${company.name} (cédula ${company.identification}). Revise que está en la empresa correcta.`);
         continue;
       }
-    }
-    const values = storedValues(input, doc, answer);
-    if (input.decision) {
-      const problem = decisionProblem(input.decision, values, today);
-      if (problem) {
-        fail(problem);
+      const answer = answers.get(s.clave!);
+      if (answer) {
+        paired.add(s.clave!);
+        if (!answer.accepted) {
+          fail(`${RECEPTION_MESSAGES.issuerRejected}${answer.detail ? ` Motivo de Hacienda: ${answer.detail.split("\n").filter(Boolean).slice(-3).join(" ").slice(0, 300)}` : ""}`);
+          continue;
+        }
+      }
+      const values = storedValues(input, doc, answer);
+      if (input.decision) {
+        const problem = decisionProblem(input.decision, values, today);
+        if (problem) {
+          fail(problem);
+          continue;
+        }
+      }
+      const [row] = await tx.insert(receivedDocuments).values(values).onConflictDoNothing().returning({ id: receivedDocuments.id });
+      if (row && !answer) await enqueue(tx, "check-reception-issuer", { companyId: input.companyId, id: row.id, attempt: 0 }, { runAt: input.now, uniqueKey: issuerCheckKey(row.id), maxAttempts: 1000 });
+      if (!row) {
+        fail(`Este comprobante ya fue recibido (clave ${s.clave}).`);
         continue;
       }
+      stored.push({ id: row.id, clave: s.clave!, name: doc.name });
+      outcomes.push({ name: doc.name, from: doc.from, ok: true, message: `Recibido: ${s.issuer?.name ?? ""}, ${s.consecutive ?? ""}`.trim(), clave: s.clave!, documentId: row.id });
     }
-    const [row] = await db.transaction(async (tx) => {
-      const inserted = await tx.insert(receivedDocuments).values(values).onConflictDoNothing().returning({ id: receivedDocuments.id });
-      if (inserted[0] && !answer) await enqueue(tx, "check-reception-issuer", { companyId: input.companyId, id: inserted[0].id, attempt: 0 }, { runAt: input.now, uniqueKey: issuerCheckKey(inserted[0].id), maxAttempts: 1000 });
-      return inserted;
-    });
-    if (!row) {
-      fail(`Este comprobante ya fue recibido (clave ${s.clave}).`);
-      continue;
-    }
-    stored.push({ id: row.id, clave: s.clave!, name: doc.name });
-    outcomes.push({ name: doc.name, from: doc.from, ok: true, message: `Recibido: ${s.issuer?.name ?? ""}, ${s.consecutive ?? ""}`.trim(), clave: s.clave!, documentId: row.id });
-  }
+  });
 
   // Hacienda's answers that came without their comprobante: kept with one received before.
   for (const [clave, answer] of answers) {
