@@ -229,11 +229,12 @@ export async function recordPayment(
 /**
  * Deletes (soft) one of the company's live payments and subtracts it from its document's
  * payment_amount, in one transaction with the document row locked. Null when it is not the
- * company's (or already deleted).
+ * company's (or already deleted), or not a payment of `documentId` when that is given (the API's
+ * /documents/{id}/payments/{paymentId}).
  */
 export async function deletePayment(
   db: Db,
-  opts: { companyId: number; userId: number | null; id: number; now: Date },
+  opts: { companyId: number; userId: number | null; id: number; documentId?: number; now: Date },
 ): Promise<
   { documentId: number; paymentAmount: string } | { refused: string } | null
 > {
@@ -251,6 +252,7 @@ export async function deletePayment(
           eq(payments.id, id),
           eq(payments.companyId, companyId),
           isNull(payments.deletedAt),
+          opts.documentId === undefined ? undefined : eq(payments.documentId, opts.documentId),
         ),
       );
     if (!pay) return null;

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { and, asc, eq } from "drizzle-orm";
-import { documentCounters, documents, expenseCategories, jobs, webhookDeliveries } from "../../db/schema/index.ts";
+import { companies, documentCounters, documents, expenseCategories, haciendaConfigs, jobs, webhookDeliveries } from "../../db/schema/index.ts";
 import { createTestDatabase } from "../setup/db.ts";
 import { startRealSandbox } from "../../app/hacienda/sandbox/real.ts";
 import type { Sandbox } from "../../app/hacienda/sandbox/server.ts";
@@ -407,6 +407,101 @@ describe("received documents over HTTP (plan 5 answers its suppliers through the
     const got = await pos.call("GET", `/received-documents/${up.body.id}`);
     expect(got.body).toMatchObject({ issuerStatus: "aceptado", status: "aceptado", acceptance: { message: 2, label: "Aceptado Parcialmente", creditableTax: "0.00000" } });
     expect(got.body.message.consecutive).toMatch(/^\d{8}06\d{10}$/);
+  });
+});
+
+describe("a received document uploaded and decided in one call", () => {
+  it("takes the acceptance's fields in the upload (same rules, messages and pointers), checks them before storing anything, and goes through the intake and processReceptions; a refused call stores nothing and its Idempotency-Key works for the retry", async () => {
+    // The sandbox and the deadline judge dates against the real clock.
+    clock.now = new Date();
+    const a = await apiCompany(database.db, { sandboxUrl: sandbox.url });
+    const [category] = await database.db.insert(expenseCategories).values({ companyId: a.company.id, name: "Materiales" }).returning();
+    const pos = new Integrator(a.username, a.password);
+    await pos.signIn();
+    const inv = supplierDocument({ receiver: { name: a.company.name, id: a.company.identification } });
+    const mh = await acceptedBySandbox(sandbox.url, inv);
+    const upload = { xml: b64(inv.xml), response: b64(mh.respuestaXml), filename: "factura.xml" };
+    const decide = { message: 1, expense_category: category.id, tax_condition: "01" };
+    const storedWith = async (clave: string) => (await pos.call("GET", `/received-documents?clave=${clave}`)).body.data as Array<{ id: number }>;
+
+    // The 'Actualizar aceptación' form's rules at the same pointers, before anything is stored.
+    const refusals: Array<[Record<string, unknown>, { pointer: string; detail: string }]> = [
+      [{ ...decide, message: 3 }, { pointer: "/message_detail", detail: RECEPTION_MESSAGES.detailRequired }],
+      [{ ...decide, message: 4 }, { pointer: "/message", detail: RECEPTION_MESSAGES.messageRequired }],
+      [{ ...decide, tax_condition: "07" }, { pointer: "/tax_condition", detail: RECEPTION_MESSAGES.taxConditionRequired }],
+      [{ ...decide, expense_category: 999999 }, { pointer: "/expense_category", detail: RECEPTION_MESSAGES.categoryInvalid }],
+      [{ ...decide, tax_credit: "12345678901234" }, { pointer: "/tax_credit", detail: RECEPTION_MESSAGES.amountFormat }],
+      // A decision's field without the decision.
+      [{ message_detail: "Faltó una unidad" }, { pointer: "/message", detail: RECEPTION_MESSAGES.messageRequired }],
+    ];
+    for (const [fields, error] of refusals) {
+      const r = await pos.call("POST", "/received-documents", { ...upload, ...fields }, "rx-both-1");
+      expect(r.status, JSON.stringify(fields)).toBe(400);
+      expect(r.body.errors, JSON.stringify(fields)).toEqual([error]);
+    }
+    // The acceptance call on a stored document says the same for the same fields.
+    const parked = supplierDocument({ receiver: { name: a.company.name, id: a.company.identification } });
+    // Known to Hacienda (the sandbox), so the jobs that ask for its verdict end.
+    await acceptedBySandbox(sandbox.url, parked);
+    const pending = await pos.call("POST", "/received-documents", { xml: b64(parked.xml) });
+    expect(pending.status, JSON.stringify(pending.body)).toBe(201);
+    expect(pending.body.acceptance.message).toBe(4);
+    for (const [fields, error] of refusals.slice(0, 5)) expect((await pos.call("POST", `/received-documents/${pending.body.id}/acceptance`, { ...decide, ...fields })).body.errors).toEqual([error]);
+    // Checked against the document itself (its tax), inside the intake and still before storing.
+    const tooMuch = await pos.call("POST", "/received-documents", { ...upload, ...decide, tax_credit: "99999999", applicable_expense: "1" }, "rx-both-1");
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body.errors).toHaveLength(1);
+    expect(tooMuch.body.errors[0]).toMatchObject({ pointer: "/tax_credit", detail: expect.stringMatching(/^El impuesto acreditable no puede ser mayor que el impuesto del comprobante/) });
+    const late = supplierDocument({ receiver: { name: a.company.name, id: a.company.identification }, issuedAt: new Date(clock.now.getTime() - 60 * 86_400_000) });
+    const tooLate = await pos.call("POST", "/received-documents", { xml: b64(late.xml), ...decide, message: 3, message_detail: "No lo pedimos" });
+    expect(tooLate.status).toBe(400);
+    expect(tooLate.body.errors).toEqual([{ pointer: "", detail: expect.stringMatching(/^El plazo para rechazar venció el /) }]);
+    expect(await storedWith(late.clave)).toEqual([]);
+    // Hacienda's answer came along, so our message is signed in this call. Processing that fails
+    // after the intake stored the document takes it back: without a signing key …
+    const [config] = await database.db.select().from(haciendaConfigs).where(eq(haciendaConfigs.companyId, a.company.id));
+    await database.db.update(haciendaConfigs).set({ keyEnc: null, updatedAt: new Date() }).where(eq(haciendaConfigs.companyId, a.company.id));
+    const noKey = await pos.call("POST", "/received-documents", { ...upload, ...decide }, "rx-both-1");
+    expect(noKey.status).toBe(400);
+    expect(noKey.body).toMatchObject({ detail: RECEPTION_MESSAGES.noKey, errors: [{ pointer: "", detail: RECEPTION_MESSAGES.noKey }] });
+    await database.db.update(haciendaConfigs).set({ keyEnc: config.keyEnc, updatedAt: new Date() }).where(eq(haciendaConfigs.companyId, a.company.id));
+    expect(await storedWith(inv.clave)).toEqual([]);
+
+    // … or when our MensajeReceptor does not fit its schema (the company's identification has leading zeros).
+    await database.db.update(companies).set({ identification: `000${a.company.identification}` }).where(eq(companies.id, a.company.id));
+    const broken = await pos.call("POST", "/received-documents", { ...upload, ...decide }, "rx-both-2");
+    expect(broken.status).toBe(400);
+    expect(broken.body.detail).toMatch(/^El mensaje de receptor no es válido/);
+    expect(await storedWith(inv.clave)).toEqual([]);
+    await database.db.update(companies).set({ identification: a.company.identification }).where(eq(companies.id, a.company.id));
+
+    // The retry with the same key: stored and decided, our message numbered on the CCE counter and queued.
+    const done = await pos.call("POST", "/received-documents", { ...upload, ...decide }, "rx-both-2");
+    expect(done.status, JSON.stringify(done.body)).toBe(201);
+    expect(done.headers.get("location")).toBe(`/api/v1/received-documents/${done.body.id}`);
+    expect(done.body).toMatchObject({ clave: inv.clave, issuerStatus: "aceptado", status: "por enviar", acceptance: { message: 1, label: "Aceptado", expenseCategory: category.id, taxCondition: "01", creditableTax: done.body.totals.tax } });
+    expect(done.body.message.consecutive).toMatch(/^\d{8}05\d{10}$/);
+    const replay = await pos.call("POST", "/received-documents", { ...upload, ...decide }, "rx-both-2");
+    expect(replay.status).toBe(201);
+    expect(replay.body.id).toBe(done.body.id);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect((await storedWith(inv.clave)).map((d) => d.id)).toEqual([done.body.id]);
+    expect((await pos.call("POST", "/received-documents", { ...upload, ...decide })).status).toBe(409);
+    let status = done.body.status;
+    for (let i = 0; i < 20 && status !== "aceptado" && status !== "rechazado"; i++) {
+      await drain(async (n) => n > 3);
+      status = (await pos.call("GET", `/received-documents/${done.body.id}`)).body.status;
+    }
+    expect(status).toBe("aceptado");
+
+    // Without Hacienda's answer a decision waits for Hacienda's verdict, as in the interface.
+    const later = supplierDocument({ receiver: { name: a.company.name, id: a.company.identification } });
+    await acceptedBySandbox(sandbox.url, later);
+    const waiting = await pos.call("POST", "/received-documents", { xml: b64(later.xml), message: 2, message_detail: "Faltó una unidad", expense_category: category.id, tax_condition: "04" });
+    expect(waiting.status, JSON.stringify(waiting.body)).toBe(201);
+    expect(waiting.body).toMatchObject({ issuerStatus: null, status: "esperando", acceptance: { message: 2, detail: "Faltó una unidad", taxCondition: "04" } });
+    await drain();
+    expect((await pos.call("GET", `/received-documents/${waiting.body.id}`)).body).toMatchObject({ issuerStatus: "aceptado", status: "aceptado" });
   });
 });
 

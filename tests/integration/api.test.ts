@@ -11,6 +11,7 @@ import { submitDocumentForm } from "../../app/server/document-form.server.ts";
 import { DRAFT_MESSAGES } from "../../app/domain/document-draft.ts";
 import { FORM_MESSAGES } from "../../app/domain/document-form.ts";
 import { API_MESSAGES } from "../../app/domain/api/schemas.ts";
+import { REP_MESSAGES } from "../../app/domain/rep.ts";
 import { resetRateLimits } from "../../app/server/api/rate-limit.server.ts";
 import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
 
@@ -285,6 +286,61 @@ describe("documents", () => {
     const partial = await api("POST", "/documents/{id}/debit-note", `/documents/${fe.id}/debit-note`, { token, body: { reason: "Cargo por envío", lines: [{ cabys: "8313100000000", description: "Envío", quantity: 1, unitPrice: "2000", tax: { code: "01", tarifaCode: "08" } }] } });
     expect(partial.res.status, JSON.stringify(partial.body)).toBe(201);
     expect(partial.body).toMatchObject({ kind: "nd", totals: { total: "2260.00000" } });
+  });
+});
+
+describe("payments: deleting one through the API", () => {
+  it("the interface's 'Eliminar': the document's payments, paid amount and balance follow; another company's or another document's payment is 404 like a missing one; a payment whose REP was issued is refused (409) with the interface's reason", async () => {
+    const a = await apiCompany(db());
+    const token = await tokenFor(db(), a.username);
+    const sale = (await api("POST", "/documents", "/documents", { token, body: ticket() })).body;
+    const total = sale.totals.total as string;
+    expect(total).toBe("3390.00000");
+    expect(sale).toMatchObject({ paidAmount: "0.00000", due: total, payments: [] });
+    const pay = (amount: string) => api("POST", "/documents/{id}/payments", `/documents/${sale.id}/payments`, { token, body: { amount, payment_form: "01" } });
+    const first = (await pay("1000")).body.payment;
+    const second = (await pay("390")).body.payment;
+    expect((await api("GET", "/documents/{id}", `/documents/${sale.id}`, { token })).body).toMatchObject({ paidAmount: "1390.00000", due: "2000.00000" });
+
+    const tpl = "/documents/{id}/payments/{paymentId}";
+    const deleted = await api("DELETE", tpl, `/documents/${sale.id}/payments/${first.id}`, { token });
+    expect(deleted.res.status, JSON.stringify(deleted.body)).toBe(200);
+    expect(deleted.body).toMatchObject({ id: sale.id, paidAmount: "390.00000", due: "3000.00000" });
+    expect(deleted.body.payments.map((p: { id: number }) => p.id)).toEqual([second.id]);
+    expect((await api("GET", "/documents/{id}", `/documents/${sale.id}`, { token })).body).toMatchObject({ paidAmount: "390.00000", due: "3000.00000", payments: [{ id: second.id }] });
+    // Already deleted, never existed, not a number: 404, the same answer.
+    const missing = await api("DELETE", tpl, `/documents/${sale.id}/payments/999999999`, { token });
+    expect(missing.res.status).toBe(404);
+    expect((await api("DELETE", tpl, `/documents/${sale.id}/payments/${first.id}`, { token })).body).toEqual(missing.body);
+    expect((await api("DELETE", tpl, `/documents/${sale.id}/payments/abc`, { token })).res.status).toBe(404);
+    // A payment named under another of the company's documents: 404, and it stays.
+    const other = (await api("POST", "/documents", "/documents", { token, body: ticket() })).body;
+    expect((await api("DELETE", tpl, `/documents/${other.id}/payments/${second.id}`, { token })).body).toEqual(missing.body);
+
+    // Another company: its own document with A's payment, or A's document: 404 exactly like a missing one.
+    const b = await apiCompany(db());
+    const tokenB = await tokenFor(db(), b.username);
+    const theirs = (await api("POST", "/documents", "/documents", { token: tokenB, body: ticket() })).body;
+    expect((await api("DELETE", tpl, `/documents/${theirs.id}/payments/${second.id}`, { token: tokenB })).body).toEqual(missing.body);
+    expect((await api("DELETE", tpl, `/documents/${sale.id}/payments/${second.id}`, { token: tokenB })).body).toEqual(missing.body);
+    expect((await api("GET", "/documents/{id}", `/documents/${sale.id}`, { token })).body).toMatchObject({ paidAmount: "390.00000", payments: [{ id: second.id }] });
+
+    // A payment of an invoice sold with condition 10 issued its REP: it stays, as in the interface.
+    const invoice = (await api("POST", "/documents", "/documents", { token, body: { kind: "fe", clientId: a.client.id, saleCondition: "10", lines: ticket().lines } })).body;
+    const withRep = await api("POST", "/documents/{id}/payments", `/documents/${invoice.id}/payments`, { token, body: { amount: "1000", payment_form: "04" } });
+    expect(withRep.body.payment.rep.documentId, JSON.stringify(withRep.body)).toEqual(expect.any(Number));
+    const refused = await api("DELETE", tpl, `/documents/${invoice.id}/payments/${withRep.body.payment.id}`, { token });
+    expect(refused.res.status).toBe(409);
+    expect(refused.res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(refused.body).toMatchObject({ status: 409, type: "/api/docs#pago-con-rep", detail: REP_MESSAGES.cannotDelete });
+    expect((await api("GET", "/documents/{id}", `/documents/${invoice.id}`, { token })).body).toMatchObject({ paidAmount: "1000.00000", due: "2390.00000", payments: [{ id: withRep.body.payment.id }] });
+    // A REP takes no payments: its balance is null.
+    expect((await api("GET", "/documents/{id}", `/documents/${withRep.body.payment.rep.documentId}`, { token })).body.due).toBeNull();
+    // The operation is in the served document, from the operations table.
+    const op = (contract.doc as any).paths[tpl].delete;
+    expect(op.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Document" });
+    expect(op.responses["409"].content["application/problem+json"]).toBeDefined();
+    expect(op.parameters.map((p: { name?: string }) => p.name)).toEqual(expect.arrayContaining(["id", "paymentId"]));
   });
 });
 

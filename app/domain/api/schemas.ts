@@ -208,7 +208,8 @@ export const DocumentSummary = named(
     exchangeRate: z.string(),
     client: z.object({ id: z.number().int().nullable(), name: z.string(), identificationType: z.string().nullable(), identification: z.string().nullable(), email: z.string().nullable() }).nullable(),
     totals: Totals,
-    paidAmount: z.string(),
+    paidAmount: z.string().describe("La suma de los pagos registrados."),
+    due: z.string().nullable().describe("El saldo pendiente: total − pagos − notas de crédito aceptadas + notas de débito aceptadas (nunca negativo); null en un REP, que no recibe pagos."),
     hacienda: z.object({
       message: z.string().nullable(),
       reasons: z.array(z.string()).describe("Si fue rechazado: las razones de Hacienda en español."),
@@ -515,10 +516,14 @@ export const ReceivedDocumentUpload = named(
     xml: z.string().min(1).max(7_100_000).describe("El XML del comprobante del proveedor (FE, NC o ND, v4.2–4.4), en base64, tal como lo recibió."),
     response: z.string().min(1).max(1_000_000).optional().describe("La respuesta de Hacienda al proveedor (MensajeHacienda) en base64, si la tiene; si no, se le consulta a Hacienda."),
     filename: z.string().max(120).optional(),
+    message: z.number().int().optional().describe("Para decidir en la misma llamada: 1 Aceptado, 2 Aceptado Parcialmente, 3 Rechazado (las reglas de POST /received-documents/{id}/acceptance). Sin él queda pendiente."),
+    message_detail: z.string().max(500).optional().describe("Con message 2 o 3, obligatorio (máximo 160 caracteres)."),
     expense_category: z.number().int().positive().optional().describe("Categoría de gasto (GET /expense-categories); la de Configuración recepción por omisión."),
-    tax_condition: z.enum(["01", "02", "03", "04", "05"]).optional().describe("Condición de impuesto (Nota 18); la de Configuración recepción por omisión."),
+    tax_condition: z.string().max(2).optional().describe("Condición de impuesto (Nota 18): 01 … 05; la de Configuración recepción por omisión."),
+    tax_credit: Decimal.optional().describe("Con message: impuesto acreditable; sin él se deriva de la condición de impuesto."),
+    applicable_expense: Decimal.optional().describe("Con message: gasto aplicable; sin él se deriva de la condición de impuesto."),
   }),
-  "Un comprobante recibido de un proveedor: queda pendiente hasta aceptarlo, aceptarlo parcialmente o rechazarlo.",
+  "Un comprobante recibido de un proveedor: queda pendiente hasta aceptarlo, aceptarlo parcialmente o rechazarlo, o se decide en la misma llamada con `message` (y los demás campos de la aceptación).",
 );
 
 export const ReceivedDocumentDecision = named(

@@ -90,6 +90,8 @@ const ERRORS: Array<[string[], string]> = [
   [["no-encontrado", "archivo", "ruta"], "404: no existe en su compañía (o el archivo aún no está); la ruta no existe."],
   [["metodo"], "405: método no permitido en la ruta (vea Allow)."],
   [["idempotencia-en-curso"], "409: la clave se usó con otra solicitud (idempotencia), o la primera sigue en curso: reintente."],
+  [["ya-recibido"], "409: ese comprobante ya fue recibido (Location lo nombra)."],
+  [["pago-con-rep"], "409: el pago tiene un recibo electrónico de pago emitido a Hacienda: no se puede eliminar."],
   [["demasiado-grande"], "413: el cuerpo supera el límite de la ruta."],
   [["tipo-de-contenido"], "415: falta Content-Type: application/json."],
   [["demasiadas-solicitudes", "demasiados-intentos"], "429: espere los segundos de Retry-After."],

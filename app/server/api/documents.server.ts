@@ -29,6 +29,8 @@ import {
 } from "../../domain/document-form.ts";
 import { FEC_REFERENCE_CODES, FEC_REFERENCE_DOC_TYPES, formValuesFromDraft, INVOICE_REFERENCE_CODES, INVOICE_REFERENCE_DOC_TYPES, noteReference, purchaseReference, taxTypeOfLine } from "../../domain/document-source.ts";
 import { costaRicaDay } from "../../domain/document-status.ts";
+import { isPayableKind } from "../../domain/payments.ts";
+import { amountDue } from "../../domain/receivables.ts";
 import { parseAddresses } from "../../domain/email-form.ts";
 import { rejectionReasons } from "../../domain/rejection-reasons.ts";
 import { documentRecipients } from "../../email/document-email.ts";
@@ -41,7 +43,7 @@ import { ISSUE_MESSAGES, issueDocumentInTx, IssueValidationError, NOTE_SOURCES, 
 import { SigningKeyError } from "../signing-key.server.ts";
 import { claimFirst, claimInTx, releaseKey, storeAnswer, type IdempotencyKey } from "./idempotency.server.ts";
 import { ApiError, cursorOf, invalid, json, notFound, pageLimit, readCursor } from "./http.server.ts";
-import { createPayment, paymentsJson } from "./payments.server.ts";
+import { createPayment, paymentsJson, removePayment } from "./payments.server.ts";
 import type { ApiPrincipal } from "./tokens.server.ts";
 
 export interface ApiCall {
@@ -354,6 +356,8 @@ const SUMMARY_COLUMNS = {
   otherCharges: documents.otherCharges,
   totalComprobante: documents.totalComprobante,
   paymentAmount: documents.paymentAmount,
+  creditNoteTotal: documents.creditNoteTotal,
+  debitNoteTotal: documents.debitNoteTotal,
   haciendaMessage: documents.haciendaMessage,
   haciendaDetail: documents.haciendaDetail,
   submittedAt: documents.submittedAt,
@@ -392,6 +396,8 @@ function summaryJson(d: SummaryRow) {
     client: c ? { id: d.clientId, name: c.name ?? "", identificationType: c.idType ?? null, identification: c.idNumber ?? null, email: c.email ?? null } : null,
     totals: { subtotal: d.subtotal, discount: d.discount, tax: d.tax, exonerated: d.exonerated, ivaDevuelto: d.ivaDevuelto, otherCharges: d.otherCharges, total: d.totalComprobante },
     paidAmount: d.paymentAmount,
+    // What is still due (receivables.ts: the interface's one rule); a REP takes no payments.
+    due: isPayableKind(d.kind) ? amountDue({ total: d.totalComprobante, paymentAmount: d.paymentAmount, creditNoteTotal: d.creditNoteTotal, debitNoteTotal: d.debitNoteTotal }) : null,
     hacienda: {
       message: d.haciendaMessage,
       reasons: d.status === "rechazado" ? rejectionReasons(d.haciendaDetail) : [],
@@ -440,6 +446,16 @@ export async function paymentOnDocument(call: ApiCall, id: number, input: z.outp
   const d = await apiDocumentRow(call.db, call.principal.companyId, id);
   if (!d) throw notFound();
   return createPayment(call, { id: d.id, currencyId: d.currencyId, consecutivo: d.consecutivo, number: d.number }, input);
+}
+
+/**
+ * DELETE /documents/{id}/payments/{paymentId}: the interface's 'Eliminar' of a payment (deletePayment,
+ * its rules: a payment whose REP was issued stays). Answers the document as it is now.
+ */
+export async function paymentOffDocument(call: ApiCall, id: number, paymentId: number): Promise<Response> {
+  if (!(await apiDocumentRow(call.db, call.principal.companyId, id))) throw notFound();
+  await removePayment(call, id, paymentId);
+  return json(await documentBody(call.db, call.principal.companyId, id));
 }
 
 export async function getDocument(call: ApiCall, id: number): Promise<Response> {

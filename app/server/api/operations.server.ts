@@ -4,7 +4,7 @@
 import type { z } from "zod";
 import * as S from "../../domain/api/schemas.ts";
 import { BODY_LIMITS } from "./config.server.ts";
-import { createDocument, createNote, downloadDocument, emailDocument, getDocument, listDocuments, listTaxTypes, paymentOnDocument, replayDocument, type ApiCall } from "./documents.server.ts";
+import { createDocument, createNote, downloadDocument, emailDocument, getDocument, listDocuments, listTaxTypes, paymentOffDocument, paymentOnDocument, replayDocument, type ApiCall } from "./documents.server.ts";
 import { decideReceived, downloadReceived, getReceived, listExpenseCategories, listReceived, replayReceived, uploadReceived } from "./receptions.server.ts";
 import { cursorOf, idParam, json, notFound, pageLimit, readCursor } from "./http.server.ts";
 import { onceInTransaction } from "./idempotency.server.ts";
@@ -200,6 +200,21 @@ export const OPERATIONS: Operation[] = [
     handle: (c) => paymentOnDocument(c, idParam(c.params.id), c.body as z.output<typeof S.PaymentInput>),
   },
   {
+    id: "deletePayment",
+    method: "DELETE",
+    path: "/documents/{id}/payments/{paymentId}",
+    tag: "Documentos",
+    summary: "Eliminar un pago de un documento",
+    description:
+      "Como 'Eliminar' en la lista de pagos: el pago deja de contar y el saldo del documento vuelve a subir. Un pago cuyo Recibo Electrónico de Pago ya se emitió a Hacienda no se puede eliminar (409). Sin Idempotency-Key: repetir la llamada responde 404.",
+    auth: true,
+    responses: {
+      200: { description: "El documento sin el pago (sus `payments`, `paidAmount` y `due`).", schema: S.Document },
+      409: { description: "El pago tiene un recibo electrónico de pago emitido a Hacienda: no se puede eliminar.", schema: S.Problem },
+    },
+    handle: (c) => paymentOffDocument(c, idParam(c.params.id), idParam(c.params.paymentId)),
+  },
+  {
     id: "listTaxTypes",
     method: "GET",
     path: "/tax-types",
@@ -312,13 +327,13 @@ export const OPERATIONS: Operation[] = [
     tag: "Documentos recibidos",
     summary: "Subir un comprobante recibido de un proveedor",
     description:
-      "El XML del comprobante (FE, NC o ND) en base64 y, si la tiene, la respuesta de Hacienda al proveedor. Se revisa como en 'Subir Nuevo XML' (firma, dirigido a su compañía, no recibido antes) y queda pendiente de aceptación; sin la respuesta de Hacienda se le consulta. Acepta Idempotency-Key.",
+      "El XML del comprobante (FE, NC o ND) en base64 y, si la tiene, la respuesta de Hacienda al proveedor. Se revisa como en 'Subir Nuevo XML' (firma, dirigido a su compañía, no recibido antes) y queda pendiente de aceptación; sin la respuesta de Hacienda se le consulta. Con `message` (y los demás campos de POST /received-documents/{id}/acceptance, con sus mismas reglas y mensajes) se acepta, acepta parcialmente o rechaza en la misma llamada: la decisión se revisa antes de guardar nada, y si se rechaza (400) no queda nada guardado. Acepta Idempotency-Key.",
     auth: true,
     body: S.ReceivedDocumentUpload,
     bodyLimit: BODY_LIMITS.receivedDocument,
     idempotent: true,
     replay: replayReceived,
-    responses: { 201: { description: "El comprobante recibido, pendiente.", schema: S.ReceivedDocument }, 409: { description: "Ya fue recibido (Location lo nombra), o la Idempotency-Key ya se usó con otra solicitud.", schema: S.Problem } },
+    responses: { 201: { description: "El comprobante recibido: pendiente, o con su decisión si trae `message`.", schema: S.ReceivedDocument }, 409: { description: "Ya fue recibido (Location lo nombra), o la Idempotency-Key ya se usó con otra solicitud.", schema: S.Problem } },
     handle: (c) => uploadReceived(c, c.body as z.output<typeof S.ReceivedDocumentUpload>),
   },
   {

@@ -3,7 +3,8 @@
 // the same fields) and the same use-case (recordPayment), which on an invoice sold with condition 08
 // or 10 issues the Recibo Electrónico de Pago in the payment's transaction (decision 135). The REP is
 // a document like any other (GET /documents/{id}, its XML and Hacienda's answer) and every document
-// answer lists its payments with their REP.
+// answer lists its payments with their REP. DELETE /documents/{id}/payments/{paymentId} is the
+// interface's 'Eliminar' (deletePayment): a payment whose REP was issued cannot be deleted (409).
 import type { z } from "zod";
 import type { DbOrTx } from "../../../db/client.ts";
 import { documentPayments } from "../../../db/queries/payments.ts";
@@ -12,9 +13,9 @@ import { costaRicaDay } from "../../domain/document-status.ts";
 import { parseForm } from "../../domain/forms.ts";
 import { defaultDescription, paymentSchema } from "../../domain/payments.ts";
 import { rejectionReasons } from "../../domain/rejection-reasons.ts";
-import { PAYMENT_FORM_CODES, recordPayment } from "../payments.server.ts";
+import { deletePayment, PAYMENT_FORM_CODES, recordPayment } from "../payments.server.ts";
 import type { ApiCall } from "./documents.server.ts";
-import { invalid, json, notFound } from "./http.server.ts";
+import { ApiError, invalid, json, notFound } from "./http.server.ts";
 import { claimFirst, releaseKey, storeAnswer } from "./idempotency.server.ts";
 
 type PaymentRow = Awaited<ReturnType<typeof documentPayments>>[number];
@@ -97,4 +98,16 @@ export async function createPayment(call: ApiCall, doc: DocRef, input: z.output<
   const headers = { Location: `/api/v1/documents/${doc.id}` };
   if (k) await storeAnswer(db, k, 201, body, headers);
   return json(body, 201, headers);
+}
+
+/**
+ * DELETE /documents/{id}/payments/{paymentId}: `documentId` is the company's document (the caller
+ * checked it). The interface's use-case and rules; another company's payment, a payment of another
+ * document or one already deleted is 404; a payment whose REP was issued is refused (409) with the
+ * interface's reason. No Idempotency-Key (only POSTs take one): a repeated DELETE answers 404.
+ */
+export async function removePayment(call: ApiCall, documentId: number, paymentId: number): Promise<void> {
+  const done = await deletePayment(call.db, { companyId: call.principal.companyId, userId: call.principal.userId, id: paymentId, documentId, now: call.now });
+  if (!done) throw notFound();
+  if ("refused" in done) throw new ApiError(409, "pago-con-rep", done.refused);
 }

@@ -4,7 +4,8 @@
 // the upload form and the mailbox (ingestReceivedFiles: judged, addressed to this company, stored
 // byte for byte, or refused with the same Spanish reason) —, list and read them, and accept,
 // partially accept or reject one with the 'Actualizar aceptación' form's schema and use-case
-// (processReceptions: the MensajeReceptor numbered, signed and queued; same messages, same fields).
+// (processReceptions: the MensajeReceptor numbered, signed and queued; same messages, same fields),
+// or upload and decide in one call (the same two use-cases, the decision checked before storing).
 // Neither use-case is one transaction the key could join, so the idempotency key is claimed first
 // (a concurrent request with the key gets 409 'en curso'), freed on failure, completed with the answer.
 import { and, desc, eq, gte, inArray, lt, or, type SQL } from "drizzle-orm";
@@ -14,12 +15,12 @@ import { receivedDocuments } from "../../../db/schema/index.ts";
 import { categoriesOf, receptionFile, receptionSettingsOf, type ReceptionFile } from "../../../db/queries/receptions.ts";
 import { RECEIVED_STATUSES, type ReceivedDocumentDecision, type ReceivedDocumentQuery, type ReceivedDocumentUpload } from "../../domain/api/schemas.ts";
 import { parseForm } from "../../domain/forms.ts";
-import { ACCEPTANCE_LABEL, decisionOf, processSchema, RECEPTION_MESSAGES } from "../../domain/receptions.ts";
+import { ACCEPTANCE_LABEL, decisionOf, processSchema, RECEPTION_MESSAGES, type ReceptionDecision } from "../../domain/receptions.ts";
 import { rejectionReasons } from "../../domain/rejection-reasons.ts";
 import { MAX_XML_BYTES } from "../../hacienda/safe-xml.ts";
 import { displayName } from "../receptions/files.server.ts";
 import { attachment } from "../receptions/http.server.ts";
-import { ingestReceivedFiles } from "../receptions/intake.server.ts";
+import { ingestReceivedFiles, withdrawReceived } from "../receptions/intake.server.ts";
 import { processReceptions } from "../receptions/process.server.ts";
 import type { ApiCall } from "./documents.server.ts";
 import { ApiError, cursorOf, invalid, json, notFound, pageLimit, readCursor } from "./http.server.ts";
@@ -126,20 +127,78 @@ async function withKey(call: ApiCall, work: () => Promise<{ status: number; id: 
   return json(await receivedDocumentBody(call.db, call.principal.companyId, done.id), done.status, { Location: selfOf(done.id) });
 }
 
+/** The decision fields of a call, as the 'Actualizar aceptación' form reads them (processSchema: same messages at the same fields). */
+interface DecisionInput {
+  message: number;
+  message_detail?: string;
+  expense_category?: number | null;
+  tax_condition?: string | null;
+  tax_credit?: string | number;
+  applicable_expense?: string | number;
+}
+
+function parseDecision(input: DecisionInput, id: number | null): ReceptionDecision {
+  const values = {
+    message: String(input.message),
+    message_detail: input.message_detail ?? "",
+    expense_category: input.expense_category == null ? "" : String(input.expense_category),
+    tax_condition: input.tax_condition ?? "",
+    tax_credit: input.tax_credit === undefined ? "" : String(input.tax_credit),
+    applicable_expense: input.applicable_expense === undefined ? "" : String(input.applicable_expense),
+    type_update_doc: "single",
+    id: id === null ? "" : String(id),
+    accept_multiples: [],
+  };
+  const parsed = parseForm(processSchema, values);
+  if (!parsed.ok) throw invalid(Object.entries(parsed.errors).map(([field, message]) => ({ field, message })));
+  const decision = decisionOf(parsed.data);
+  if (!decision) throw invalid([{ field: "message", message: RECEPTION_MESSAGES.messageRequired }]);
+  return decision;
+}
+
+/** Applies a decision to one stored document (processReceptions); its refusal as the API's 400 (or 404). */
+async function processOne(call: ApiCall, id: number, decision: ReceptionDecision): Promise<void> {
+  const r = await processReceptions(call.db, { companyId: call.principal.companyId, userId: call.principal.userId, ids: [id], decision, now: call.now });
+  if (!r.ok) {
+    if (r.notFound) throw notFound();
+    throw invalid(Object.entries(r.errors).map(([field, message]) => ({ field, message })));
+  }
+  const outcome = r.outcomes[0];
+  if (!outcome?.ok) throw invalid([{ field: outcome?.field ?? "form", message: outcome?.message ?? RECEPTION_MESSAGES.problem }]);
+}
+
+/** Decision fields that mean nothing without `message`. */
+const DECISION_ONLY = ["message_detail", "tax_credit", "applicable_expense"] as const;
+
 /**
  * POST /received-documents: one supplier's comprobante (and Hacienda's answer to it), through the
- * reception intake. Stored pending; refused with the intake's reason at /xml (or /response); a
- * comprobante received before is 409 with its Location.
+ * reception intake. Without `message` it is stored pending; refused with the intake's reason at /xml
+ * (or /response); a comprobante received before is 409 with its Location. With `message` the
+ * decision is checked before anything is stored — its fields (the acceptance form's schema) and
+ * category here, and against the document itself inside the intake (Hacienda's verdict, deadline,
+ * amounts) — and then applied by processReceptions. Should that still fail (no signing key, our
+ * message refused by its schema), the document just stored is taken back: a refused call stores
+ * nothing, and its Idempotency-Key is free for the retry (decision 186).
  */
 export async function uploadReceived(call: ApiCall, input: z.output<typeof ReceivedDocumentUpload>): Promise<Response> {
   const { db, principal, now } = call;
   const companyId = principal.companyId;
   const xml = bytesOf("xml", input.xml, MAX_XML_BYTES);
   const response = input.response ? bytesOf("response", input.response, MAX_XML_BYTES) : null;
-  const errors = [];
-  if (input.expense_category && !(await categoriesOf(db, companyId)).some((c) => c.id === input.expense_category)) errors.push({ field: "expense_category", message: RECEPTION_MESSAGES.categoryInvalid });
-  if (errors.length) throw invalid(errors);
   const settings = await receptionSettingsOf(db, companyId);
+  const expenseCategoryId = input.expense_category ?? settings?.expenseCategoryId ?? null;
+  const taxCondition = input.tax_condition ?? settings?.taxCondition ?? null;
+  let decision: ReceptionDecision | null = null;
+  if (input.message !== undefined) decision = parseDecision({ ...input, message: input.message, expense_category: expenseCategoryId, tax_condition: taxCondition }, null);
+  else {
+    const stray = DECISION_ONLY.filter((f) => input[f] !== undefined);
+    if (stray.length) throw invalid([{ field: "message", message: RECEPTION_MESSAGES.messageRequired }]);
+    // Kept with the pending document: the form's rule for the field.
+    const condition = input.tax_condition === undefined ? null : processSchema.shape.tax_condition.safeParse(input.tax_condition);
+    if (condition && !condition.success) throw invalid([{ field: "tax_condition", message: condition.error.issues[0]?.message ?? RECEPTION_MESSAGES.taxConditionRequired }]);
+  }
+  const category = decision?.expenseCategoryId ?? input.expense_category;
+  if (category && !(await categoriesOf(db, companyId)).some((c) => c.id === category)) throw invalid([{ field: "expense_category", message: RECEPTION_MESSAGES.categoryInvalid }]);
   const name = displayName(input.filename ?? "comprobante.xml").replace(/\.zip$/i, ".xml");
   return withKey(call, async () => {
     const report = await ingestReceivedFiles(db, {
@@ -149,11 +208,22 @@ export async function uploadReceived(call: ApiCall, input: z.output<typeof Recei
       // Never expanded as an archive: the API takes one XML (and its answer) per call.
       files: [{ name: /\.xml$/i.test(name) ? name : `${name}.xml`, bytes: xml }, ...(response ? [{ name: "respuesta-hacienda.xml", bytes: response }] : [])],
       now,
-      expenseCategoryId: input.expense_category ?? settings?.expenseCategoryId ?? null,
-      taxCondition: input.tax_condition ?? settings?.taxCondition ?? null,
+      expenseCategoryId,
+      taxCondition,
+      decision,
     });
     const stored = report.stored[0];
-    if (stored) return { status: 201, id: stored.id };
+    if (stored) {
+      if (decision) {
+        try {
+          await processOne(call, stored.id, decision);
+        } catch (error) {
+          await withdrawReceived(db, { companyId, id: stored.id });
+          throw error;
+        }
+      }
+      return { status: 201, id: stored.id };
+    }
     const [first, second] = report.outcomes;
     const refused = report.outcomes.find((o) => !o.ok) ?? first;
     if (refused?.clave) {
@@ -164,6 +234,8 @@ export async function uploadReceived(call: ApiCall, input: z.output<typeof Recei
         .where(and(eq(receivedDocuments.companyId, companyId), eq(receivedDocuments.clave, refused.clave)));
       if (existing && refused.message === RECEIVED_API_MESSAGES.alreadyReceived(refused.clave)) throw new ApiError(409, "ya-recibido", refused.message, undefined, { Location: selfOf(existing.id) });
     }
+    // A decision that does not fit the document: at the decision's field.
+    if (refused?.field) throw invalid([{ field: refused.field, message: refused.message }]);
     // The outcome of each file in upload order: the comprobante first, Hacienda's answer second.
     const field = refused === second && response ? "response" : "xml";
     throw invalid([{ field, message: refused?.message ?? RECEPTION_MESSAGES.nothingStored }]);
@@ -175,32 +247,10 @@ export async function uploadReceived(call: ApiCall, input: z.output<typeof Recei
  * (same messages at the same fields) and its use-case.
  */
 export async function decideReceived(call: ApiCall, id: number, input: z.output<typeof ReceivedDocumentDecision>): Promise<Response> {
-  const { db, principal, now } = call;
-  const companyId = principal.companyId;
-  if (!(await rowOf(db, companyId, id))) throw notFound();
-  const values = {
-    message: String(input.message),
-    message_detail: input.message_detail ?? "",
-    expense_category: String(input.expense_category),
-    tax_condition: input.tax_condition,
-    tax_credit: input.tax_credit === undefined ? "" : String(input.tax_credit),
-    applicable_expense: input.applicable_expense === undefined ? "" : String(input.applicable_expense),
-    type_update_doc: "single",
-    id: String(id),
-    accept_multiples: [],
-  };
-  const parsed = parseForm(processSchema, values);
-  if (!parsed.ok) throw invalid(Object.entries(parsed.errors).map(([field, message]) => ({ field, message })));
-  const decision = decisionOf(parsed.data);
-  if (!decision) throw invalid([{ field: "message", message: RECEPTION_MESSAGES.messageRequired }]);
+  if (!(await rowOf(call.db, call.principal.companyId, id))) throw notFound();
+  const decision = parseDecision(input, id);
   return withKey(call, async () => {
-    const r = await processReceptions(db, { companyId, userId: principal.userId, ids: [id], decision, now });
-    if (!r.ok) {
-      if (r.notFound) throw notFound();
-      throw invalid(Object.entries(r.errors).map(([field, message]) => ({ field, message })));
-    }
-    const outcome = r.outcomes[0];
-    if (!outcome?.ok) throw invalid([{ field: outcome?.field ?? "form", message: outcome?.message ?? RECEPTION_MESSAGES.problem }]);
+    await processOne(call, id, decision);
     return { status: 200, id };
   });
 }

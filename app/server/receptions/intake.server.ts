@@ -26,6 +26,8 @@ export interface FileOutcome {
   message: string;
   clave?: string;
   documentId?: number;
+  /** A decision that does not fit this document: the decision's form field it belongs to ('_form': the whole decision). */
+  field?: string;
 }
 
 export interface IntakeReport {
@@ -116,12 +118,15 @@ function storedValues(input: IntakeInput, doc: Judged & { facts: ComprobanteFact
   };
 }
 
-/** Why this document cannot take the upload form's decision (checked before anything is stored). */
-function decisionProblem(decision: ReceptionDecision, values: ReturnType<typeof storedValues>, today: string): string | null {
-  if (values.issuerStatus === "rechazado") return RECEPTION_MESSAGES.issuerRejected;
-  if (decision.message !== 1 && values.rejectDeadline < today) return RECEPTION_MESSAGES.deadlinePassed(formatDate(`${values.rejectDeadline}T12:00:00Z`));
+/** Why this document cannot take the upload form's decision, and the form field it concerns (checked before anything is stored). */
+function decisionProblem(decision: ReceptionDecision, values: ReturnType<typeof storedValues>, today: string): { field: string; message: string } | null {
+  if (values.issuerStatus === "rechazado") return { field: "_form", message: RECEPTION_MESSAGES.issuerRejected };
+  if (decision.message !== 1 && values.rejectDeadline < today) return { field: "_form", message: RECEPTION_MESSAGES.deadlinePassed(formatDate(`${values.rejectDeadline}T12:00:00Z`)) };
   const amounts = messageAmounts(decision, { tax: values.tax, total: values.total });
-  if (!amounts.ok) return Object.values(amounts.errors)[0]!;
+  if (!amounts.ok) {
+    const [field, message] = Object.entries(amounts.errors)[0]!;
+    return { field, message };
+  }
   return null;
 }
 
@@ -161,7 +166,7 @@ export async function ingestReceivedFiles(db: Db, input: IntakeInput): Promise<I
   await db.transaction(async (tx) => {
     for (const doc of comprobantes) {
       const s = doc.summary;
-      const fail = (message: string) => outcomes.push({ name: doc.name, from: doc.from, ok: false, message, clave: s.clave ?? undefined });
+      const fail = (message: string, field?: string) => outcomes.push({ name: doc.name, from: doc.from, ok: false, message, clave: s.clave ?? undefined, ...(field ? { field } : {}) });
       if (!sameIdentification(s.receiver?.id, company.identification)) {
         fail(`El comprobante está emitido a ${s.receiver?.name ?? "otro receptor"} (cédula ${s.receiver?.id ?? "sin indicar"}), no a ${company.name} (cédula ${company.identification}). Revise que está en la empresa correcta.`);
         continue;
@@ -178,7 +183,7 @@ export async function ingestReceivedFiles(db: Db, input: IntakeInput): Promise<I
       if (input.decision) {
         const problem = decisionProblem(input.decision, values, today);
         if (problem) {
-          fail(problem);
+          fail(problem.message, problem.field);
           continue;
         }
       }
@@ -214,4 +219,18 @@ export async function ingestReceivedFiles(db: Db, input: IntakeInput): Promise<I
     }
   }
   return { stored, outcomes, skipped };
+}
+
+/**
+ * Takes back a document an intake has just stored, while it is still pending and no decision touched
+ * it: the integrator API's upload-and-decide whose processing failed after the intake (decision 186),
+ * so a refused call stores nothing and a retry with its Idempotency-Key starts over. Its pending
+ * check of Hacienda's verdict finds no row and ends ('skipped'). True when it was removed.
+ */
+export async function withdrawReceived(db: Db, opts: { companyId: number; id: number }): Promise<boolean> {
+  const gone = await db
+    .delete(receivedDocuments)
+    .where(and(eq(receivedDocuments.id, opts.id), eq(receivedDocuments.companyId, opts.companyId), eq(receivedDocuments.message, 4), isNull(receivedDocuments.processedAt)))
+    .returning({ id: receivedDocuments.id });
+  return gone.length > 0;
 }
