@@ -80,7 +80,7 @@ async function ingestion(database: Database) {
   }
   const ingest = stats(runs);
   const engine = stats(baseline);
-  return { documentsPerRun: PER_RUN, batch: BATCH, ingestPerSecond: ingest, parseAndVerifyPerSecond: engine, ratioToParseAndVerify: round((ingest.median / engine.median) * 100) / 100 };
+  return { documentsPerRun: PER_RUN, batch: BATCH, ingestPerSecond: ingest, parseAndVerifyPerSecond: engine, ratioToParseAndVerify: Number((ingest.median / engine.median).toFixed(3)) };
 }
 
 async function bigDocument(database: Database) {
