@@ -11,11 +11,11 @@ import { ActivityFields, ClientForm, clientFormKey, type ClientFormViewState } f
 import { AppForm, SubmitButton } from "../../components/form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { ACTIVITY_CODE_MESSAGES, activityCodeError, isLegacyActivityCode, normalizeActivityCode } from "../../domain/activity-codes.ts";
-import { activityLookupCheck, activityRequired, CLIENT_MESSAGES, DOCUMENT_FILTERS, type DocumentFilter } from "../../domain/client-schemas.ts";
-import type { Activity } from "../../domain/company-schemas.ts";
+import { activityLookupCheck, activityRequired, CLIENT_MESSAGES, DOCUMENT_FILTERS, type DocumentFilter } from "../../domain/client-texts.ts";
+import type { Activity } from "../../domain/company-texts.ts";
 import { formatDate, formatMoney } from "../../domain/format.ts";
 import { lastPage } from "../../domain/pagination.ts";
-import { canPay } from "../../domain/payments.ts";
+import { canPay } from "../../domain/payment-texts.ts";
 import { lookupActivities } from "../../server/activity-lookup.server.ts";
 import { activityOptions, clientFormState, handleClientForm, requireClient, updateClientActivity } from "../../server/clients.server.ts";
 import { requestContext } from "../../server/context.ts";

@@ -4,7 +4,7 @@ import { ClientForm, clientFormKey, type ClientFormViewState } from "../../compo
 import { ConfirmAction } from "../../components/confirm.tsx";
 import { AppForm, SubmitButton } from "../../components/form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
-import { CLIENT_MESSAGES } from "../../domain/client-schemas.ts";
+import { CLIENT_MESSAGES } from "../../domain/client-texts.ts";
 import { formatMoney, truncate } from "../../domain/format.ts";
 import { Toasts } from "../../components/toasts.tsx";
 import type { Toast } from "../../server/context.ts";
