@@ -20,6 +20,6 @@ export default defineConfig({
   // toast components — in one file instead of six, which compresses better: 1.6 kB less gzip on
   // every page (docs/decisions/155).
   environments: {
-    client: { build: { rolldownOptions: { output: { codeSplitting: { groups: [{ name: "framework", test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]|[\\/]app[\\/]components[\\/](form|toasts)\.tsx$/ }] } } } } },
+    client: { build: { rolldownOptions: { output: { codeSplitting: { groups: [{ name: "framework", test: /^\0rolldown\/runtime|node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]|[\\/]app[\\/]components[\\/](form|toasts)\.tsx$/ }] } } } } },
   },
 });

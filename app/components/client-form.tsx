@@ -5,8 +5,7 @@ import { ContactsFields } from "./contacts-fields.tsx";
 import { unpackChoices } from "../domain/choices.ts";
 import { activityLookupCheck, clientFormObject, HOME_COUNTRY, maxContacts, type ClientFormMode, type ContactValues } from "../domain/client-texts.ts";
 import { useFieldChecks } from "./form-checks.tsx";
-import { ACTIVITY_CODE_MESSAGES, isLegacyActivityCode } from "../domain/activity-codes.ts";
-import { ACTIVITY_MESSAGES, type Activity, type ActivityLookup } from "../domain/company-texts.ts";
+import { ACTIVITY_CODE_MESSAGES, ACTIVITY_MESSAGES, isLegacyActivityCode, type Activity, type ActivityLookup } from "../domain/activity-codes.ts";
 
 interface Place {
   number: number;

@@ -10,12 +10,11 @@
 // when the form is first focused. A field left before it arrives is checked as soon as it does, and a
 // button pressed before it arrives waits for it (or, if it cannot be loaded, goes to the server,
 // which checks the same way).
-import { useEffect, useId, useMemo, useRef, useState } from "react";
-import type { SubmissionResult } from "@conform-to/dom";
+import { useEffect, useId, useRef, useState } from "react";
 import fieldChecksScript from "../enhance/field-checks.ts?worker&url";
 import type { CheckedForms, FieldChecksScript } from "../enhance/field-checks.ts";
 import { FIELD_CHECKS_GLOBAL, type CheckOptions } from "./form-checks-core.ts";
-import type { RunningChecks } from "./form-checks-run.ts";
+import type { FieldErrors, RunningChecks } from "./form-checks-run.ts";
 
 /** A form's error key ('contacts.0.name', '_form') as its field's name ('contacts[0].name', ''). */
 const defaultName = (key: string) => (key === "_form" ? "" : key.replace(/\.(\d+)(?=\.|$)/g, "[$1]"));
@@ -25,26 +24,23 @@ let script: Promise<FieldChecksScript> | null = null;
 /** The field-checks script, added to the page once (a failed load is tried again next time). */
 export function loadFieldChecks(): Promise<FieldChecksScript> {
   const loaded = () => (window as unknown as Record<string, FieldChecksScript | undefined>)[FIELD_CHECKS_GLOBAL];
-  script ??= new Promise<FieldChecksScript>((resolve, reject) => {
-    const ready = loaded();
-    if (ready) return resolve(ready);
+  return (script ??= new Promise<FieldChecksScript>((resolve, reject) => {
     const element = document.createElement("script");
     element.src = fieldChecksScript;
-    element.async = true;
-    element.dataset.fieldChecks = "";
     element.onload = () => {
       const api = loaded();
       if (api) resolve(api);
       else reject(new Error("field checks did not start"));
     };
-    element.onerror = () => reject(new Error("field checks not loaded"));
+    element.onerror = () => {
+      element.remove();
+      reject(new Error("field checks not loaded"));
+    };
     document.head.append(element);
   }).catch((error: unknown) => {
     script = null;
-    document.querySelector("script[data-field-checks]")?.remove();
     throw error;
-  });
-  return script;
+  }));
 }
 
 export interface FieldChecksOptions extends CheckOptions {
@@ -56,8 +52,6 @@ export interface FieldChecksOptions extends CheckOptions {
   saveIntents?: readonly string[];
 }
 
-type Errors = Record<string, string[] | null | undefined>;
-
 /**
  * The checks of one form: `form` names its schema in the field-checks script and `args` are what
  * that schema is built from (the same call the form's action makes on the server).
@@ -66,65 +60,49 @@ export function useFieldChecks<F extends keyof CheckedForms>(form: F, args: Para
   const formId = useId();
   const toName = opts.keyToName ?? defaultName;
   const serverErrors = opts.serverErrors ?? null;
-  const lastResult = useMemo((): SubmissionResult<string[]> | null => {
-    const entries = Object.entries(serverErrors ?? {}).filter(([, message]) => !!message);
-    if (!entries.length) return null;
-    const names = entries.map(([key]) => toName(key));
-    return {
-      status: "error",
-      error: Object.fromEntries(entries.map(([, message], i) => [names[i], [message]])),
-      state: { validated: Object.fromEntries(names.map((n) => [n, true])) },
-    };
-    // The errors' identity is what changes between answers.
-  }, [serverErrors]); // toName: a fixed mapping of each form
-
-  // The checks' messages once they run, with the server answer they started from; until then the server's.
-  const [checked, setChecked] = useState<{ from: SubmissionResult<string[]> | null; errors: Errors } | null>(null);
-  const latest = useRef({ args, opts, lastResult });
-  latest.current = { args, opts, lastResult };
+  // The checks' messages (by field name) once they run, with the server answer they started from.
+  const [checked, setChecked] = useState<{ from: typeof serverErrors; errors: FieldErrors } | null>(null);
+  const latest = useRef({ args, opts, serverErrors });
+  latest.current = { args, opts, serverErrors };
   const running = useRef<RunningChecks | null>(null);
-  const starting = useRef<Promise<RunningChecks | null> | null>(null);
+  const starting = useRef<Promise<unknown> | null>(null);
   const failed = useRef(false);
-  /** Fields left (or corrected after a server message) before the checks arrived. */
+  /** Fields left (or corrected after a message) before the checks arrived. */
   const waiting = useRef(new Set<string>());
 
-  function start(): Promise<RunningChecks | null> {
-    starting.current ??= loadFieldChecks()
-      .then((api) => {
-        if (!document.forms.namedItem(formId)) return null; // the form left the page meanwhile
-        const { args: a, opts: o, lastResult: from } = latest.current;
+  const start = () =>
+    (starting.current ??= loadFieldChecks().then(
+      (api) => {
+        if (!document.forms.namedItem(formId)) return void (failed.current = true); // the form left the page meanwhile
+        const { args: a, opts: o, serverErrors: from } = latest.current;
         const checks = api.startChecks({
           formId,
           schema: (api.schemas[form] as (args: unknown) => ReturnType<CheckedForms[F]>)(a),
-          lastResult: from,
+          serverErrors: from,
+          toName,
           saves: o.saveIntents ?? ["save"],
           prepare: o.prepare,
           nameOf: o.nameOf,
-          onChange: (errors) => setChecked({ from: latest.current.lastResult, errors }),
+          onChange: (errors) => setChecked({ from: latest.current.serverErrors, errors }),
         });
         running.current = checks;
         for (const name of waiting.current) checks.validate(name);
-        waiting.current.clear();
-        return checks;
-      })
-      .catch(() => {
+      },
+      () => {
         failed.current = true; // the server checks every save the same way
         starting.current = null;
-        return null;
-      });
-    return starting.current;
-  }
+      },
+    ));
 
   useEffect(() => () => running.current?.stop(), []);
-  useEffect(() => running.current?.update(lastResult), [lastResult]);
+  useEffect(() => running.current?.update(serverErrors), [serverErrors]);
 
-  const all: Errors = checked && checked.from === lastResult ? checked.errors : (lastResult?.error ?? {});
-  const error = (key: string): string | undefined => all[toName(key)]?.[0];
+  const own = checked?.from === serverErrors ? checked.errors : null;
+  const error = (key: string): string | undefined => (own ? own[toName(key)]?.[0] : serverErrors?.[key]) || undefined;
   /** A field left, or typed in after a message, before the checks arrived: checked when they do. */
   const note = (target: EventTarget, typed: boolean) => {
-    if (running.current) return;
     const name = (target as HTMLInputElement).name;
-    if (typeof name === "string" && name && (!typed || all[name]?.length)) waiting.current.add(name);
+    if (!running.current && typeof name === "string" && name && (!typed || Object.keys(serverErrors ?? {}).some((k) => toName(k) === name))) waiting.current.add(name);
   };
   return {
     /** Spread on the form: its id, the checks' handlers, the browser's own checks off. */
@@ -138,22 +116,19 @@ export function useFieldChecks<F extends keyof CheckedForms>(form: F, args: Para
         const event = e.nativeEvent as SubmitEvent;
         if (running.current) {
           if (!running.current.submit(event)) e.preventDefault();
-          return;
+        } else if (!failed.current) {
+          // Pressed before the checks arrived: sent again once they have (they let other buttons through).
+          e.preventDefault();
+          const element = e.currentTarget;
+          const submitter = event.submitter;
+          void start().then(() => element.isConnected && element.requestSubmit(submitter?.isConnected ? submitter : undefined));
         }
-        if (failed.current) return;
-        // Pressed before the checks arrived: sent again once they have (they let other buttons through).
-        e.preventDefault();
-        const element = e.currentTarget;
-        const submitter = event.submitter;
-        void start().then(() => {
-          if (element.isConnected) element.requestSubmit(submitter?.isConnected ? submitter : undefined);
-        });
       },
     },
     /** The message of a field (by the form's error key), from the checks or the server. */
     error,
     /** Whether any field has a message now (the form's summary alert). */
-    hasErrors: Object.values(all).some((m) => m?.length),
+    hasErrors: Object.values(own ?? serverErrors ?? {}).some((m) => m?.length),
     /** The same as a record keyed like the server's errors (errors.amount, errors["contacts.0.name"]). */
     errors: new Proxy({} as Record<string, string | undefined>, { get: (_, key) => (typeof key === "string" ? error(key) : undefined) }),
   };

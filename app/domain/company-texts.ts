@@ -1,7 +1,5 @@
 // The company screens' messages, choices and rules without zod (lists and the form's page ship no
 // schema code: the JavaScript budget, decisions 166 and 155); company-schemas.ts re-exports them.
-import { normalizeActivityCode, type ActivityOption } from "./activity-codes.ts";
-
 export const COMPANY_MESSAGES = {
   saved: "Compañia guardada",
   updated: "Compañia actualizada",
@@ -83,49 +81,5 @@ export function checkLogo(bytes: Uint8Array): { ok: true; mime: string } | { ok:
   return { ok: true, mime };
 }
 
-// ---- Economic activity lookup ------------------------------------------------------------------
-
-export const ACTIVITY_MESSAGES = {
-  noActive: "No se encontraron actividades activas",
-  none: "No se encontraron actividades",
-  principal: "Actividad principal seleccionada automáticamente",
-  loaded: "Actividades cargadas",
-  network: "Error conectando con Hacienda",
-  identification: "La identificación debe tener entre 9 y 12 caracteres",
-  rateLimited: "Hacienda está limitando las consultas: intente de nuevo en un minuto.",
-} as const;
-
-export type Activity = ActivityOption;
-
-export type ActivityLookup =
-  | { ok: true; activities: Activity[]; selected: string; message: string; name: string | null }
-  | { ok: false; activities: Activity[]; message: string };
-
-/**
- * The identification as Hacienda's fe/ae lookup takes it (spec part 1 §4 Company creation): no
- * dashes or spaces, 9 to 12 characters; letters are kept (an alphanumeric cédula jurídica).
- */
-export function lookupDigits(identification: string): string | null {
-  const id = identification.toUpperCase().replace(/[^0-9A-Z]/g, "");
-  return id.length >= 9 && id.length <= 12 ? id : null;
-}
-
-/** The reply of Hacienda's fe/ae endpoint: active activities, the principal 'P' preselected. */
-export function interpretActivities(reply: unknown): ActivityLookup {
-  const r = (reply ?? {}) as { nombre?: unknown; actividades?: unknown };
-  const list = Array.isArray(r.actividades) ? (r.actividades as Record<string, unknown>[]) : [];
-  if (list.length === 0) return { ok: false, activities: [], message: ACTIVITY_MESSAGES.none };
-  const active = list
-    .filter((a) => String(a.estado ?? "").toUpperCase() === "A")
-    .map((a) => ({ code: normalizeActivityCode(String(a.codigo ?? "")), description: String(a.descripcion ?? "").trim(), type: String(a.tipo ?? "").toUpperCase() }))
-    .filter((a) => a.code);
-  if (active.length === 0) return { ok: false, activities: [], message: ACTIVITY_MESSAGES.noActive };
-  const principal = active.find((a) => a.type === "P");
-  return {
-    ok: true,
-    activities: active,
-    selected: (principal ?? active[0]).code,
-    message: principal ? ACTIVITY_MESSAGES.principal : ACTIVITY_MESSAGES.loaded,
-    name: typeof r.nombre === "string" ? r.nombre : null,
-  };
-}
+// The activity lookup's messages and reading (the client form uses them too): activity-codes.ts.
+export { ACTIVITY_MESSAGES, interpretActivities, lookupDigits, type Activity, type ActivityLookup } from "./activity-codes.ts";

@@ -12,7 +12,7 @@ import { AppForm, SubmitButton } from "../../components/form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { ACTIVITY_CODE_MESSAGES, activityCodeError, isLegacyActivityCode, normalizeActivityCode } from "../../domain/activity-codes.ts";
 import { activityLookupCheck, activityRequired, CLIENT_MESSAGES, DOCUMENT_FILTERS, type DocumentFilter } from "../../domain/client-texts.ts";
-import type { Activity } from "../../domain/company-texts.ts";
+import type { Activity } from "../../domain/activity-codes.ts";
 import { formatDate, formatMoney } from "../../domain/format.ts";
 import { lastPage } from "../../domain/pagination.ts";
 import { canPay } from "../../domain/payment-texts.ts";
