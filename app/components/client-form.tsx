@@ -34,8 +34,6 @@ export interface ClientFormViewState {
   storedActivityCode?: string | null;
 }
 
-/** A key that resets the uncontrolled inputs whenever the server sends a new state. */
-export const clientFormKey = (s: ClientFormViewState) => JSON.stringify([s.values, s.contacts.length, s.message, s.errors]);
 
 /**
  * The client/provider form, sections Detalle, Ubicación, Contactos (spec part 1 §2.3). Every

@@ -4,6 +4,16 @@
 
 export const HOME_COUNTRY = 60;
 
+/** The texts the client screens show in the browser (kept apart from the server's messages, so the pages do not ship those). */
+export const CLIENT_SCREEN_TEXTS = {
+  confirmDeactivate: "Si desactivas el cliente, este no estara disponible para emitir nuevos documentos",
+  confirmDelete: "¿ Deseas eliminar el cliente ?",
+  emptyActive: "No hay Clientes",
+  emptyInactive: "No hay clientes inactivos",
+  emptyProviders: "No hay Proveedores",
+  noDocuments: "No hay documentos",
+} as const;
+
 export const CLIENT_MESSAGES = {
   saved: "Cliente Guardado Correctamente",
   updated: "Cliente actualizado correctamente",
@@ -11,8 +21,6 @@ export const CLIENT_MESSAGES = {
   saveError: "Error al guardar cliente",
   loadError: "Error cargando cliente",
   invoicesError: "Ha ocurrido un error al cargar las facturas del cliente",
-  confirmDeactivate: "Si desactivas el cliente, este no estara disponible para emitir nuevos documentos",
-  confirmDelete: "¿ Deseas eliminar el cliente ?",
   deleted: "Cliente eliminado",
   problem: "Ocurrio un problema",
   cancelled: "Acción cancelada",
@@ -21,10 +29,6 @@ export const CLIENT_MESSAGES = {
   hasDocuments: "No se puede eliminar un cliente con documentos",
   genericLocked: "El cliente genérico no se puede desactivar ni eliminar",
   statementSent: "Estado de cuenta enviado al cliente correctamente.",
-  emptyActive: "No hay Clientes",
-  emptyInactive: "No hay clientes inactivos",
-  emptyProviders: "No hay Proveedores",
-  noDocuments: "No hay documentos",
   maxContacts4: "No puede agregar mas de 4 contactos",
   maxContacts3: "No puede agregar mas de 3 contactos",
   readOnlyPlan: "Tu plan no permite crear clientes desde la aplicación.",
@@ -111,3 +115,6 @@ export function activityLookupCheck(identificationType: string | undefined, iden
   if (identificationType !== "2") return CLIENT_ACTIVITY_MESSAGES.onlyLegal;
   return null;
 }
+
+/** A key that resets the client form's uncontrolled inputs whenever the server sends a new state. */
+export const clientFormKey = (s: { values: unknown; contacts: unknown[]; message: string | null; errors: unknown }) => JSON.stringify([s.values, s.contacts.length, s.message, s.errors]);

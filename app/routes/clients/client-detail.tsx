@@ -1,19 +1,17 @@
-import { data, Form, Link } from "react-router";
+import { lazy } from "react";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/client-detail";
 import { clientBalances } from "../../../db/queries/clients.ts";
 import { documentList } from "../../../db/queries/document-lists.ts";
 import { costaRicaDay, reminderAllowed } from "../../domain/document-status.ts";
 import { invoicesOfQuotations } from "../../../db/queries/quotations.ts";
-import { QuotationActions } from "../../components/quotation-actions.tsx";
-import { DocumentRowActions } from "../../components/document-row-actions.tsx";
 import { quotationNameOf } from "../../server/quotations.server.ts";
-import { ActivityFields, ClientForm, clientFormKey, type ClientFormViewState } from "../../components/client-form.tsx";
+import { ActivityFields, ClientForm, type ClientFormViewState } from "../../components/client-form.tsx";
 import { AppForm, SubmitButton } from "../../components/form.tsx";
-import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { ACTIVITY_CODE_MESSAGES, activityCodeError, isLegacyActivityCode, normalizeActivityCode } from "../../domain/activity-codes.ts";
-import { activityLookupCheck, activityRequired, CLIENT_MESSAGES, DOCUMENT_FILTERS, type DocumentFilter } from "../../domain/client-texts.ts";
+import { activityLookupCheck, activityRequired, CLIENT_MESSAGES, clientFormKey, DOCUMENT_FILTERS, type DocumentFilter } from "../../domain/client-texts.ts";
 import type { Activity } from "../../domain/activity-codes.ts";
-import { formatDate, formatMoney } from "../../domain/format.ts";
+import { formatMoney } from "../../domain/format.ts";
 import { lastPage } from "../../domain/pagination.ts";
 import { canPay } from "../../domain/payment-texts.ts";
 import { lookupActivities } from "../../server/activity-lookup.server.ts";
@@ -23,12 +21,17 @@ import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
 
+// The documents tabs are a screen of their own, which the browser loads only when one is open (the
+// Información tab does not load their actions and pagination); the server renders it whole either
+// way (docs/decisions/155).
+const ClientDocuments = lazy(() => import("./screens/client-documents.tsx").then((m) => ({ default: m.ClientDocuments })));
+
 const TABS = {
   quotations: { label: "Cotizaciones", kinds: ["qt"], type: "quotation" },
   invoices: { label: "Facturas", kinds: ["fe"], type: "invoice" },
   tickets: { label: "Tiquetes", kinds: ["te"], type: "ticket" },
 } as const;
-type DocTab = keyof typeof TABS;
+export type DocTab = keyof typeof TABS;
 
 function clientIdOf(params: { id?: string }) {
   const id = params.id && /^\d{1,9}$/.test(params.id) ? Number(params.id) : 0;
@@ -241,72 +244,7 @@ export default function ClientDetail({ loaderData, actionData }: Route.Component
         </>
       )}
 
-      {tab !== "info" && documents && (
-        <div className="card">
-          <div className="mb-2 flex flex-wrap items-end gap-2">
-            <ListControls search={documents.search} perPage={documents.perPage} extra={{ tab, ...(documents.filter ? { filter: documents.filter } : {}) }} />
-            <Form method="get" className="mb-4 flex items-end gap-2">
-              <input type="hidden" name="tab" value={tab} />
-              <label className="flex items-center gap-2">
-                <span>Filtro</span>
-                <select name="filter" defaultValue={documents.filter ?? ""} className="input w-36">
-                  <option value="">Todos</option>
-                  {DOCUMENT_FILTERS.map((f) => (
-                    <option key={f} value={f}>
-                      {f}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <input type="hidden" name="page" value="1" />
-              <button type="submit" className="btn btn-outline">
-                Filtrar
-              </button>
-            </Form>
-          </div>
-          <table className="table" data-documents>
-            <thead>
-              <tr>
-                <th>Referencia</th>
-                <th>Fecha</th>
-                <th>Estado</th>
-                <th>Total</th>
-                {(documents.quotationName || documents.actions) && <th>Acciones</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {documents.rows.length === 0 && (
-                <tr>
-                  <td colSpan={documents.quotationName || documents.actions ? 5 : 4} className="text-center text-slate-500">
-                    {CLIENT_MESSAGES.noDocuments}
-                  </td>
-                </tr>
-              )}
-              {documents.rows.map((d) => (
-                <tr key={d.id}>
-                  <td>
-                    <Link to={`/detail/${TABS[tab].type}/${d.id}`}>{d.consecutivo ?? String(d.number ?? d.id)}</Link>
-                  </td>
-                  <td>{formatDate(d.issuedAt)}</td>
-                  <td>{d.status}</td>
-                  <td>{formatMoney(d.total, d.currencyId === 1 ? "$" : "₡")}</td>
-                  {documents.quotationName && (
-                    <td>
-                      <QuotationActions id={d.id} invoiceId={d.invoiceId} back={documents.back} name={documents.quotationName} />
-                    </td>
-                  )}
-                  {documents.actions && (
-                    <td>
-                      <DocumentRowActions type={TABS[tab].type} id={d.id} pay={TABS[tab].type === "invoice" && d.owes} reminder={d.reminder} back={documents.back} />
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pagination page={documents.page} lastPage={documents.lastPage} />
-        </div>
-      )}
+      {tab !== "info" && documents && <ClientDocuments tab={tab} type={TABS[tab].type} documents={documents} />}
     </div>
   );
 }
