@@ -18,10 +18,11 @@ export default defineConfig({
   // modulePreload: a dynamic import() loads its chunk alone (scripts/plain-dynamic-imports.ts).
   build: { rolldownOptions: { treeshake }, modulePreload: false },
   worker: { rolldownOptions: { treeshake } },
-  // What every hydrated page loads — React, React DOM, React Router and the root layout's form and
-  // toast components — in one file instead of six, which compresses better: 1.6 kB less gzip on
-  // every page (docs/decisions/155).
+  // What every hydrated page loads — React, React DOM, React Router, the root layout's form and
+  // toast components and the one-line dynamic import helper (scripts/plain-dynamic-imports.ts) — in
+  // one file instead of six, which compresses better: 1.6 kB less gzip on every page
+  // (docs/decisions/155).
   environments: {
-    client: { build: { rolldownOptions: { output: { codeSplitting: { groups: [{ name: "framework", test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]|[\\/]app[\\/]components[\\/](form|toasts)\.tsx$/ }] } } } } },
+    client: { build: { rolldownOptions: { output: { codeSplitting: { groups: [{ name: "framework", test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]|[\\/]app[\\/]components[\\/](form|toasts)\.tsx$|^\0vite\/preload-helper/ }] } } } } },
   },
 });

@@ -6,10 +6,9 @@ import { documentList } from "../../../db/queries/document-lists.ts";
 import { costaRicaDay, reminderAllowed } from "../../domain/document-status.ts";
 import { invoicesOfQuotations } from "../../../db/queries/quotations.ts";
 import { quotationNameOf } from "../../server/quotations.server.ts";
-import { ActivityFields, ClientForm, type ClientFormViewState } from "../../components/client-form.tsx";
-import { AppForm, SubmitButton } from "../../components/form.tsx";
-import { ACTIVITY_CODE_MESSAGES, activityCodeError, isLegacyActivityCode, normalizeActivityCode } from "../../domain/activity-codes.ts";
-import { activityLookupCheck, activityRequired, CLIENT_MESSAGES, clientFormKey, DOCUMENT_FILTERS, type DocumentFilter } from "../../domain/client-texts.ts";
+import type { ClientFormViewState } from "../../components/client-form.tsx";
+import { activityCodeError, normalizeActivityCode } from "../../domain/activity-codes.ts";
+import { activityLookupCheck, activityRequired, CLIENT_MESSAGES, DOCUMENT_FILTERS, type DocumentFilter } from "../../domain/client-texts.ts";
 import type { Activity } from "../../domain/activity-codes.ts";
 import { formatMoney } from "../../domain/format.ts";
 import { lastPage } from "../../domain/pagination.ts";
@@ -21,9 +20,10 @@ import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
 
-// The documents tabs are a screen of their own, which the browser loads only when one is open (the
-// Información tab does not load their actions and pagination); the server renders it whole either
-// way (docs/decisions/155).
+// Each tab is a screen of its own that the browser loads only when it is open: the Información tab
+// (the activity and the client form) does not load the documents' actions and pagination, and the
+// documents tabs do not load the client form; the server renders them whole (docs/decisions/155).
+const ClientInfo = lazy(() => import("./screens/client-info.tsx").then((m) => ({ default: m.ClientInfo })));
 const ClientDocuments = lazy(() => import("./screens/client-documents.tsx").then((m) => ({ default: m.ClientDocuments })));
 
 const TABS = {
@@ -44,7 +44,7 @@ function visibleTabs(provider: boolean, readOnly: boolean): DocTab[] {
   return readOnly ? ["invoices", "tickets"] : ["quotations", "invoices", "tickets"];
 }
 
-interface ActivityPanel {
+export interface ActivityPanel {
   activities: Activity[];
   values: Record<string, string>;
   errors: Record<string, string>;
@@ -203,57 +203,9 @@ export default function ClientDetail({ loaderData, actionData }: Route.Component
         ))}
       </nav>
 
-      {tab === "info" && (
-        <>
-          <section className="card space-y-3" aria-labelledby="card-actividad" data-activity-panel>
-            <h2 id="card-actividad" className="font-semibold">
-              Actividad económica
-            </h2>
-            {editingActivity ? (
-              <AppForm action={here} className="space-y-3">
-                <ActivityFieldsLookup
-                  key={JSON.stringify(activity)}
-                  panel={activity ?? { activities: client.activityCode && !isLegacyActivityCode(client.activityCode) ? [{ code: client.activityCode, description: client.activityName ?? "", type: "" }] : [], values: { economic_activity_code: client.activityCode ?? "", economic_activity_name: client.activityName ?? "" }, errors: {}, message: null }}
-                />
-                <div className="flex gap-2">
-                  <Link to={here} className="btn btn-outline">
-                    Cancelar
-                  </Link>
-                  <SubmitButton name="intent" value="activity-save">
-                    Guardar actividad
-                  </SubmitButton>
-                </div>
-              </AppForm>
-            ) : (
-              <div className="space-y-2">
-                <div className="flex items-center justify-between gap-2">
-                  <p data-activity-current>{client.activityCode ? `${client.activityCode} - ${client.activityName ?? ""}` : "Sin actividad económica"}</p>
-                  <Link to={`${here}?activity=edit`} className="btn btn-outline btn-sm">
-                    Editar actividad
-                  </Link>
-                </div>
-                {isLegacyActivityCode(client.activityCode) && (
-                  <p className="rounded-md bg-warning/10 p-3 text-sm" role="alert" data-activity-legacy>
-                    {ACTIVITY_CODE_MESSAGES.legacyClient(client.activityCode!)}
-                  </p>
-                )}
-              </div>
-            )}
-          </section>
-          {form && <ClientForm key={clientFormKey(form)} state={form} action={here} cancelTo={client.provider ? "/providers" : "/clients"} title="Información" />}
-        </>
-      )}
+      {tab === "info" && <ClientInfo client={client} here={here} form={form} activity={activity} editingActivity={editingActivity} />}
 
       {tab !== "info" && documents && <ClientDocuments tab={tab} type={TABS[tab].type} documents={documents} />}
-    </div>
-  );
-}
-
-/** The activity fields with their lookup button renamed to the detail's own intent. */
-function ActivityFieldsLookup({ panel }: { panel: ActivityPanel }) {
-  return (
-    <div data-activity-edit>
-      <ActivityFields state={{ activities: panel.activities, values: panel.values, errors: panel.errors, message: panel.message }} lookupIntent="activity-lookup" />
     </div>
   );
 }
