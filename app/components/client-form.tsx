@@ -34,7 +34,6 @@ export interface ClientFormViewState {
   storedActivityCode?: string | null;
 }
 
-
 /**
  * The client/provider form, sections Detalle, Ubicación, Contactos (spec part 1 §2.3). Every
  * button is a plain submit (intent …) so the form works without JavaScript; with JavaScript the
