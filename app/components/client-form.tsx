@@ -1,11 +1,11 @@
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { AppForm, Field, SubmitButton } from "./form.tsx";
 import { ContactsFields } from "./contacts-fields.tsx";
-import { activityLookupCheck, clientFormObject, clientSchema, HOME_COUNTRY, maxContacts, type ClientFormMode, type ContactValues } from "../domain/client-schemas.ts";
+import { unpackChoices } from "../domain/choices.ts";
+import { activityLookupCheck, clientFormObject, HOME_COUNTRY, maxContacts, type ClientFormMode, type ContactValues } from "../domain/client-texts.ts";
 import { useFieldChecks } from "./form-checks.tsx";
-import { ACTIVITY_CODE_MESSAGES, isLegacyActivityCode } from "../domain/activity-codes.ts";
-import { ACTIVITY_MESSAGES, type Activity, type ActivityLookup } from "../domain/company-schemas.ts";
+import { ACTIVITY_CODE_MESSAGES, ACTIVITY_MESSAGES, isLegacyActivityCode, type Activity, type ActivityLookup } from "../domain/activity-codes.ts";
 
 interface Place {
   number: number;
@@ -21,7 +21,8 @@ export interface ClientFormViewState {
   activities: Activity[];
   lists: {
     identificationTypes: { id: number; code: string; name: string }[];
-    countries: { id: number; name: string }[];
+    /** The countries packed as one string (app/domain/choices.ts). */
+    countries: string;
     provinces: Place[];
     cantons: Place[];
     districts: Place[];
@@ -32,9 +33,6 @@ export interface ClientFormViewState {
   /** The stored client's activity code (an old-catalogue code it already has is accepted unchanged). */
   storedActivityCode?: string | null;
 }
-
-/** A key that resets the uncontrolled inputs whenever the server sends a new state. */
-export const clientFormKey = (s: ClientFormViewState) => JSON.stringify([s.values, s.contacts.length, s.message, s.errors]);
 
 /**
  * The client/provider form, sections Detalle, Ubicación, Contactos (spec part 1 §2.3). Every
@@ -51,9 +49,8 @@ const clientPathName = (path: PropertyKey[]) => clientFieldName(path.map(String)
 
 export function ClientForm({ state, action, cancelTo, title }: { state: ClientFormViewState; action: string; cancelTo: string; title: string }) {
   const { mode, values, lists } = state;
-  // The schema the server parses the client with, checked as the fields are left (decision 166).
-  const schema = useMemo(() => clientSchema({ mode, provider: !!state.provider, storedActivityCode: state.storedActivityCode }), [mode, state.provider, state.storedActivityCode]);
-  const check = useFieldChecks(schema, {
+  // The schema the server parses the client with, checked as the fields are left (decisions 166, 155).
+  const check = useFieldChecks("client", { mode, provider: !!state.provider, storedActivityCode: state.storedActivityCode }, {
     serverErrors: state.errors as Record<string, string>,
     prepare: (v) => clientFormObject(v as Record<string, string>),
     nameOf: clientPathName,
@@ -115,7 +112,7 @@ export function ClientForm({ state, action, cancelTo, title }: { state: ClientFo
         </h2>
         <Field label="País" name="country" error={errors.country}>
           <select id="country" name="country" className="input" value={country} onChange={(e) => setCountry(e.target.value)}>
-            {lists.countries.map((c) => (
+            {unpackChoices(lists.countries).map((c) => (
               <option key={c.id} value={c.id}>
                 {c.name}
               </option>

@@ -1,5 +1,5 @@
-import type { ContactValues } from "../domain/client-schemas.ts";
-import { contactErrorKey } from "../domain/client-schemas.ts";
+import type { ContactValues } from "../domain/client-texts.ts";
+import { contactErrorKey } from "../domain/client-texts.ts";
 
 /**
  * The Contactos section (spec part 1 §5 Contacts). Rows are flat fields contact_name_N, … and

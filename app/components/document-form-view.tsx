@@ -4,19 +4,22 @@
 // keeps that block out of the other screens' JavaScript). Works without JavaScript: "Agregar
 // línea", "Quitar" and "Recalcular" are submit buttons whose answer re-renders what was typed;
 // with JavaScript the totals follow what is typed (live-totals.ts).
-import { Fragment, useEffect, useState, type ReactNode } from "react";
+import { Fragment, lazy, useState, type ReactNode } from "react";
 import { Link, useLocation } from "react-router";
 import { EditableReference } from "./document-source.tsx";
 import { AppForm, Field, FormAlert, SubmitButton } from "./form.tsx";
 import { creditTermOptions, FORM_KINDS, FORM_UNITS, hasExoneration, lineFieldName, MAX_PAYMENTS, QUICK_ADD_RETURNS, quickAddReturn, studentChoice, type FormLine } from "../domain/document-form.ts";
-import { EXONERATION_INSTITUTIONS } from "../hacienda/codes.ts";
 import { formatMoney } from "../domain/format-money.ts";
 import { useLiveTotals } from "./live-totals.ts";
-import { paymentMethods, saleConditions } from "../../db/seed/reference-data.ts";
 import type { DocumentFormState } from "../server/document-form.server.ts";
 
-/** NombreInstitucion in code order (an object lists "10", "11", "12", "99" before "01"). */
-const INSTITUTIONS = Object.entries(EXONERATION_INSTITUTIONS).sort(([a], [b]) => a.localeCompare(b));
+// The parts of the form most pages do not show — 'Buscar cliente' and the item search (a large
+// catalogue or the point of sale) and the ticket just printed — are loaded by the browser only when
+// the page shows them; the server renders them whole either way (docs/decisions/155).
+const ClientSearch = lazy(() => import("./document-form-extras.tsx").then((m) => ({ default: m.ClientSearch })));
+const PosSearch = lazy(() => import("./document-form-extras.tsx").then((m) => ({ default: m.PosSearch })));
+const PrintedTicket = lazy(() => import("./document-form-extras.tsx").then((m) => ({ default: m.PrintedTicket })));
+
 const UNIT_OPTIONS = FORM_UNITS.map(([symbol, description]) => ({ value: symbol, label: `${symbol} — ${description}` }));
 
 /**
@@ -98,13 +101,11 @@ export function DocumentFormView({ state, recurrenceBlock, facts, references }: 
           <div data-other-of>
             <Field label="Condición de venta" name="sale_condition" error={errors.saleCondition}>
               <select id="sale_condition" name="sale_condition" className="input" value={saleCondition} onChange={(e) => setSaleCondition(e.target.value)}>
-                {saleConditions
-                  .filter((s) => !s.repOnly)
-                  .map((s) => (
-                    <option key={s.code} value={s.code}>
-                      {s.name}
-                    </option>
-                  ))}
+                {lists.saleConditions.map(([code, name]) => (
+                  <option key={code} value={code}>
+                    {name}
+                  </option>
+                ))}
               </select>
             </Field>
             <OtherField label="Otra condición de venta (si es Otros)" name="sale_condition_other" value={form.saleConditionOther} error={errors.saleConditionOther} />
@@ -179,9 +180,9 @@ export function DocumentFormView({ state, recurrenceBlock, facts, references }: 
             <div key={i} className="flex flex-wrap items-end gap-2" data-other-of>
               <Field label={`Medio de pago ${i + 1}`} name={`payments[${i}].code`}>
                 <select id={`payments[${i}].code`} name={`payments[${i}].code`} className="input" defaultValue={pay.code}>
-                  {paymentMethods.map((p) => (
-                    <option key={p.code} value={p.code}>
-                      {p.name}
+                  {lists.paymentMethods.map(([code, name]) => (
+                    <option key={code} value={code}>
+                      {name}
                     </option>
                   ))}
                 </select>
@@ -460,7 +461,7 @@ function ExonerationRow({ index, line, state }: { index: number; line: FormLine;
             {select("exType", "Tipo de exoneración", state.lists.exonerationTypes)}
             {input("exTypeOther", "Otro tipo (si es 99)", { maxLength: 100 })}
             {input("exNumber", "Número de exoneración", { maxLength: 40 })}
-            {select("exInstitution", "Institución", INSTITUTIONS)}
+            {select("exInstitution", "Institución", state.lists.exonerationInstitutions)}
             {input("exInstitutionOther", "Otra institución (si es 99)", { maxLength: 100 })}
             {input("exDate", "Fecha de emisión", { type: "date" })}
             {input("exArticle", "Artículo", { inputMode: "numeric", maxLength: 6 })}
@@ -475,98 +476,5 @@ function ExonerationRow({ index, line, state }: { index: number; line: FormLine;
         </details>
       </td>
     </tr>
-  );
-}
-
-/**
- * 'Buscar cliente' when the company has too many clients to list (docs/decisions/101): the
- * re-rendered select offers the matches (Enter in the box searches too). Works without JavaScript.
- */
-function ClientSearch({ search }: { search: NonNullable<DocumentFormState["lists"]["clientSearch"]> }) {
-  return (
-    <span className="mt-1 block space-y-1" data-client-search>
-      <span className="flex gap-2">
-        <input name="client_search" className="input flex-1" aria-label="Buscar cliente" placeholder="Nombre o identificación" defaultValue={search.query} autoComplete="off" />
-        <button type="submit" name="intent" value="client-search" formNoValidate className="btn btn-outline btn-sm">
-          Buscar cliente
-        </button>
-      </span>
-      {search.query && (
-        <span className="block text-sm" role="status">
-          {search.found ? `${search.found} encontrados: elija uno en la lista.` : "No se encontraron clientes."}
-        </span>
-      )}
-    </span>
-  );
-}
-
-/**
- * The item search: the point of sale (mode_pos), or a catalogue too large to list on every line.
- * Enter in the box (a barcode reader types the code and Enter) adds the item with that code, or
- * lists the matches; 'Agregar' adds one. All are form submissions that keep everything typed, so it
- * works without JavaScript.
- */
-function PosSearch({ pos, symbol, pointOfSale }: { pos: NonNullable<DocumentFormState["pos"]>; symbol: string; pointOfSale: boolean }) {
-  return (
-    <section className="card space-y-2" aria-label={pointOfSale ? "Punto de venta" : "Artículos del catálogo"} data-pos>
-      <div className="flex gap-2">
-        <input id="pos_search" name="pos_search" className="input flex-1" aria-label="Buscar artículo" placeholder="Código, nombre o CABYS" defaultValue={pos.query} autoFocus={pointOfSale} autoComplete="off" />
-        <button type="submit" name="intent" value="pos-search" className="btn btn-outline">
-          Buscar
-        </button>
-      </div>
-      {pos.message && (
-        <p className="text-sm" role="status">
-          {pos.message}
-        </p>
-      )}
-      {pos.results.length > 0 && (
-        <ul className="divide-y divide-slate-200" data-pos-results>
-          {pos.results.map((it) => (
-            <li key={it.id} className="flex items-center justify-between gap-2 py-1 text-sm">
-              <span>
-                {it.code} — {it.name} · {formatMoney(it.price, symbol)}
-              </span>
-              <button type="submit" name="intent" value={`pos-add:${it.id}`} className="btn btn-outline btn-sm" aria-label={`Agregar ${it.name}`}>
-                Agregar
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
-  );
-}
-
-/** Print delay after 'Guardar e imprimir' (part 2 §9). */
-const PRINT_DELAY_MS = 1000;
-
-/**
- * The ticket just saved with 'Guardar e imprimir': with JavaScript it prints by itself after 1 s
- * (its print page in a hidden frame) while the form is ready for the next sale; without it, the
- * link opens the print page.
- */
-function PrintedTicket({ printed }: { printed: NonNullable<DocumentFormState["printed"]> }) {
-  const href = `/detail/ticket/${printed.id}/print`;
-  useEffect(() => {
-    const frame = document.createElement("iframe");
-    frame.hidden = true;
-    const timer = setTimeout(() => {
-      frame.src = href;
-      frame.onload = () => frame.contentWindow?.print();
-      document.body.appendChild(frame);
-    }, PRINT_DELAY_MS);
-    return () => {
-      clearTimeout(timer);
-      frame.remove();
-    };
-  }, [href]);
-  return (
-    <div className="card flex items-center justify-between gap-2" data-printed-ticket>
-      <span>Tiquete {printed.consecutivo} guardado.</span>
-      <a className="btn btn-outline btn-sm" href={href} target="_blank" rel="noreferrer">
-        Imprimir
-      </a>
-    </div>
   );
 }

@@ -5,6 +5,9 @@
 import { formatPaths, parse, type Submission } from "@conform-to/dom";
 import { safeParse, type $ZodType } from "zod/v4/core";
 
+/** The global the field-checks script (app/enhance/field-checks.ts) leaves its functions in. */
+export const FIELD_CHECKS_GLOBAL = "colibriFieldChecks";
+
 export interface CheckOptions {
   /** Turns the form's values into what the schema parses (e.g. flat contact rows into a list). */
   prepare?: (value: Record<string, unknown>) => unknown;

@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { AppForm, Field, FormAlert, SubmitButton } from "./form.tsx";
-import { ITEM_MESSAGES, itemSchema, itemSchemaOptions } from "../domain/item-schemas.ts";
+import { ITEM_MESSAGES } from "../domain/item-texts.ts";
 import { useFieldChecks } from "./form-checks.tsx";
 import type { CabysResult } from "../server/cabys.server.ts";
 import type { ItemFormState } from "../server/items.server.ts";
@@ -19,9 +19,8 @@ type Found = CabysResult & { taxTypeId?: number | null };
  */
 export function ItemFormView({ state, action, closeTo = "/items", dialog = false }: { state: ItemFormState; action?: string; closeTo?: string; dialog?: boolean }) {
   const { id, values, lists } = state;
-  // The schema the server parses the item with, checked as the fields are left (decision 166).
-  const schema = useMemo(() => itemSchema(itemSchemaOptions(lists)), [lists]);
-  const check = useFieldChecks(schema, { serverErrors: state.errors });
+  // The schema the server parses the item with, checked as the fields are left (decisions 166, 155).
+  const check = useFieldChecks("item", lists, { serverErrors: state.errors });
   const errors = check.errors;
   const title = id === null ? "Nuevo artículo" : "Editar artículo";
   const [cabysCode, setCabysCode] = useState(values.cabys_code ?? "");

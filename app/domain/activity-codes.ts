@@ -78,3 +78,50 @@ export function parseActivityOptions(raw: string | undefined): ActivityOption[] 
     return [];
   }
 }
+
+// ---- Economic activity lookup (Hacienda's fe/ae) -------------------------------------------------
+
+export const ACTIVITY_MESSAGES = {
+  noActive: "No se encontraron actividades activas",
+  none: "No se encontraron actividades",
+  principal: "Actividad principal seleccionada automáticamente",
+  loaded: "Actividades cargadas",
+  network: "Error conectando con Hacienda",
+  identification: "La identificación debe tener entre 9 y 12 caracteres",
+  rateLimited: "Hacienda está limitando las consultas: intente de nuevo en un minuto.",
+} as const;
+
+export type Activity = ActivityOption;
+
+export type ActivityLookup =
+  | { ok: true; activities: Activity[]; selected: string; message: string; name: string | null }
+  | { ok: false; activities: Activity[]; message: string };
+
+/**
+ * The identification as Hacienda's fe/ae lookup takes it (spec part 1 §4 Company creation): no
+ * dashes or spaces, 9 to 12 characters; letters are kept (an alphanumeric cédula jurídica).
+ */
+export function lookupDigits(identification: string): string | null {
+  const id = identification.toUpperCase().replace(/[^0-9A-Z]/g, "");
+  return id.length >= 9 && id.length <= 12 ? id : null;
+}
+
+/** The reply of Hacienda's fe/ae endpoint: active activities, the principal 'P' preselected. */
+export function interpretActivities(reply: unknown): ActivityLookup {
+  const r = (reply ?? {}) as { nombre?: unknown; actividades?: unknown };
+  const list = Array.isArray(r.actividades) ? (r.actividades as Record<string, unknown>[]) : [];
+  if (list.length === 0) return { ok: false, activities: [], message: ACTIVITY_MESSAGES.none };
+  const active = list
+    .filter((a) => String(a.estado ?? "").toUpperCase() === "A")
+    .map((a) => ({ code: normalizeActivityCode(String(a.codigo ?? "")), description: String(a.descripcion ?? "").trim(), type: String(a.tipo ?? "").toUpperCase() }))
+    .filter((a) => a.code);
+  if (active.length === 0) return { ok: false, activities: [], message: ACTIVITY_MESSAGES.noActive };
+  const principal = active.find((a) => a.type === "P");
+  return {
+    ok: true,
+    activities: active,
+    selected: (principal ?? active[0]).code,
+    message: principal ? ACTIVITY_MESSAGES.principal : ACTIVITY_MESSAGES.loaded,
+    name: typeof r.nombre === "string" ? r.nombre : null,
+  };
+}

@@ -38,3 +38,6 @@ export const EXPENSE_MESSAGES = {
   fileGone: "El archivo adjunto ya no está disponible: vuelva a elegirlo.",
   fileUnavailable: "Este archivo no esta disponible para su descarga",
 } as const;
+
+/** Largest receipt accepted (bytes). The route's request body must allow this plus the form (about 1 MB). */
+export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;

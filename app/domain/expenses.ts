@@ -5,16 +5,13 @@
  * docs/decisions/150-expenses.md.
  */
 import { z } from "zod";
-import { sniffImage } from "./company-schemas.ts";
+import { sniffImage } from "./company-texts.ts";
 import { decimalPlaces, fixed5, isPositiveDecimal, parseDecimalInput } from "./number-input.ts";
 import { decimalField } from "./number-schemas.ts";
-import { isCalendarDay } from "./payments.ts";
-import { EXPENSE_MESSAGES } from "./expense-texts.ts";
+import { isCalendarDay } from "./payment-texts.ts";
+import { ATTACHMENT_MAX_BYTES, EXPENSE_MESSAGES } from "./expense-texts.ts";
 
-export { EXPENSE_MESSAGES };
-
-/** Largest receipt accepted (bytes). The route's request body must allow this plus the form (about 1 MB). */
-export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+export { ATTACHMENT_MAX_BYTES, EXPENSE_MESSAGES };
 
 /** 'El archivo no puede superar 10 MB.' */
 export const fileTooLarge = (max = ATTACHMENT_MAX_BYTES) => `El archivo no puede superar ${Math.round(max / (1024 * 1024))} MB.`;

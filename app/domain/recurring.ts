@@ -5,6 +5,7 @@
  * typed. Pure. docs/decisions/072-recurring-exactly-once.md, 091-recurring-screens.md.
  */
 import type { FieldError } from "./document-draft.ts";
+import { RECURRING_MESSAGES } from "./recurring-texts.ts";
 
 /** Stored cycles: the §9 common ones (biweekly = every 15 days) and the custom units (every N). */
 export type Cycle = "weekly" | "biweekly" | "monthly" | "quarterly" | "yearly" | "days" | "weeks" | "months" | "years";
@@ -29,22 +30,7 @@ export const CUSTOM_UNITS = [
 ] as const;
 export type CustomUnit = (typeof CUSTOM_UNITS)[number]["value"];
 
-export const RECURRING_MESSAGES = {
-  created: "Factura recurrente creada con exito",
-  edited: "Factura recurrente editada con exito",
-  empty: "No hay facturas recurrentes.",
-  startDayRequired: "Indique la fecha de inicio.",
-  cycleRequired: "Indique el ciclo.",
-  unitRequired: "Indique el tipo de recurrencia.",
-  everyInteger: "El ciclo debe ser un número entero mayor o igual a 1.",
-  paused: "Factura recurrente pausada",
-  resumed: "Factura recurrente reanudada",
-  deleted: "Factura recurrente eliminada",
-  cancelled: "Acción cancelada",
-  resumeWarning: "Antes de reanudar, revise las nuevas fechas de envío.",
-  deleteConfirm: "¿ Deseas eliminar la factura recurrente ?",
-  notFound: "No encontrado",
-} as const;
+export { RECURRING_MESSAGES };
 
 /** Plain number of the recurring counter (document_counters doc_type 'fr', spec "Consecutives"). */
 export const RECURRING_COUNTER = "fr";

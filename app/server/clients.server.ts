@@ -6,6 +6,7 @@ import { and, eq } from "drizzle-orm";
 import { data } from "react-router";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { countActivities, upsertActivities } from "../../db/queries/activities.ts";
+import { packChoices } from "../domain/choices.ts";
 import { clientById, clientFormLists, clientHasDocuments, contactsOf, pendingInvoices } from "../../db/queries/clients.ts";
 import { clientContacts, clients, companies } from "../../db/schema/index.ts";
 import {
@@ -98,7 +99,8 @@ export async function clientLists(db: DbOrTx, values: Record<string, string | un
   }
   let barrio = values.barrio ?? "";
   if (!lists.barrios.some((b) => b.name === barrio)) barrio = lists.barrios[0]?.name ?? "";
-  return { lists, location: { province: String(province), canton: String(canton), district: String(district), barrio } };
+  // The countries travel packed in the page's data (docs/decisions/155).
+  return { lists: { ...lists, countries: packChoices(lists.countries) }, location: { province: String(province), canton: String(canton), district: String(district), barrio } };
 }
 
 export type ClientLists = Awaited<ReturnType<typeof clientLists>>["lists"];

@@ -4,6 +4,7 @@
 import { and, asc, eq, isNull, ne } from "drizzle-orm";
 import { data } from "react-router";
 import type { Db } from "../../db/client.ts";
+import { packChoices } from "../domain/choices.ts";
 import { companyByIdentification, companyFormLists as queryFormLists, countDocuments, manageableCompany } from "../../db/queries/companies.ts";
 import { companies, companyUsers, documents, generalConfigurations, sessions, users } from "../../db/schema/index.ts";
 import { Readable } from "node:stream";
@@ -230,5 +231,6 @@ export async function companyFormLists(db: Db, values: Record<string, string>) {
   }
   let district = Number(values.district) || 1;
   if (lists.districts.length && !lists.districts.some((d) => d.number === district)) district = lists.districts[0].number;
-  return { lists, location: { province: String(province), canton: String(canton), district: String(district) } };
+  // The countries travel packed in the page's data (docs/decisions/155).
+  return { lists: { ...lists, countries: packChoices(lists.countries) }, location: { province: String(province), canton: String(canton), district: String(district) } };
 }

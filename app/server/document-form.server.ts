@@ -9,14 +9,14 @@ import { insertPaymentTerm, paymentTermsOf, termOf, termsOf } from "../../db/que
 import { formClientChoices } from "../../db/queries/clients.ts";
 import { formItemCandidates, formItems } from "../../db/queries/items.ts";
 import { detailTypeOf } from "../../db/queries/document-lists.ts";
-import { paymentTerms as usualPaymentTerms } from "../../db/seed/reference-data.ts";
+import { paymentMethods, paymentTerms as usualPaymentTerms, saleConditions } from "../../db/seed/reference-data.ts";
 import { addItemLine, POS_MESSAGES, posExactItem, posSearch } from "../domain/pos.ts";
 import { costaRicaDay } from "../domain/document-status.ts";
 import { INVOICE_REFERENCE_CODES, INVOICE_REFERENCE_DEFAULT, INVOICE_REFERENCE_DOC_TYPES, purchaseReference, readReferenceForm, type ReferenceFormValues, type ReferenceView, type SourceView } from "../domain/document-source.ts";
 import { editableReferenceView } from "./reference-view.server.ts";
 import { formatDecimalInput } from "../domain/number-input.ts";
 import { kindWarnings } from "../domain/totals.ts";
-import { exonerationDocTypesFor } from "../hacienda/codes.ts";
+import { EXONERATION_INSTITUTIONS, exonerationDocTypesFor } from "../hacienda/codes.ts";
 import { checkDraft, draftLineInputs, draftTotals, summaryOf, type DocumentDraft, type DraftReference, type FieldError } from "../domain/document-draft.ts";
 import type { RecurrenceFormValues } from "../domain/recurring.ts";
 import { applyItemPicks, billedToRepresentative, blankLine, blankPayment, chosenStudent, contingencyReference, errorMap, FORM_CLIENT_MATCHES, FORM_KINDS, FORM_LIST_LIMIT, FORM_SAVED, FORM_MESSAGES, MAX_LINES, READ_LINES, countLineRows, MAX_PAYMENTS, offeredCreditTerms, PAYMENT_TERM_MESSAGES, readCreditTerm, readDocumentForm, toDraft, withoutBlankLines, type CreditTerm, type DocumentFormValues, type FormStudent, type FormItem, type FormKind, type FormTaxType } from "../domain/document-form.ts";
@@ -57,7 +57,21 @@ export interface DocumentFormLists {
   defaultCurrency: "CRC" | "USD";
   /** The exoneration document types this kind may use (Nota 10.1: 01, 05, 06 and 07 only on notes). */
   exonerationTypes: Array<[string, string]>;
+  /**
+   * Hacienda's choices the form offers: sale conditions (not the REP-only ones), payment methods and
+   * exoneration institutions, as [code, name]. In the page's data rather than in the form's code:
+   * the names are in the page's HTML already, so the data repeats them for a few bytes
+   * (the JavaScript budget, docs/decisions/155).
+   */
+  saleConditions: Array<[string, string]>;
+  paymentMethods: Array<[string, string]>;
+  exonerationInstitutions: Array<[string, string]>;
 }
+
+/** NombreInstitucion in code order (an object lists "10", "11", "12", "99" before "01"). */
+const INSTITUTIONS = Object.entries(EXONERATION_INSTITUTIONS).sort(([a], [b]) => a.localeCompare(b));
+const SALE_CONDITIONS = saleConditions.filter((s) => !s.repOnly).map((s): [string, string] => [s.code, s.name]);
+const PAYMENT_METHODS = paymentMethods.map((p): [string, string] => [p.code, p.name]);
 
 /** The point-of-sale search box: what was searched, the items found, or why none. */
 export interface PosState {
@@ -141,6 +155,9 @@ export async function documentFormLists(db: Db, companyId: number, kind: FormKin
     taxTypes: taxRows,
     genericClientId: clientRows.find((c) => c.generic)?.id ?? null,
     exonerationTypes: exonerationDocTypesFor(kind === "qt" ? "fe" : kind),
+    saleConditions: SALE_CONDITIONS,
+    paymentMethods: PAYMENT_METHODS,
+    exonerationInstitutions: INSTITUTIONS,
   };
 }
 

@@ -2,7 +2,6 @@
 // the form lists only what it uses and offers 'Buscar cliente' and the item search instead; every
 // client and item can still be chosen, another company's never; small catalogues are unchanged.
 import { createElement } from "react";
-import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
@@ -12,7 +11,7 @@ import * as formRoute from "../../app/routes/documents/document-form.tsx";
 import { FORM_LIST_LIMIT } from "../../app/domain/document-form.ts";
 import { issuingCompany } from "../fixtures/issuing.ts";
 import { createTestDatabase } from "../setup/db.ts";
-import { call, signedIn, type Browser } from "../setup/app.ts";
+import { call, renderPage, signedIn, type Browser } from "../setup/app.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let big: Awaited<ReturnType<typeof issuingCompany>>;
@@ -55,7 +54,8 @@ afterAll(async () => database?.drop());
 const post = (path: string, form: Record<string, string>) => call(b, formRoute.action, { path, form });
 const html = (loaderData: unknown) => {
   const Stub = createRoutesStub([{ id: "f", path: "/new-invoice", Component: formRoute.default as never, loader: () => null }]);
-  return renderToString(createElement(Stub, { initialEntries: ["/new-invoice"], hydrationData: { loaderData: { f: loaderData } } }));
+  // The searches are loaded lazily in the browser: rendered as the server does, waiting for them.
+  return renderPage(createElement(Stub, { initialEntries: ["/new-invoice"], hydrationData: { loaderData: { f: loaderData } } }));
 };
 const line = (over: Record<string, string> = {}) => ({
   sale_condition: "01",
@@ -80,7 +80,7 @@ describe("a catalogue larger than the form lists", () => {
     expect(r.data.lists.itemSearch).toBe(true);
     expect(r.data.lists.items).toEqual([]);
     expect(r.data.pos).toEqual({ query: "", results: [], message: null });
-    const page = html(r.data);
+    const page = await html(r.data);
     expect(page).toContain('aria-label="Buscar cliente"');
     expect(page).toContain('aria-label="Artículos del catálogo"');
     expect(page.match(/<option/g)!.length).toBeLessThan(150);
@@ -98,9 +98,9 @@ describe("a catalogue larger than the form lists", () => {
     expect(found.data.lists.clients.map((c: { id: number }) => c.id)).toEqual([lastClient]);
     expect(found.data.form.note).toBe("Entrega en bodega");
     expect(found.data.form.lines[0].description).toBe("Tornillo");
-    expect(html(found.data)).toContain("1 encontrados: elija uno en la lista.");
+    expect(await html(found.data)).toContain("1 encontrados: elija uno en la lista.");
     const none = await post("/new-invoice", { ...line(), client_search: "zzzz", intent: "client-search" });
-    expect(html(none.data)).toContain("No se encontraron clientes.");
+    expect(await html(none.data)).toContain("No se encontraron clientes.");
     const saved = await post("/new-invoice", { ...line(), client_id: String(lastClient), intent: "save" });
     expect(saved.status).toBe(302);
     const [doc] = await database.db.select().from(documents).where(eq(documents.id, Number(saved.location!.split("/").pop())));
@@ -119,7 +119,7 @@ describe("a catalogue larger than the form lists", () => {
     const again = await post("/new-invoice", { ...line({ "lines[1].itemId": String(lastItem), "lines[1].picked": String(lastItem), "lines[1].description": "Tornillo de acero", "lines[1].quantity": "2", "lines[1].price": "150", "lines[1].taxTypeId": String(tax13), "lines[1].cabys": "4523000000100", "lines[1].unit": "Unid", "lines[1].discount": "0" }), client_id: String(lastClient), intent: "recalc" });
     expect(again.data.form.lines[1].itemId).toBe(String(lastItem));
     expect(again.data.errors).toEqual({});
-    expect(html(again.data)).toContain(`value="${lastItem}" selected=""`);
+    expect(await html(again.data)).toContain(`value="${lastItem}" selected=""`);
   });
 
   it("another company's client or item is refused, never listed", async () => {

@@ -141,3 +141,15 @@ export async function call(
   absorb(browser, response.headers.getSetCookie());
   return { response, status: response.status, location: response.headers.get("location") ?? undefined, headers: response.headers, data: result };
 }
+
+/**
+ * A page's HTML as the server sends it: React's render waits for the parts the page loads lazily in
+ * the browser (decision 155), which a synchronous renderToString cannot.
+ */
+export async function renderPage(element: import("react").ReactElement): Promise<string> {
+  const { prerenderToNodeStream } = await import("react-dom/static");
+  const { prelude } = await prerenderToNodeStream(element);
+  let html = "";
+  for await (const chunk of prelude) html += String(chunk);
+  return html;
+}

@@ -1,7 +1,7 @@
 // The forms of the API configuration screen (/config-api/:company_id): the company's API user and
 // password (the company form's rules and messages), the integrator's consecutive mode, and a webhook.
 import { z } from "zod";
-import { API_CREDENTIAL_MESSAGES, apiPasswordLengthOk } from "../company-schemas.ts";
+import { API_CREDENTIAL_MESSAGES, apiPasswordLengthOk } from "../company-texts.ts";
 
 const text = (v: unknown) => (typeof v === "string" ? v : "");
 

@@ -1,21 +1,18 @@
-import { data, Form, Link } from "react-router";
+import { lazy } from "react";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/client-detail";
 import { clientBalances } from "../../../db/queries/clients.ts";
 import { documentList } from "../../../db/queries/document-lists.ts";
 import { costaRicaDay, reminderAllowed } from "../../domain/document-status.ts";
 import { invoicesOfQuotations } from "../../../db/queries/quotations.ts";
-import { QuotationActions } from "../../components/quotation-actions.tsx";
-import { DocumentRowActions } from "../../components/document-row-actions.tsx";
 import { quotationNameOf } from "../../server/quotations.server.ts";
-import { ActivityFields, ClientForm, clientFormKey, type ClientFormViewState } from "../../components/client-form.tsx";
-import { AppForm, SubmitButton } from "../../components/form.tsx";
-import { ListControls, Pagination } from "../../components/pagination.tsx";
-import { ACTIVITY_CODE_MESSAGES, activityCodeError, isLegacyActivityCode, normalizeActivityCode } from "../../domain/activity-codes.ts";
-import { activityLookupCheck, activityRequired, CLIENT_MESSAGES, DOCUMENT_FILTERS, type DocumentFilter } from "../../domain/client-schemas.ts";
-import type { Activity } from "../../domain/company-schemas.ts";
-import { formatDate, formatMoney } from "../../domain/format.ts";
+import type { ClientFormViewState } from "../../components/client-form.tsx";
+import { activityCodeError, normalizeActivityCode } from "../../domain/activity-codes.ts";
+import { activityLookupCheck, activityRequired, CLIENT_MESSAGES, DOCUMENT_FILTERS, type DocumentFilter } from "../../domain/client-texts.ts";
+import type { Activity } from "../../domain/activity-codes.ts";
+import { formatMoney } from "../../domain/format.ts";
 import { lastPage } from "../../domain/pagination.ts";
-import { canPay } from "../../domain/payments.ts";
+import { canPay } from "../../domain/payment-texts.ts";
 import { lookupActivities } from "../../server/activity-lookup.server.ts";
 import { activityOptions, clientFormState, handleClientForm, requireClient, updateClientActivity } from "../../server/clients.server.ts";
 import { requestContext } from "../../server/context.ts";
@@ -23,12 +20,18 @@ import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
 
+// Each tab is a screen of its own that the browser loads only when it is open: the Información tab
+// (the activity and the client form) does not load the documents' actions and pagination, and the
+// documents tabs do not load the client form; the server renders them whole (docs/decisions/155).
+const ClientInfo = lazy(() => import("./screens/client-info.tsx").then((m) => ({ default: m.ClientInfo })));
+const ClientDocuments = lazy(() => import("./screens/client-documents.tsx").then((m) => ({ default: m.ClientDocuments })));
+
 const TABS = {
   quotations: { label: "Cotizaciones", kinds: ["qt"], type: "quotation" },
   invoices: { label: "Facturas", kinds: ["fe"], type: "invoice" },
   tickets: { label: "Tiquetes", kinds: ["te"], type: "ticket" },
 } as const;
-type DocTab = keyof typeof TABS;
+export type DocTab = keyof typeof TABS;
 
 function clientIdOf(params: { id?: string }) {
   const id = params.id && /^\d{1,9}$/.test(params.id) ? Number(params.id) : 0;
@@ -41,7 +44,7 @@ function visibleTabs(provider: boolean, readOnly: boolean): DocTab[] {
   return readOnly ? ["invoices", "tickets"] : ["quotations", "invoices", "tickets"];
 }
 
-interface ActivityPanel {
+export interface ActivityPanel {
   activities: Activity[];
   values: Record<string, string>;
   errors: Record<string, string>;
@@ -200,122 +203,9 @@ export default function ClientDetail({ loaderData, actionData }: Route.Component
         ))}
       </nav>
 
-      {tab === "info" && (
-        <>
-          <section className="card space-y-3" aria-labelledby="card-actividad" data-activity-panel>
-            <h2 id="card-actividad" className="font-semibold">
-              Actividad económica
-            </h2>
-            {editingActivity ? (
-              <AppForm action={here} className="space-y-3">
-                <ActivityFieldsLookup
-                  key={JSON.stringify(activity)}
-                  panel={activity ?? { activities: client.activityCode && !isLegacyActivityCode(client.activityCode) ? [{ code: client.activityCode, description: client.activityName ?? "", type: "" }] : [], values: { economic_activity_code: client.activityCode ?? "", economic_activity_name: client.activityName ?? "" }, errors: {}, message: null }}
-                />
-                <div className="flex gap-2">
-                  <Link to={here} className="btn btn-outline">
-                    Cancelar
-                  </Link>
-                  <SubmitButton name="intent" value="activity-save">
-                    Guardar actividad
-                  </SubmitButton>
-                </div>
-              </AppForm>
-            ) : (
-              <div className="space-y-2">
-                <div className="flex items-center justify-between gap-2">
-                  <p data-activity-current>{client.activityCode ? `${client.activityCode} - ${client.activityName ?? ""}` : "Sin actividad económica"}</p>
-                  <Link to={`${here}?activity=edit`} className="btn btn-outline btn-sm">
-                    Editar actividad
-                  </Link>
-                </div>
-                {isLegacyActivityCode(client.activityCode) && (
-                  <p className="rounded-md bg-warning/10 p-3 text-sm" role="alert" data-activity-legacy>
-                    {ACTIVITY_CODE_MESSAGES.legacyClient(client.activityCode!)}
-                  </p>
-                )}
-              </div>
-            )}
-          </section>
-          {form && <ClientForm key={clientFormKey(form)} state={form} action={here} cancelTo={client.provider ? "/providers" : "/clients"} title="Información" />}
-        </>
-      )}
+      {tab === "info" && <ClientInfo client={client} here={here} form={form} activity={activity} editingActivity={editingActivity} />}
 
-      {tab !== "info" && documents && (
-        <div className="card">
-          <div className="mb-2 flex flex-wrap items-end gap-2">
-            <ListControls search={documents.search} perPage={documents.perPage} extra={{ tab, ...(documents.filter ? { filter: documents.filter } : {}) }} />
-            <Form method="get" className="mb-4 flex items-end gap-2">
-              <input type="hidden" name="tab" value={tab} />
-              <label className="flex items-center gap-2">
-                <span>Filtro</span>
-                <select name="filter" defaultValue={documents.filter ?? ""} className="input w-36">
-                  <option value="">Todos</option>
-                  {DOCUMENT_FILTERS.map((f) => (
-                    <option key={f} value={f}>
-                      {f}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <input type="hidden" name="page" value="1" />
-              <button type="submit" className="btn btn-outline">
-                Filtrar
-              </button>
-            </Form>
-          </div>
-          <table className="table" data-documents>
-            <thead>
-              <tr>
-                <th>Referencia</th>
-                <th>Fecha</th>
-                <th>Estado</th>
-                <th>Total</th>
-                {(documents.quotationName || documents.actions) && <th>Acciones</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {documents.rows.length === 0 && (
-                <tr>
-                  <td colSpan={documents.quotationName || documents.actions ? 5 : 4} className="text-center text-slate-500">
-                    {CLIENT_MESSAGES.noDocuments}
-                  </td>
-                </tr>
-              )}
-              {documents.rows.map((d) => (
-                <tr key={d.id}>
-                  <td>
-                    <Link to={`/detail/${TABS[tab].type}/${d.id}`}>{d.consecutivo ?? String(d.number ?? d.id)}</Link>
-                  </td>
-                  <td>{formatDate(d.issuedAt)}</td>
-                  <td>{d.status}</td>
-                  <td>{formatMoney(d.total, d.currencyId === 1 ? "$" : "₡")}</td>
-                  {documents.quotationName && (
-                    <td>
-                      <QuotationActions id={d.id} invoiceId={d.invoiceId} back={documents.back} name={documents.quotationName} />
-                    </td>
-                  )}
-                  {documents.actions && (
-                    <td>
-                      <DocumentRowActions type={TABS[tab].type} id={d.id} pay={TABS[tab].type === "invoice" && d.owes} reminder={d.reminder} back={documents.back} />
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pagination page={documents.page} lastPage={documents.lastPage} />
-        </div>
-      )}
-    </div>
-  );
-}
-
-/** The activity fields with their lookup button renamed to the detail's own intent. */
-function ActivityFieldsLookup({ panel }: { panel: ActivityPanel }) {
-  return (
-    <div data-activity-edit>
-      <ActivityFields state={{ activities: panel.activities, values: panel.values, errors: panel.errors, message: panel.message }} lookupIntent="activity-lookup" />
+      {tab !== "info" && documents && <ClientDocuments tab={tab} type={TABS[tab].type} documents={documents} />}
     </div>
   );
 }

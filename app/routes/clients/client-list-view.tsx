@@ -1,15 +1,19 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { lazy, useCallback, useEffect, useRef, useState } from "react";
 import { Link, useFetcher, useLocation, useRevalidator, type FetcherWithComponents } from "react-router";
-import { ClientForm, clientFormKey, type ClientFormViewState } from "../../components/client-form.tsx";
+import type { ClientFormViewState } from "../../components/client-form.tsx";
 import { ConfirmAction } from "../../components/confirm.tsx";
 import { AppForm, SubmitButton } from "../../components/form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
-import { CLIENT_MESSAGES } from "../../domain/client-schemas.ts";
+import { CLIENT_SCREEN_TEXTS, clientFormKey } from "../../domain/client-texts.ts";
 import { formatMoney, truncate } from "../../domain/format.ts";
 import { Toasts } from "../../components/toasts.tsx";
 import type { Toast } from "../../server/context.ts";
 import type { clientListLoader, ToggleReply } from "./list.server.ts";
-import { StatementDialog } from "./screens/statement.tsx";
+
+// The dialogs over the list (?new=1, ?edit=ID, ?statement=ID) are loaded by the browser only when
+// the URL opens one; the server renders them whole either way (docs/decisions/155).
+const ClientDialog = lazy(() => import("./screens/client-dialog.tsx").then((m) => ({ default: m.ClientDialog })));
+const StatementDialog = lazy(() => import("./screens/statement.tsx").then((m) => ({ default: m.StatementDialog })));
 
 type LoaderData = Exclude<Awaited<ReturnType<typeof clientListLoader>>, Response>;
 type Row = LoaderData["rows"][number];
@@ -70,7 +74,7 @@ export function ClientListView({ loaderData, actionData }: { loaderData: LoaderD
     },
     [provider, revalidator],
   );
-  const empty = provider ? CLIENT_MESSAGES.emptyProviders : inactive ? CLIENT_MESSAGES.emptyInactive : CLIENT_MESSAGES.emptyActive;
+  const empty = provider ? CLIENT_SCREEN_TEXTS.emptyProviders : inactive ? CLIENT_SCREEN_TEXTS.emptyInactive : CLIENT_SCREEN_TEXTS.emptyActive;
   const columns = provider ? 8 : readOnly ? 6 : 7;
 
   return (
@@ -147,7 +151,7 @@ export function ClientListView({ loaderData, actionData }: { loaderData: LoaderD
       {notice && <Toasts key={notice.seq} toasts={[notice.toast]} />}
 
       {formState && (
-        <ClientForm
+        <ClientDialog
           key={clientFormKey(formState)}
           state={formState}
           action={loaderData.formAction}
@@ -249,7 +253,7 @@ function ClientRow({
                 <ConfirmAction
                   label="Desactivar"
                   title={`Desactivar ${noun.toLowerCase()}`}
-                  message={CLIENT_MESSAGES.confirmDeactivate}
+                  message={CLIENT_SCREEN_TEXTS.confirmDeactivate}
                   intent="toggle"
                   fields={fields}
                   action={back}
@@ -267,7 +271,7 @@ function ClientRow({
                 </AppForm>
               ))}
             {!c.generic && !c.hasDocuments && (
-              <ConfirmAction label="Eliminar" title={`Eliminar ${noun}`} message={CLIENT_MESSAGES.confirmDelete} intent="delete" fields={{ client_id: c.id }} action={back} />
+              <ConfirmAction label="Eliminar" title={`Eliminar ${noun}`} message={CLIENT_SCREEN_TEXTS.confirmDelete} intent="delete" fields={{ client_id: c.id }} action={back} />
             )}
             {!provider && (
               <Link className="btn btn-outline btn-sm" to={statementHref}>

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/new-client";
-import { ClientForm, clientFormKey, type ClientFormViewState } from "../../components/client-form.tsx";
-import { CLIENT_MESSAGES } from "../../domain/client-schemas.ts";
+import { ClientForm, type ClientFormViewState } from "../../components/client-form.tsx";
+import { CLIENT_MESSAGES, clientFormKey } from "../../domain/client-texts.ts";
 import { QUICK_ADD_RETURNS, quickAddReturn } from "../../domain/document-form.ts";
 import { clientFormState, handleClientForm } from "../../server/clients.server.ts";
 import { requestContext } from "../../server/context.ts";

@@ -4,7 +4,7 @@ import { companiesPage } from "../../../db/queries/companies.ts";
 import { ConfirmAction } from "../../components/confirm.tsx";
 import { AppForm } from "../../components/form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
-import { COMPANY_MESSAGES } from "../../domain/company-schemas.ts";
+import { COMPANY_MESSAGES } from "../../domain/company-texts.ts";
 import { truncate } from "../../domain/format.ts";
 import { lastPage } from "../../domain/pagination.ts";
 import { listRequest } from "../../server/page-memory.server.ts";

@@ -1,12 +1,14 @@
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/company-form";
 import { companyWithConfiguration } from "../../../db/queries/companies.ts";
 import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { useFieldChecks } from "../../components/form-checks.tsx";
 import { LocationFields } from "../../components/location-fields.tsx";
+import { unpackChoices } from "../../domain/choices.ts";
 import { ACTIVITY_CODE_MESSAGES, isLegacyActivityCode, parseActivityOptions } from "../../domain/activity-codes.ts";
-import { ACTIVITY_MESSAGES, COMPANY_MESSAGES, CURRENCY_EMIT_DOC, INVOICE_FORMATS, PLANS, companySchema, lookupDigits, type Activity } from "../../domain/company-schemas.ts";
+import { companySchema } from "../../domain/company-schemas.ts";
+import { ACTIVITY_MESSAGES, COMPANY_MESSAGES, CURRENCY_EMIT_DOC, INVOICE_FORMATS, PLANS, lookupDigits, type Activity } from "../../domain/company-texts.ts";
 import { formValues, parseForm } from "../../domain/forms.ts";
 import { lookupActivities } from "../../server/activity-lookup.server.ts";
 import { companyFormLists, createCompany, readLogo, requireAdmin, requireManageableCompany, updateCompany } from "../../server/companies.server.ts";
@@ -132,9 +134,8 @@ type ViewState = Omit<Route.ComponentProps["loaderData"], "values"> & { values: 
 function CompanyFormView({ state }: { state: ViewState }) {
   const { id, values, lists, isSuperAdmin, hasLogo, hasApiPassword, storedActivityCode } = state;
   const creating = id === null;
-  // The schema the server parses the company with, checked as the fields are left (decision 166).
-  const schema = useMemo(() => companySchema({ creating, isAdmin: state.isAdmin, isSuperAdmin, hasApiPassword, storedActivityCode }), [creating, state.isAdmin, isSuperAdmin, hasApiPassword, storedActivityCode]);
-  const check = useFieldChecks(schema, { serverErrors: state.errors });
+  // The schema the server parses the company with, checked as the fields are left (decisions 166, 155).
+  const check = useFieldChecks("company", { creating, isAdmin: state.isAdmin, isSuperAdmin, hasApiPassword, storedActivityCode }, { serverErrors: state.errors });
   const errors = check.errors;
   const [activities, setActivities] = useState<Activity[]>(state.activities);
   const [activity, setActivity] = useState(values.economic_activity_code ?? "");
@@ -276,7 +277,7 @@ function CompanyFormView({ state }: { state: ViewState }) {
         </h2>
         <Field label="País" name="country" error={errors.country}>
           <select id="country" name="country" className="input" defaultValue={values.country}>
-            {lists.countries.map((c) => (
+            {unpackChoices(lists.countries).map((c) => (
               <option key={c.id} value={c.id}>
                 {c.name}
               </option>

@@ -7,7 +7,7 @@ import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 import { setSessionCompany } from "../../server/session.server.ts";
-import { inactiveCompanyMessage } from "../../domain/company-schemas.ts";
+import { inactiveCompanyMessage } from "../../domain/company-texts.ts";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { user, sessionId } = context.get(requestContext);

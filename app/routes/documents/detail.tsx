@@ -25,7 +25,7 @@ import { documentRecipients, emailStatusText } from "../../email/document-email.
 import { EMAIL_FORM_MESSAGES, emailFormSchema } from "../../domain/email-form.ts";
 import { formValues, parseForm, type FieldErrors } from "../../domain/forms.ts";
 import { lastPage } from "../../domain/pagination.ts";
-import { canPay, formatDay } from "../../domain/payments.ts";
+import { canPay, formatDay } from "../../domain/payment-texts.ts";
 import { repSaleCondition } from "../../domain/rep.ts";
 import { receiptsOf } from "../../../db/queries/payments.ts";
 import { requestContext } from "../../server/context.ts";

@@ -12,7 +12,7 @@ import { costaRicaDay, dueState, haciendaStatusLabel, paymentStatus, reminderAll
 import { DocumentRowActions } from "../../components/document-row-actions.tsx";
 import { formatDate, formatMoney, truncate } from "../../domain/format.ts";
 import { lastPage } from "../../domain/pagination.ts";
-import { canPay } from "../../domain/payments.ts";
+import { canPay } from "../../domain/payment-texts.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";

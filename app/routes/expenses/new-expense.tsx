@@ -11,7 +11,8 @@ import { categoryOf, pendingAttachmentOf } from "../../../db/queries/expenses.ts
 import { AppForm, Field, FormAlert, SubmitButton } from "../../components/form.tsx";
 import { useFieldChecks } from "../../components/form-checks.tsx";
 import { RouteDialog } from "../../components/route-dialog.tsx";
-import { ATTACHMENT_MAX_BYTES, EXPENSE_MESSAGES, expenseSchema } from "../../domain/expenses.ts";
+import { expenseSchema } from "../../domain/expenses.ts";
+import { ATTACHMENT_MAX_BYTES, EXPENSE_MESSAGES } from "../../domain/expense-texts.ts";
 import { formValues, parseForm, type FieldErrors } from "../../domain/forms.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
@@ -98,9 +99,9 @@ const describedBy = (errors: Record<string, string | undefined>, name: string) =
 export default function NewExpense({ loaderData: d, actionData }: Route.ComponentProps) {
   const state = actionData as ActionState | undefined;
   const v = state ? { ...d.values, ...state.values } : d.values;
-  // The schema the action parses with, checked as the fields are left (decision 166); 'Nueva'
+  // The schema the action parses with, checked as the fields are left (decisions 166, 155); 'Nueva'
   // (category) and 'Quitar' (the receipt) are not saves and leave unchecked.
-  const check = useFieldChecks(expenseSchema, { serverErrors: (state?.errors ?? null) as Record<string, string> | null });
+  const check = useFieldChecks("expense", undefined, { serverErrors: (state?.errors ?? null) as Record<string, string> | null });
   const errors = check.errors;
   const attachment = state ? state.attachment : d.attachment;
   return (

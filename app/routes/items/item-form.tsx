@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/item-form";
 import { ItemFormView, itemFormKey } from "../../components/item-form.tsx";
-import { ITEM_MESSAGES } from "../../domain/item-schemas.ts";
+import { ITEM_MESSAGES } from "../../domain/item-texts.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";

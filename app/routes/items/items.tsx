@@ -9,7 +9,7 @@ import { ItemFormView, itemFormKey } from "../../components/item-form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { displayDate } from "../../domain/exchange-rate.ts";
 import { formatMoney, truncate } from "../../domain/format.ts";
-import { CABYS_IMPORT_MESSAGES, CABYS_MAX_BYTES, ITEM_MESSAGES } from "../../domain/item-schemas.ts";
+import { CABYS_IMPORT_MESSAGES, CABYS_MAX_BYTES, ITEM_MESSAGES } from "../../domain/item-texts.ts";
 import { lastPage } from "../../domain/pagination.ts";
 import { checkCabysUpload, fileStream, importCabysSpreadsheet } from "../../server/cabys.server.ts";
 import { requireSuperAdmin } from "../../server/companies.server.ts";

@@ -4,7 +4,7 @@
 // (screens/list.*). This module only chooses the screen; the root middleware answers 403 to plan 5's posts.
 import { data, isRouteErrorResponse, useRouteError } from "react-router";
 import type { Route } from "./+types/payments";
-import { PAYMENT_MESSAGES } from "../../domain/payments.ts";
+import { PAYMENT_MESSAGES } from "../../domain/payment-texts.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";

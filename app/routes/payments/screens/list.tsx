@@ -4,7 +4,7 @@ import { ConfirmAction } from "../../../components/confirm.tsx";
 import { AppForm, Field, SubmitButton } from "../../../components/form.tsx";
 import { ListControls, Pagination } from "../../../components/pagination.tsx";
 import { truncate } from "../../../domain/format.ts";
-import { PAYMENT_MESSAGES } from "../../../domain/payments.ts";
+import { PAYMENT_MESSAGES } from "../../../domain/payment-texts.ts";
 import type { BankFailure, ListScreen } from "./list.server.ts";
 
 const invalid = (errors: Record<string, string | undefined>, name: string) => (errors[name] ? true : undefined);

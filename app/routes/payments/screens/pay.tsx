@@ -1,10 +1,9 @@
 // The payment registration form (/payments?document_id=ID): the document, its total, what was paid,
 // its credit and debit notes and what is due; the form checked as it is filled (decision 166).
-import { useMemo } from "react";
 import { Link } from "react-router";
 import { AppForm, Field, FormAlert, SubmitButton } from "../../../components/form.tsx";
 import { useFieldChecks } from "../../../components/form-checks.tsx";
-import { PAYMENT_MESSAGES, paymentSchema } from "../../../domain/payments.ts";
+import { PAYMENT_MESSAGES } from "../../../domain/payment-texts.ts";
 import type { PayFailure, PayScreen } from "./pay.server.ts";
 
 const invalid = (errors: Record<string, string | undefined>, name: string) => (errors[name] ? true : undefined);
@@ -13,9 +12,8 @@ const describedBy = (errors: Record<string, string | undefined>, name: string) =
 export function PaymentForm({ d, state }: { d: PayScreen; state?: PayFailure | { intent: string } }) {
   const v = state?.intent === "pay" ? { ...d.defaults, ...(state as PayFailure).values } : d.defaults;
   const serverErrors = state?.intent === "pay" ? (state as PayFailure).errors : null;
-  // The same schema the action parses with, checked as the fields are left (decision 166).
-  const schema = useMemo(() => paymentSchema({ paymentForms: d.paymentForms.map((p) => p.code) }), [d.paymentForms]);
-  const check = useFieldChecks(schema, { serverErrors, saveIntents: ["pay"] });
+  // The same schema the action parses with, checked as the fields are left (decisions 166, 155).
+  const check = useFieldChecks("payment", { paymentForms: d.paymentForms.map((p) => p.code) }, { serverErrors, saveIntents: ["pay"] });
   const errors = check.errors;
   const doc = d.document;
   return (
