@@ -1,0 +1,1 @@
+CREATE INDEX "received_documents_expenses_idx" ON "received_documents" USING btree ("company_id","issued_at") WHERE expense_category_id is not null and message in (1, 2) and status not in ('rechazado', 'no enviado');
