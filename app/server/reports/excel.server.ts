@@ -63,17 +63,39 @@ function writeRow(ws: Sheet, kinds: CellKind[], values: Value[], style?: "header
  * A worksheet's XML on its way into the zip, in place of exceljs' own StreamBuf (which handed every
  * 64 kB to the compressor whether or not it kept up — 15 MB of XML waited there during a 100,000-row
  * export —, and copied each row's XML into a Buffer of its own and then into a new 64 kB one). Here
- * the rows' XML strings are gathered into one Buffer per ~32,000 characters, and the stream says
- * when the compressor is behind: with `highWaterMark` characters not yet taken by it,
- * `writableNeedDrain` is true until it has caught up ('drain'), and the writer waits before its
- * next batch of rows. The waiting XML is kept small (256 kB): it waits as strings on the heap, and
- * a megabyte of them lived long enough to be copied into the collector's old generation.
+ * the rows' XML strings are gathered into one Buffer per ~32,000 characters, and the writer asks
+ * `room()` before each batch of rows: it answers once at most SHEET_XML_READY characters wait for
+ * the compressor, so the compressor always has work while the next rows are read and written, and
+ * the waiting XML stays small (it waits as strings on the heap: a megabyte of them lived long enough
+ * to be copied into the collector's old generation).
  */
 export class SheetXmlStream extends Transform {
   private parts: string[] = [];
   private size = 0;
-  constructor(highWaterMark = SHEET_XML_BUFFER) {
-    super({ writableHighWaterMark: highWaterMark, readableHighWaterMark: 64 * 1024, decodeStrings: false });
+  private waiting: (() => void) | null = null;
+  constructor() {
+    super({ writableHighWaterMark: SHEET_XML_BUFFER, readableHighWaterMark: 64 * 1024, decodeStrings: false });
+    const wake = () => this.wake(true);
+    this.on("drain", wake);
+    this.on("close", wake);
+  }
+  /** Resolves once at most SHEET_XML_READY characters wait for the compressor (at once if so), or the stream is closed. */
+  room(): Promise<void> {
+    if (this.destroyed || this.writableLength <= SHEET_XML_READY) return Promise.resolve();
+    return new Promise((resolve) => {
+      const before = this.waiting;
+      this.waiting = () => {
+        before?.();
+        resolve();
+      };
+    });
+  }
+  private wake(always = false) {
+    if (this.waiting && (always || this.writableLength <= SHEET_XML_READY)) {
+      const w = this.waiting;
+      this.waiting = null;
+      w();
+    }
   }
   // exceljs also writes its StringBuf (a reused buffer): copy it now, before exceljs reuses it.
   override write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
@@ -90,6 +112,8 @@ export class SheetXmlStream extends Transform {
       this.push(chunk);
     }
     callback();
+    // The compressor took some: the writer may go on.
+    this.wake();
   }
   override _flush(callback: TransformCallback) {
     this.flushParts();
@@ -103,8 +127,10 @@ export class SheetXmlStream extends Transform {
   }
 }
 
-/** How much of a worksheet's XML may wait for the compressor before the writer stops reading rows. */
+/** The most of a worksheet's XML (characters) that may wait for the compressor: write() says false beyond. */
 export const SHEET_XML_BUFFER = 256 * 1024;
+/** The writer writes its next batch of rows once at most this much of the XML waits for the compressor. */
+export const SHEET_XML_READY = 64 * 1024;
 
 /**
  * A streaming WorkbookWriter whose worksheets are written through SheetXmlStream. exceljs (pinned
@@ -184,12 +210,12 @@ export function drained(stream: NodeJS.EventEmitter): Promise<void> {
 }
 
 /**
- * Waits while some worksheet's XML is waiting for the compressor; false when a worksheet's stream
- * is gone (the file's reader went away): then nothing more is to be written.
+ * Waits until the compressor has little of the worksheets' XML left to do (SheetXmlStream.room);
+ * false when a worksheet's stream is gone (the file's reader went away): nothing more is written.
  */
 async function caughtUp(sheets: SheetXmlStream[]): Promise<boolean> {
   for (const sheet of sheets) {
-    while (sheet.writableNeedDrain && !sheet.destroyed) await drained(sheet);
+    await sheet.room();
     if (sheet.destroyed) return false;
   }
   return true;
@@ -225,24 +251,41 @@ export async function writeReportWorkbook<Row>(
     const kinds = main.columns.map((c) => c.kind);
     writeRow(ws, main.columns.map(() => "text"), main.columns.map((c) => c.header), "header");
     if (summary.rows > 0) {
-      for await (const batch of main.batches(input.db, parsed.query)) {
-        // While the compressor is behind, write no more rows (the next ones were read meanwhile):
-        // the XML waiting for it stays under SHEET_XML_BUFFER, however fast the database answers.
-        if (!(await caughtUp(sheets))) return { rows: count };
-        // Each row leaves its batch as it is written, so it dies young: a batch kept whole lived
-        // through the collector's young generation and was copied to the old one, a megabyte
-        // each time (the heap then grew by 60–100 MB during an export of 100,000 rows).
-        for (let i = 0; i < batch.length; i++) {
-          const r = batch[i];
-          (batch as (Row | undefined)[])[i] = undefined;
-          writeRow(ws, kinds, main.columns.map((c) => c.value(r)));
+      // The next batch is read while this one is written: a database round trip (two for the
+      // sales reports: their rows, then their notes' totals) would otherwise leave the writer idle
+      // once per batch.
+      const batches = main.batches(input.db, parsed.query)[Symbol.asyncIterator]();
+      const ahead = () => {
+        const p = batches.next();
+        p.catch(() => {}); // awaited below; a failure is not "unhandled" while this batch is written
+        return p;
+      };
+      try {
+        for (let next = ahead(); ; ) {
+          const { done, value: batch } = await next;
+          if (done) break;
+          next = ahead();
+          // While the compressor is behind, write no more rows: the XML waiting for it stays small,
+          // however fast the database answers.
+          if (!(await caughtUp(sheets))) return { rows: count };
+          // Each row leaves its batch as it is written, so it dies young: a batch kept whole lived
+          // through the collector's young generation and was copied to the old one, a megabyte
+          // each time (the heap then grew by 60–100 MB during an export of 100,000 rows).
+          for (let i = 0; i < batch.length; i++) {
+            const r = batch[i];
+            (batch as (Row | undefined)[])[i] = undefined;
+            writeRow(ws, kinds, main.columns.map((c) => c.value(r)));
+          }
+          count += batch.length;
+          // Let the compressor and the response run between batches: PGlite answers on this thread,
+          // so without a turn of the event loop nothing would leave until the last row.
+          await yieldToEventLoop();
+          // The reader went away: stop reading rows, write nothing more.
+          if (input.pace && !(await input.pace())) return { rows: count };
         }
-        count += batch.length;
-        // Let the compressor and the response run between batches: PGlite answers on this thread,
-        // so without a turn of the event loop nothing would leave until the last row.
-        await yieldToEventLoop();
-        // The reader went away: stop reading rows, write nothing more.
-        if (input.pace && !(await input.pace())) return { rows: count };
+      } finally {
+        // Stopped early (or failed): the batch being read ahead is dropped and the rows' cursor closed.
+        await batches.return?.(undefined).catch(() => {});
       }
     }
     if (count === 0) writeRow(ws, ["text"], [main.empty]);
