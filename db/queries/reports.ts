@@ -46,12 +46,8 @@ const conv = (alias: string, column: string, of = alias) => colones(sql.raw(`${a
 const sumText = (x: SQL) => sql`coalesce(sum(${x}), 0)::numeric(20,2)::text`;
 const sumWhere = (x: SQL, condition: SQL) => sql`coalesce(sum(${x}) filter (where ${condition}), 0)::numeric(20,2)::text`;
 
-/**
- * The sum in colones of a column of many lines (`l`) of documents (`d`): colón lines added as they
- * are, dollar lines times their document's rate, rounded half-up to céntimos once, for the group.
- * (Per line, a conversion and a rounding cost most of an items report of a busy month.)
- */
-const linesColones = (column: SQL) => sql`round(coalesce(sum(case when d.currency_id = 1 then ${column} * d.exchange_rate else ${column} end), 0), 2)`;
+/** What a document's amounts are multiplied by to be in colones: its exchange rate when in dollars (currency 1), else 1. */
+const DOCUMENT_RATE = sql.raw(`case when d.currency_id = 1 then d.exchange_rate else 1 end`);
 
 /**
  * The lines of the documents `d` (these columns of them): looked up per document through
@@ -323,20 +319,30 @@ function itemLinesWhere(q: ReportQuery): SQL {
  * code, name and CABYS), else the same code, CABYS and description. `times` is the number of
  * lines it is on (counting documents needed a sort of every line, spilled to disk in a busy
  * month); the amounts are its lines', each converted with its document's exchange
- * rate, rounded to céntimos per item (`linesColones`): the summary adds the rounded rows.
+ * rate, rounded to céntimos per item: the summary adds the rounded rows.
+ *
+ * Two steps: the lines are added up as they are by their own code, CABYS, description, item and
+ * exchange rate (cheap to group), then those groups by item — the key, the lower-cased
+ * description and the conversion (a product of exact decimals, so the same céntimos as converting
+ * line by line) once per group instead of once per line.
  */
 function itemGroupsSql(q: ReportQuery): SQL {
+  const converted = (column: string) => sql.raw(`round(coalesce(sum(y.${column} * y.rate), 0), 2)`);
   return sql`select x.k, coalesce(i.code, x.code) as code, coalesce(i.cabys_code, x.cabys) as cabys, coalesce(i.name, x.description) as description,
       x.times, x.subtotal, x.discount, x.tax, x.total
     from (
-      select case when l.item_id is not null then 'i' || l.item_id else 'l' || coalesce(l.code, '') || '|' || coalesce(l.cabys, '') || '|' || lower(l.description) end as k,
-        min(l.item_id) as item_id, min(l.code) as code, min(l.cabys) as cabys, min(l.description) as description,
-        count(*)::int as times,
-        ${linesColones(sql`l.subtotal`)} as subtotal, ${linesColones(sql`l.discount`)} as discount,
-        ${linesColones(sql`l.tax`)} as tax, ${linesColones(sql`l.total`)} as total
-      from documents d
-      ${linesOf("l.item_id, l.code, l.cabys, l.description, l.subtotal, l.discount, l.tax, l.total")}
-      where ${itemLinesWhere(q)}
+      select case when y.item_id is not null then 'i' || y.item_id else 'l' || coalesce(y.code, '') || '|' || coalesce(y.cabys, '') || '|' || lower(y.description) end as k,
+        min(y.item_id) as item_id, min(y.code) as code, min(y.cabys) as cabys, min(y.description) as description,
+        sum(y.times)::int as times,
+        ${converted("subtotal")} as subtotal, ${converted("discount")} as discount, ${converted("tax")} as tax, ${converted("total")} as total
+      from (
+        select l.item_id, l.code, l.cabys, l.description, ${DOCUMENT_RATE} as rate, count(*) as times,
+          sum(l.subtotal) as subtotal, sum(l.discount) as discount, sum(l.tax) as tax, sum(l.total) as total
+          from documents d
+          ${linesOf("l.item_id, l.code, l.cabys, l.description, l.subtotal, l.discount, l.tax, l.total")}
+         where ${itemLinesWhere(q)}
+         group by 1, 2, 3, 4, 5
+      ) y
       group by 1
     ) x
     left join items i on i.id = x.item_id and i.company_id = ${q.companyId}`;
@@ -400,7 +406,8 @@ export async function itemsSummary(db: DbOrTx, q: ReportQuery) {
  * the accepted received documents with a category (view received_expenses, decision 176; a credit
  * note negative). The ONE place that says what an expense is: the expenses report and the
  * dashboard (db/queries/dashboard.ts) read it. Columns category_id, day (date), amount,
- * description, reference.
+ * description, reference. (The view's join already implies a category; saying it lets PostgreSQL
+ * read the range through received_documents_expenses_idx instead of every received document.)
  */
 export function expenseEntriesSql(companyId: number, from: SQL, until: SQL): SQL {
   return sql`select e.category_id, e.spent_on as day, ${conv("e", "amount")} as amount, e.description, e.reference
@@ -409,7 +416,7 @@ export function expenseEntriesSql(companyId: number, from: SQL, until: SQL): SQL
     union all
     select x.expense_category_id, (x.spent_at at time zone 'America/Costa_Rica')::date, round(x.amount_crc, 2), x.description, x.reference
       from received_expenses x
-     where x.company_id = ${companyId}
+     where x.company_id = ${companyId} and x.expense_category_id is not null
        and x.spent_at >= (${from})::timestamp at time zone 'America/Costa_Rica' and x.spent_at < (${until})::timestamp at time zone 'America/Costa_Rica'`;
 }
 
@@ -418,7 +425,8 @@ function expensesOfRange(q: ReportQuery): SQL {
   const term = q.search.trim();
   const like = term ? `%${escapeLike(fold(term))}%` : "";
   const search = term ? sql` where (${folded(sql`c.name`)} like ${like} or ${folded(sql`e.description`)} like ${like} or ${folded(sql`e.reference`)} like ${like})` : sql``;
-  return sql`(${expenseEntriesSql(q.companyId, sql`${q.range.from}::date`, sql`${q.range.to}::date + 1`)}) e
+  // The month of each expense once (the twelve month columns compare it).
+  return sql`(select e.*, extract(month from e.day)::int as month from (${expenseEntriesSql(q.companyId, sql`${q.range.from}::date`, sql`${q.range.to}::date + 1`)}) e offset 0) e
     join expense_categories c on c.id = e.category_id and c.company_id = ${q.companyId}${search}`;
 }
 
@@ -433,16 +441,31 @@ export interface ExpenseReportRow {
   k2: string;
 }
 
-/** One row per category with the expenses of each month of the range's year, in colones. */
-export function expensesRowsSql(q: ReportQuery, cut: RowsCut = {}): SQL {
+/** The twelve month columns: each month's sum, as text with two decimals. */
+const monthSums = (amount: SQL) => sql`array[${sql.join(
+  MONTHS.map((m) => sumWhere(amount, sql`e.month = ${m}`)),
+  sql`, `,
+)}]`;
+
+/**
+ * One row per category with the expenses of each month of the range's year, in colones. With
+ * `totals`, each row also carries the whole report's summary (window aggregates over the same
+ * grouping: expenses, categories, the total and each month's), so the screen reads its page and
+ * its summary band in one pass over the year's expenses (the summary adds the rows' sums).
+ */
+export function expensesRowsSql(q: ReportQuery, cut: RowsCut = {}, totals = false): SQL {
   const after = cut.after ? sql` having (lower(c.name), c.id) > (${cut.after.k1}, ${Number(cut.after.k2)})` : sql``;
+  const windows = totals
+    ? sql`, sum(count(*)) over ()::int as t_expenses, count(*) over ()::int as t_categories, sum(sum(e.amount)) over ()::numeric(20,2)::text as t_total,
+        array[${sql.join(
+          MONTHS.map((m) => sql`sum(coalesce(sum(e.amount) filter (where e.month = ${m}), 0)) over ()::numeric(20,2)::text`),
+          sql`, `,
+        )}] as t_months`
+    : sql``;
   return sql`select c.id as category_id, c.name,
-      array[${sql.join(
-        MONTHS.map((m) => sumWhere(sql`e.amount`, sql`extract(month from e.day) = ${m}`)),
-        sql`, `,
-      )}] as months,
+      ${monthSums(sql`e.amount`)} as months,
       ${sumText(sql`e.amount`)} as total,
-      lower(c.name) as k1, c.id::text as k2
+      lower(c.name) as k1, c.id::text as k2${windows}
     from ${expensesOfRange(q)}
     group by c.id, c.name${after}
     order by lower(c.name), c.id${limits(cut)}`;
@@ -453,10 +476,7 @@ export async function expensesSummary(db: DbOrTx, q: ReportQuery) {
   const [r] = await rows<{ expenses: number; categories: number; total: string; months: string[] }>(
     db,
     sql`select count(*)::int as expenses, count(distinct e.category_id)::int as categories, ${sumText(sql`e.amount`)} as total,
-        array[${sql.join(
-          MONTHS.map((m) => sumWhere(sql`e.amount`, sql`extract(month from e.day) = ${m}`)),
-          sql`, `,
-        )}] as months
+        ${monthSums(sql`e.amount`)} as months
       from ${expensesOfRange(q)}`,
   );
   return { ...r, expenses: Number(r.expenses), categories: Number(r.categories), months: textArray(r.months) };
@@ -483,21 +503,28 @@ export interface TariffSums {
  * base (SubTotal: amount less discount), the IVA charged (net of exoneration), and the exonerated
  * part (the base in proportion of the exonerated rate points, and MontoExoneracion) — in colones,
  * rounded to céntimos per tariff and kind (every total of the summary adds these same figures).
+ *
+ * The lines are first added up as they are, by tariff, kind and exchange rate; each of those sums
+ * is then converted (a product of exact decimals: the same céntimos as converting each line
+ * and adding), so the month's tens of thousands of lines cost a sum each, not a conversion.
  */
 export async function linesByTariff(db: DbOrTx, q: ReportQuery, kinds: string[]): Promise<TariffSums[]> {
-  const exoneratedBase = sql`case when l.tax_rate > 0 and coalesce(l.exoneration->>'percentage', '') ~ '^[0-9]+(\\.[0-9]+)?$'
+  const exoneratedBase = sql`case when l.exoneration is not null and l.tax_rate > 0 and coalesce(l.exoneration->>'percentage', '') ~ '^[0-9]+(\\.[0-9]+)?$'
       then least(l.subtotal - l.discount, (l.subtotal - l.discount) * (l.exoneration->>'percentage')::numeric / l.tax_rate) else 0 end`;
+  const converted = (column: string) => sql.raw(`round(coalesce(sum(g.${column} * g.rate), 0), 2)::text`);
   return rows<TariffSums>(
     db,
-    sql`select l.tarifa_code, d.kind,
-        ${linesColones(sql`(l.subtotal - l.discount)`)}::text as base,
-        ${linesColones(sql`l.tax`)}::text as tax,
-        ${linesColones(exoneratedBase)}::text as exonerated_base,
-        ${linesColones(sql`l.exonerated`)}::text as exonerated_tax
-      from documents d
-      ${linesOf("l.tarifa_code, l.subtotal, l.discount, l.tax, l.tax_rate, l.exonerated, l.exoneration")}
-      where ${documentsWhere({ ...q, search: "" }, kinds)}
-      group by l.tarifa_code, d.kind`,
+    sql`select g.tarifa_code, g.kind, ${converted("base")} as base, ${converted("tax")} as tax,
+        ${converted("exonerated_base")} as exonerated_base, ${converted("exonerated_tax")} as exonerated_tax
+      from (
+        select l.tarifa_code, d.kind, ${DOCUMENT_RATE} as rate,
+          sum(l.subtotal - l.discount) as base, sum(l.tax) as tax, sum(${exoneratedBase}) as exonerated_base, sum(l.exonerated) as exonerated_tax
+          from documents d
+          ${linesOf("l.tarifa_code, l.subtotal, l.discount, l.tax, l.tax_rate, l.exonerated, l.exoneration")}
+         where ${documentsWhere({ ...q, search: "" }, kinds)}
+         group by 1, 2, 3
+      ) g
+      group by g.tarifa_code, g.kind`,
   );
 }
 
@@ -527,11 +554,27 @@ export const ACCEPTED_RECEIVED = (alias = "r") => sql.raw(`${alias}.message in (
 export const RECEPTION_REPORT_FILTERS = ["aceptado", "pendiente", "rechazado"] as const;
 
 /**
- * A received document's amount in colones, signed: × its own TipoCambio unless it is in colones,
- * negative for a credit note (it reduces the purchases), rounded half-up to céntimos.
+ * What a received document's amounts are multiplied by to be in colones, signed: its own TipoCambio
+ * unless it is in colones, negative for a credit note (it reduces the purchases).
  */
-const receivedColones = (column: string, alias = "r") =>
-  sql.raw(`round(${alias}.${column} * case when ${alias}.currency = 'CRC' then 1 else ${alias}.exchange_rate end * case when ${alias}.kind = 'NC' then -1 else 1 end, 2)`);
+const receivedFactor = (alias = "r") => sql.raw(`case when ${alias}.currency = 'CRC' then 1 else ${alias}.exchange_rate end * case when ${alias}.kind = 'NC' then -1 else 1 end`);
+
+/** A received document's amount in colones, signed (`receivedFactor`), rounded half-up to céntimos. */
+const receivedColones = (column: string, alias = "r") => sql`round(${sql.raw(`${alias}.${column}`)} * ${receivedFactor(alias)}, 2)`;
+
+/**
+ * The same amount from a factor already computed (`f`, by `receivedWithFactor`): the product is
+ * exact, so it equals `receivedColones` to the céntimo.
+ */
+const factored = (column: string, alias = "x") => sql.raw(`round(${alias}.${column} * ${alias}.f, 2)`);
+
+/**
+ * The received documents of a report, these columns and the factor `f`, computed once per document:
+ * "offset 0" keeps PostgreSQL from merging the subquery into its query, which would compute the
+ * factor again for every amount that uses it (the summary band then took twice as long).
+ */
+const receivedWithFactor = (q: ReportQuery, report: "receptions" | "purchases", columns: string) =>
+  sql`select ${sql.raw(columns)}, ${receivedFactor("r")} as f from received_documents r where ${receivedWhere(q, report)} offset 0`;
 
 /** Received documents of the range for a report: `purchases` the accepted ones, else by the reception filter. */
 function receivedWhere(q: ReportQuery, report: "receptions" | "purchases"): SQL {
@@ -556,15 +599,15 @@ function receivedWhere(q: ReportQuery, report: "receptions" | "purchases"): SQL 
 /** The amounts columns of a received document, converted and signed; `total` is §5's net total. */
 const RECEIVED_AMOUNTS = ["subtotal", "discount", "tax", "iva_devuelto", "exonerated"] as const;
 
-/** The received documents of a report with their amounts in colones (an inner query: the sums and the rows read it). */
-function receivedSql(q: ReportQuery, report: "receptions" | "purchases"): SQL {
+/** The received documents of a report with their amounts in colones (an inner query: the rows read it). */
+function receivedSql(q: ReportQuery, report: "receptions" | "purchases", also: SQL | null = null): SQL {
   return sql`select r.id, r.kind, r.issued_at, r.consecutive, r.issuer_name, r.issuer_id, r.receiver_name, r.currency, r.exchange_rate, r.message,
       r.data->>'CondicionVenta' as sale_condition,
       ${sql.join(
         RECEIVED_AMOUNTS.map((c) => sql`${receivedColones(c)} as ${sql.raw(c)}`),
         sql`, `,
       )}
-    from received_documents r where ${receivedWhere(q, report)}`;
+    from received_documents r where ${receivedWhere(q, report)}${also ?? sql``}`;
 }
 
 export interface ReceivedReportRow {
@@ -594,20 +637,36 @@ export interface ReceivedReportRow {
 export const RECEIVED_SORTS = { subtotal: "x.subtotal", descuento: "x.discount", iva: "x.tax", total: "x.total" } as const;
 export type ReceivedSort = keyof typeof RECEIVED_SORTS;
 
+/** Each sort's key from the factored amounts (`receivedWithFactor`): the same values as RECEIVED_SORTS's columns. */
+const RECEIVED_SORT_KEYS: Record<ReceivedSort, SQL> = {
+  subtotal: sql`${factored("subtotal")}`,
+  descuento: sql`${factored("discount")}`,
+  iva: sql`${factored("tax")}`,
+  total: sql`${factored("subtotal")} - ${factored("discount")} + ${factored("tax")} - ${factored("iva_devuelto")}`,
+};
+
 /**
  * Received documents of the range, oldest first — or by an amount (`q.sort`), ties by id — each
  * with its amounts in colones and §5's net total (subtotal − discount + tax − IVA devuelto, from
  * the rounded amounts: the rows add up to the summary). Unique sort key k1, k2.
+ *
+ * A page (or a keyset batch) sorted by an amount first picks its documents by that amount alone —
+ * one converted figure per document of the range —, then reads those few in full: converting,
+ * formatting and sorting every column of the month's documents to keep 25 took three times as long.
  */
 export function receivedRowsSql(q: ReportQuery, report: "receptions" | "purchases", cut: RowsCut = {}): SQL {
-  const sortColumn = q.sort && q.sort.key in RECEIVED_SORTS ? RECEIVED_SORTS[q.sort.key as ReceivedSort] : null;
+  const sortKey = q.sort && q.sort.key in RECEIVED_SORTS ? (q.sort.key as ReceivedSort) : null;
+  const sortColumn = sortKey ? RECEIVED_SORTS[sortKey] : null;
   const desc = sortColumn !== null && q.sort?.dir === "desc";
   const key = sortColumn ? sql.raw(sortColumn) : sql.raw("x.issued_at");
   const k1 = sortColumn ? sql`${key}::text` : sql`x.issued_at::text`;
-  const after = cut.after
-    ? sql` where (${key}, x.id) ${sql.raw(desc ? "<" : ">")} (${cut.after.k1}::${sql.raw(sortColumn ? "numeric" : "timestamptz")}, ${Number(cut.after.k2)})`
-    : sql``;
+  const after = (k: SQL) => (cut.after ? sql` where (${k}, x.id) ${sql.raw(desc ? "<" : ">")} (${cut.after.k1}::${sql.raw(sortColumn ? "numeric" : "timestamptz")}, ${Number(cut.after.k2)})` : sql``);
   const dir = sql.raw(desc ? "desc" : "asc");
+  const picked =
+    sortKey && cut.limit
+      ? sql` and r.id in (select x.id from (${receivedWithFactor(q, report, "r.id, r.subtotal, r.discount, r.tax, r.iva_devuelto")}) x${after(RECEIVED_SORT_KEYS[sortKey])}
+          order by ${RECEIVED_SORT_KEYS[sortKey]} ${dir}, x.id ${dir}${limits(cut)})`
+      : null;
   return sql`select x.id, x.kind, coalesce(x.consecutive, '') as number, x.issuer_name, x.issuer_id, coalesce(x.receiver_name, '') as receiver_name,
       to_char(x.issued_at at time zone 'America/Costa_Rica', 'YYYY-MM-DD') as day,
       to_char(x.issued_at at time zone 'America/Costa_Rica', 'DD/MM/YYYY HH12:MI AM') as at,
@@ -615,18 +674,27 @@ export function receivedRowsSql(q: ReportQuery, report: "receptions" | "purchase
       x.subtotal::numeric(20,2)::text as subtotal, x.discount::numeric(20,2)::text as discount, x.tax::numeric(20,2)::text as tax,
       x.iva_devuelto::numeric(20,2)::text as iva_devuelto, x.exonerated::numeric(20,2)::text as exonerated, x.total::numeric(20,2)::text as total,
       ${k1} as k1, x.id::text as k2
-    from (select y.*, y.subtotal - y.discount + y.tax - y.iva_devuelto as total from (${receivedSql(q, report)}) y) x${after}
-    order by ${key} ${dir}, x.id ${dir}${limits(cut)}`;
+    from (select y.*, y.subtotal - y.discount + y.tax - y.iva_devuelto as total from (${receivedSql(q, report, picked)}) y) x${picked ? sql`` : after(key)}
+    order by ${key} ${dir}, x.id ${dir}${picked ? sql`` : limits(cut)}`;
 }
 
-/** The summary of a received documents report: how many and the sums of the rows' (rounded) amounts. */
+/**
+ * The summary of a received documents report: how many and the sums of the rows' (rounded)
+ * amounts; the net total from those sums (the sum of the rows' totals, to the céntimo).
+ */
 export async function receivedSummary(db: DbOrTx, q: ReportQuery, report: "receptions" | "purchases") {
   const [r] = await rows<{ quantity: number; subtotal: string; discount: string; tax: string; iva_devuelto: string; exonerated: string; total: string }>(
     db,
-    sql`select count(*)::int as quantity, ${sumText(sql`x.subtotal`)} as subtotal, ${sumText(sql`x.discount`)} as discount, ${sumText(sql`x.tax`)} as tax,
-        ${sumText(sql`x.iva_devuelto`)} as iva_devuelto, ${sumText(sql`x.exonerated`)} as exonerated,
-        ${sumText(sql`x.subtotal - x.discount + x.tax - x.iva_devuelto`)} as total
-      from (${receivedSql(q, report)}) x`,
+    sql`select s.quantity, s.subtotal::numeric(20,2)::text as subtotal, s.discount::numeric(20,2)::text as discount, s.tax::numeric(20,2)::text as tax,
+        s.iva_devuelto::numeric(20,2)::text as iva_devuelto, s.exonerated::numeric(20,2)::text as exonerated,
+        (s.subtotal - s.discount + s.tax - s.iva_devuelto)::numeric(20,2)::text as total
+      from (
+        select count(*)::int as quantity, ${sql.join(
+          RECEIVED_AMOUNTS.map((c) => sql`coalesce(sum(${factored(c)}), 0) as ${sql.raw(c)}`),
+          sql`, `,
+        )}
+          from (${receivedWithFactor(q, report, RECEIVED_AMOUNTS.map((c) => `r.${c}`).join(", "))}) x
+      ) s`,
   );
   return { ...r, quantity: Number(r.quantity) };
 }
@@ -650,26 +718,32 @@ const HAS_TARIFFS = sql.raw(`(case when jsonb_typeof(r.data->'IvaPorTarifa') = '
 
 export async function receivedByTariff(db: DbOrTx, q: ReportQuery): Promise<ReceivedTariffSums[]> {
   const { from, until } = rangeInstants(q.range);
-  const factor = sql.raw(`case when r.currency = 'CRC' then 1 else r.exchange_rate end * case when r.kind = 'NC' then -1 else 1 end`);
+  // Each document's factor, creditable IVA and tariffs once (a fenced subquery: merged into the
+  // query, the factor was computed again for each of the three sums of every tariff).
   return rows<ReceivedTariffSums>(
     db,
     sql`select t.tarifa as tarifa_code,
-        coalesce(sum(round(t.base * ${factor}, 2)), 0)::numeric(20,2)::text as base,
-        coalesce(sum(round(t.tax * ${factor}, 2)), 0)::numeric(20,2)::text as tax,
-        coalesce(sum(round(case when t.all_tax > 0 then coalesce(r.creditable_tax, 0) * t.tax / t.all_tax
-                                 when t.n = 1 then coalesce(r.creditable_tax, 0) else 0 end * ${factor}, 2)), 0)::numeric(20,2)::text as creditable
-      from received_documents r
+        coalesce(sum(round(t.base * r.f, 2)), 0)::numeric(20,2)::text as base,
+        coalesce(sum(round(t.tax * r.f, 2)), 0)::numeric(20,2)::text as tax,
+        coalesce(sum(round(case when t.all_tax > 0 then r.creditable * t.tax / t.all_tax
+                                 when t.n = 1 then r.creditable else 0 end * r.f, 2)), 0)::numeric(20,2)::text as creditable
+      from (
+        select ${receivedFactor("r")} as f, coalesce(r.creditable_tax, 0) as creditable,
+               case when ${HAS_TARIFFS} then r.data->'IvaPorTarifa' end as tariffs, r.subtotal - r.discount as base, r.tax
+          from received_documents r
+         where r.company_id = ${q.companyId} and r.issued_at >= ${from}::timestamptz and r.issued_at < ${until}::timestamptz and ${ACCEPTED_RECEIVED("r")}
+        offset 0
+      ) r
       cross join lateral (
         select e.tarifa, e.base, e.tax, sum(e.tax) over () as all_tax, count(*) over () as n
           from (
             select nullif(x->>'tarifa', '') as tarifa, (x->>'base')::numeric as base, (x->>'impuesto')::numeric as tax
-              from jsonb_array_elements(case when ${HAS_TARIFFS} then r.data->'IvaPorTarifa' else '[]'::jsonb end) x
+              from jsonb_array_elements(coalesce(r.tariffs, '[]'::jsonb)) x
             union all
-            select null, r.subtotal - r.discount, r.tax
-             where not ${HAS_TARIFFS}
+            select null, r.base, r.tax
+             where r.tariffs is null
           ) e
       ) t
-     where r.company_id = ${q.companyId} and r.issued_at >= ${from}::timestamptz and r.issued_at < ${until}::timestamptz and ${ACCEPTED_RECEIVED("r")}
      group by t.tarifa`,
   );
 }

@@ -153,6 +153,13 @@ export const documents = pgTable(
     // List search (docs/decisions/092, 098): whole words and beginnings.
     index("documents_search_words_idx").using("gin", t.searchWords).with({ fastupdate: false }),
     index("documents_client_idx").on(t.companyId, t.clientId),
+    // The reports' month of documents (db/queries/reports.ts: the items report and the IVA summary
+    // look up each document's lines and convert with its rate): the documents that count, with what
+    // those reports read of them, so PostgreSQL reads this index alone instead of a heap page for
+    // every dozen documents (decision 151).
+    index("documents_report_idx")
+      .on(t.companyId, t.kind, t.issuedAt, t.id, t.currencyId, t.exchangeRate, t.ivaDevuelto)
+      .where(sql`deleted_at is null and status <> 'rechazado'`),
     // The API's document list without a kind (newest first, cursor on issued_at and id).
     index("documents_company_issued_idx").on(t.companyId, t.issuedAt, t.id),
     index("documents_control_number_idx").on(t.companyId, t.controlNumber).where(sql`control_number is not null`),

@@ -112,6 +112,10 @@ export const receivedDocuments = pgTable(
     index("received_documents_pending_deadline_idx").on(t.companyId, t.rejectDeadline).where(sql`message = 4`),
     // The jobs' safety net: messages waiting, to send or being answered.
     index("received_documents_pipeline_idx").on(t.status).where(sql`status in ('esperando', 'por enviar', 'procesando')`),
+    // The received documents that are expenses (the view received_expenses: a category, accepted, the
+    // message not rejected by Hacienda): the expenses report and the dashboard read a company's range
+    // of them here instead of reading all its received documents (decision 151).
+    index("received_documents_expenses_idx").on(t.companyId, t.issuedAt).where(sql`expense_category_id is not null and message in (1, 2) and status not in ('rechazado', 'no enviado')`),
     // Gapless, unique message numbers per counter.
     uniqueIndex("received_documents_message_number_uq").on(t.companyId, t.branch, t.terminal, t.messageDocType, t.messageNumber),
   ],

@@ -11,7 +11,10 @@ import { companies, documentLines, items } from "../../db/schema/index.ts";
 import { rows } from "../../db/client.ts";
 import { salesRowsSql, type SalesReportRow } from "../../db/queries/reports.ts";
 import { orderedBatches } from "../../app/server/reports/rows.server.ts";
-import { excelResponse } from "../../app/server/reports/excel.server.ts";
+import { excelResponse, SHEET_XML_BUFFER, writeReportWorkbook } from "../../app/server/reports/excel.server.ts";
+import { parseReportRequest, type ReportDefinition } from "../../app/server/reports/report.server.ts";
+import { PassThrough, Readable } from "node:stream";
+import { createHash } from "node:crypto";
 import { invoicesReport } from "../../app/server/reports/sales.server.ts";
 import { requestContext } from "../../app/server/context.ts";
 import { RouterContextProvider } from "react-router";
@@ -392,6 +395,133 @@ describe("export batches", () => {
       expect(read, `keyset ${keyset}`).toEqual(paged);
     }
   });
+});
+
+/** 120 hexadecimal digits that depend on n: text the compressor cannot shrink much. */
+const noise = (n: number) => (createHash("sha256").update(`a${n}`).digest("hex") + createHash("sha256").update(`b${n}`).digest("hex")).slice(0, 120);
+
+/**
+ * A report of `total` made-up rows (a number and a 120-character text each) in batches of 250,
+ * counting the rows the writer has taken and noting when it stopped asking for more.
+ */
+function madeUpReport(total: number) {
+  const state = { taken: 0, closed: false };
+  const def: ReportDefinition<{ n: number; text: string; k1: string; k2: string }> = {
+    key: "made-up",
+    path: "/report-invoices",
+    title: "Filas de prueba",
+    fileName: "prueba.xlsx",
+    notes: [],
+    period: "range",
+    search: false,
+    main: {
+      key: "rows",
+      empty: "No hay filas",
+      columns: [
+        { header: "Número", kind: "count", value: (r) => r.n },
+        { header: "Texto", kind: "text", value: (r) => r.text },
+      ],
+      page: async () => [],
+      async *batches() {
+        try {
+          for (let n = 0; n < total; n += 250) {
+            const batch = Array.from({ length: Math.min(250, total - n) }, (_, i) => ({ n: n + i + 1, text: noise(n + i + 1), k1: "", k2: "" }));
+            state.taken += batch.length;
+            yield batch;
+          }
+        } finally {
+          state.closed = true;
+        }
+      },
+    },
+    summary: async () => ({ groups: [], rows: total }),
+  };
+  return { def, state };
+}
+
+/** Resolves once `value()` has not changed for `quietMs` (or after `maxMs`). */
+async function settled(value: () => number, quietMs = 600, maxMs = 20_000) {
+  const start = Date.now();
+  let last = value();
+  let since = Date.now();
+  while (Date.now() - start < maxMs) {
+    await new Promise((r) => setTimeout(r, 50));
+    if (value() !== last) [last, since] = [value(), Date.now()];
+    else if (Date.now() - since >= quietMs) return last;
+  }
+  return value();
+}
+
+describe("export memory", () => {
+  it("the writer reads no more rows while the compressor is behind: with a reader that takes nothing it stops long before the last row, then finishes when read", async () => {
+    const total = 120_000;
+    const { def, state } = madeUpReport(total);
+    const parsed = parseReportRequest(def, new URL(`http://localhost/report-invoices?${OCT}`), a.company.id, { year: 2026, month: 10 });
+    const file = new PassThrough();
+    const written = writeReportWorkbook(file, { def, parsed, companyName: "Prueba", summary: await def.summary(database.db as never, parsed.query), fixed: [], db: database.db });
+    // Nobody reads the file: the zip's output (archiver keeps up to 1 MB of it), then the
+    // compressor, then the worksheet's XML (SHEET_XML_BUFFER) fill up and the writer waits —
+    // after some 30,000 of these rows (~40 compressed bytes each), not all 120,000: with
+    // exceljs' StreamBuf it took them all, their XML piling up in front of the compressor.
+    const waitingAt = await settled(() => state.taken);
+    expect(waitingAt).toBeGreaterThan(SHEET_XML_BUFFER / 250);
+    expect(waitingAt).toBeLessThan(total / 2);
+    const chunks: Buffer[] = [];
+    const ended = new Promise((r) => file.once("end", r));
+    file.on("data", (c: Buffer) => chunks.push(c));
+    expect(await written).toEqual({ rows: total });
+    await ended;
+    // Read back with exceljs' streaming reader: every row, in order.
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(Buffer.concat(chunks)), { worksheets: "emit", sharedStrings: "cache", styles: "ignore", hyperlinks: "ignore" });
+    let inTable = false;
+    let n = 0;
+    let last: unknown[] = [];
+    for await (const ws of reader) {
+      for await (const row of ws as AsyncIterable<ExcelJS.Row>) {
+        if (inTable) {
+          n++;
+          last = (row.values as unknown[]).slice(1);
+          if (n === 1) expect(last).toEqual([1, noise(1)]);
+        } else if (row.getCell(1).value === "Número") inTable = true;
+      }
+    }
+    expect(n).toBe(total);
+    expect(last).toEqual([total, noise(total)]);
+  }, 60_000);
+
+  it("a file whose stream is closed while the writer waits for the compressor: the writer stops and lets go of the rows", async () => {
+    const total = 120_000;
+    const { def, state } = madeUpReport(total);
+    const parsed = parseReportRequest(def, new URL(`http://localhost/report-invoices?${OCT}`), a.company.id, { year: 2026, month: 10 });
+    const file = new PassThrough();
+    const written = writeReportWorkbook(file, { def, parsed, companyName: "Prueba", summary: await def.summary(database.db as never, parsed.query), fixed: [], db: database.db });
+    const waitingAt = await settled(() => state.taken);
+    expect(waitingAt).toBeLessThan(total);
+    file.destroy();
+    const done = await Promise.race([written, new Promise((r) => setTimeout(() => r("still waiting"), 10_000))]);
+    // It held a batch, waiting to write it, and had read the next one ahead: those 500 rows are not written.
+    expect(done).toEqual({ rows: state.taken - 500 });
+    expect(state.closed).toBe(true);
+  }, 60_000);
+
+  it("a download cancelled while the writer waits for it stops the writer: it reads no more rows and lets go of them", async () => {
+    const total = 200_000;
+    const { def, state } = madeUpReport(total);
+    const context = new RouterContextProvider();
+    context.set(requestContext, { ip: "127.0.0.1", csrf: "", toasts: [], company: { id: a.company.id, name: a.company.name, active: true, permission: 1, currencySymbol: "₡" } });
+    const res = await excelResponse(def, new Request(`http://localhost/report-invoices/excel?${OCT}`), context);
+    const reader = res.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    // The browser reads nothing more: the writer fills the buffers and waits for the compressor.
+    const waitingAt = await settled(() => state.taken);
+    expect(waitingAt).toBeLessThan(total);
+    expect(state.closed).toBe(false);
+    // Then it goes away: the wait ends, the rows' cursor is closed.
+    await reader.cancel();
+    await settled(() => Number(state.closed), 200, 10_000);
+    expect(state.closed).toBe(true);
+    expect(state.taken).toBeLessThanOrEqual(waitingAt + 250);
+  }, 60_000);
 });
 
 describe("export failures", () => {

@@ -1,0 +1,2 @@
+CREATE INDEX "documents_report_idx" ON "documents" USING btree ("company_id","kind","issued_at","id","currency_id","exchange_rate","iva_devuelto") WHERE deleted_at is null and status <> 'rechazado';--> statement-breakpoint
+CREATE INDEX "received_documents_expenses_idx" ON "received_documents" USING btree ("company_id","issued_at") WHERE expense_category_id is not null and message in (1, 2) and status not in ('rechazado', 'no enviado');
