@@ -276,8 +276,10 @@ async function idleServerTimes(base: string, cookie: string, timingFile: string,
         const buf = Buffer.alloc(size - before);
         fs.readSync(fd, buf, 0, buf.length, before);
         fs.closeSync(fd);
-        line = buf
-          .toString("utf8")
+        const text = buf.toString("utf8");
+        // Only whole lines: the server may be in the middle of appending the last one.
+        line = text
+          .slice(0, text.lastIndexOf("\n") + 1)
           .split("\n")
           .filter(Boolean)
           .map((l) => JSON.parse(l) as TimingLine)
