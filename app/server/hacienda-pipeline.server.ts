@@ -153,6 +153,23 @@ export interface HaciendaAnswer {
 }
 
 /**
+ * The columns a final answer sets, the same on an issued document and on our MensajeReceptor of a
+ * received one: the state, Hacienda's XML and its explanation (the detail lines, else its message,
+ * else our own `detail`), the time; any earlier error is cleared.
+ */
+export function answerColumns(answer: HaciendaAnswer, now: Date) {
+  const info = answer.respuestaXml ? readMensajeHacienda(answer.respuestaXml) : { detalleMensaje: undefined, estadoMensaje: undefined, detalleLineas: [] as string[] };
+  return {
+    status: answer.estado,
+    responseXml: answer.respuestaXml ? Buffer.from(answer.respuestaXml, "utf8") : null,
+    haciendaDetail: info.detalleLineas.join("\n") || info.detalleMensaje || answer.detail || null,
+    haciendaMessage: info.estadoMensaje ?? null,
+    answeredAt: now,
+    lastError: null,
+  };
+}
+
+/**
  * Applies a final answer (aceptado/rechazado) to the document with that clave — once: only a
  * document still 'por enviar'/'procesando' changes. An accepted credit (debit) note adds its total to
  * the credit_note_total (debit_note_total) of the documents it references. Returns the document id
@@ -160,18 +177,10 @@ export interface HaciendaAnswer {
  */
 export async function applyHaciendaAnswer(db: Db, answer: HaciendaAnswer, now: Date): Promise<number | null> {
   if (answer.estado !== "aceptado" && answer.estado !== "rechazado") return null;
-  const info = answer.respuestaXml ? readMensajeHacienda(answer.respuestaXml) : { detalleMensaje: undefined, estadoMensaje: undefined, detalleLineas: [] as string[] };
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(documents)
-      .set({
-        status: answer.estado,
-        responseXml: answer.respuestaXml ? Buffer.from(answer.respuestaXml, "utf8") : null,
-        haciendaDetail: info.detalleLineas.join("\n") || info.detalleMensaje || answer.detail || null,
-        haciendaMessage: info.estadoMensaje ?? null,
-        answeredAt: now,
-        lastError: null,
-      })
+      .set(answerColumns(answer, now))
       .where(and(eq(documents.clave, answer.clave), inArray(documents.status, ["por enviar", "procesando"])))
       .returning({ id: documents.id, kind: documents.kind, total: documents.totalComprobante, companyId: documents.companyId });
     if (!row) return null;

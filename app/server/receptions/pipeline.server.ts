@@ -11,7 +11,7 @@ import { enqueue } from "../../../jobs/runner.ts";
 import { HaciendaClientError, readMensajeHacienda } from "../../hacienda/client.ts";
 import type { SigningKey } from "../../hacienda/p12.ts";
 import { appSchemaSet } from "../document-form.server.ts";
-import { clientFor, credentialsOf, pollDelay, pollOnce, POLL_BACKOFF_MS, PIPELINE_MESSAGES, type PollOutcome } from "../hacienda-pipeline.server.ts";
+import { answerColumns, clientFor, credentialsOf, pollDelay, pollOnce, POLL_BACKOFF_MS, PIPELINE_MESSAGES, type PollOutcome } from "../hacienda-pipeline.server.ts";
 import { queueReceivedEvent } from "../api/webhooks.server.ts";
 import { idTypeOf } from "../issue-document.server.ts";
 import { companyHacienda, signingKeyFor, SigningKeyError } from "../signing-key.server.ts";
@@ -193,18 +193,10 @@ export async function submitReceptionMessage(db: Db, { companyId, id }: { compan
  */
 export async function applyReceptionAnswer(db: Db, answer: { clave: string; consecutivo: string; estado: string; respuestaXml?: string; detail?: string }, now: Date): Promise<number | null> {
   if (answer.estado !== "aceptado" && answer.estado !== "rechazado") return null;
-  const info = answer.respuestaXml ? readMensajeHacienda(answer.respuestaXml) : { detalleLineas: [] as string[], detalleMensaje: undefined, estadoMensaje: undefined };
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(receivedDocuments)
-      .set({
-        status: answer.estado,
-        responseXml: answer.respuestaXml ? Buffer.from(answer.respuestaXml, "utf8") : null,
-        haciendaDetail: info.detalleLineas.join("\n") || info.detalleMensaje || answer.detail || null,
-        haciendaMessage: info.estadoMensaje ?? null,
-        answeredAt: now,
-        lastError: null,
-      })
+      .set(answerColumns(answer, now))
       .where(and(eq(receivedDocuments.clave, answer.clave), eq(receivedDocuments.messageConsecutive, answer.consecutivo), inArray(receivedDocuments.status, ["por enviar", "procesando"])))
       .returning({ id: receivedDocuments.id });
     if (!row) return null;
