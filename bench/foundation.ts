@@ -366,6 +366,21 @@ export const QUERY_SCREENS: readonly string[] = [
  * are its route module's whatever the record (a missing one shows its error boundary with the same
  * modules). Every hydrated page is held to JS_BUDGET: the ones over it are listed.
  */
+/** The JavaScript the named pages and every route of the table ship, as the benchmark reports it (printed too). */
+async function shippedFigures(base: string, cookie: string, named: string[]) {
+  const out: Record<string, unknown> = {};
+  for (const p of named) out[`shipped:${p}`] = await shipped(base, p, p === "/login" ? undefined : cookie);
+  const all = await shippedByRoute(base, cookie);
+  out["shipped:every route (gzip JavaScript bytes)"] = all.routes;
+  out["shipped:screens opened by a query parameter"] = all.screens;
+  out["shipped:scripts loaded while hydrating (not named in the HTML)"] = all.loadedWhileHydrating;
+  out["shipped:heaviest hydrated route"] = all.heaviest;
+  out["shipped:over budget"] = all.overBudget;
+  out["shipped:screens above the budget"] = all.screensAboveBudget;
+  reportShipped(all);
+  return out;
+}
+
 export async function shippedByRoute(base: string, cookie: string) {
   const { ROUTES } = await import("../app/domain/access.ts");
   const params = await routeParams(base, cookie);
@@ -416,16 +431,7 @@ export async function benchFoundation() {
     try {
       const base = `http://127.0.0.1:${port}`;
       const cookie = await signIn(base);
-      out["shipped:/login"] = await shipped(base, "/login");
-      out["shipped:/new-invoice"] = await shipped(base, "/new-invoice", cookie);
-      const all = await shippedByRoute(base, cookie);
-      out["shipped:every route (gzip JavaScript bytes)"] = all.routes;
-      out["shipped:screens opened by a query parameter"] = all.screens;
-      out["shipped:scripts loaded while hydrating (not named in the HTML)"] = all.loadedWhileHydrating;
-      out["shipped:heaviest hydrated route"] = all.heaviest;
-      out["shipped:over budget"] = all.overBudget;
-      out["shipped:screens above the budget"] = all.screensAboveBudget;
-      reportShipped(all);
+      Object.assign(out, await shippedFigures(base, cookie, ["/login", "/new-invoice"]));
     } finally {
       await server.stop();
       fs.rmSync(tmp, { recursive: true, force: true });
@@ -535,17 +541,7 @@ export async function benchFoundation() {
           try {
             const base = `http://127.0.0.1:${BENCH_PORT}`;
             const cookie = await signIn(base);
-            out["shipped:/login"] = await shipped(base, "/login");
-            out["shipped:/companies"] = await shipped(base, "/companies", cookie);
-            out["shipped:/new-invoice"] = await shipped(base, "/new-invoice", cookie);
-            const all = await shippedByRoute(base, cookie);
-            out["shipped:every route (gzip JavaScript bytes)"] = all.routes;
-            out["shipped:screens opened by a query parameter"] = all.screens;
-            out["shipped:scripts loaded while hydrating (not named in the HTML)"] = all.loadedWhileHydrating;
-            out["shipped:heaviest hydrated route"] = all.heaviest;
-            out["shipped:over budget"] = all.overBudget;
-            out["shipped:screens above the budget"] = all.screensAboveBudget;
-            reportShipped(all);
+            Object.assign(out, await shippedFigures(base, cookie, ["/login", "/companies", "/new-invoice"]));
           } finally {
             await server.stop();
           }
