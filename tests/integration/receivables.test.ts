@@ -16,6 +16,7 @@ import { dueRemindersWhere } from "../../app/server/payment-reminders.server.ts"
 import { saveOutgoingEmail } from "../../app/server/company-mail.server.ts";
 import { setupConfigForCompany } from "../../app/server/config-setup.server.ts";
 import { owes } from "../../app/domain/receivables.ts";
+import { addDays, costaRicaDay } from "../../app/domain/document-status.ts";
 import type { DocumentDraft } from "../../app/domain/document-draft.ts";
 import type { PaymentFormData } from "../../app/domain/payments.ts";
 import * as list from "../../app/routes/documents/documents-list.tsx";
@@ -51,12 +52,12 @@ async function accept(clave: string | null) {
 }
 const docOf = async (id: number) => (await database.db.select().from(documents).where(eq(documents.id, id)))[0];
 
-/** An accepted credit invoice (1 226 150,00), overdue since yesterday. */
+/** An accepted credit invoice (1 226 150,00), due two days ago, counted in Costa Rica days as the app does. */
 async function overdueInvoice(a: Setup, over: Partial<DocumentDraft> = {}) {
   const r = await issue(a, sampleDraft("fe", a.client.id, { saleCondition: "02", creditDays: 30, remindPayment: true, ...over }));
   await accept(r.clave);
-  const yesterday = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
-  await database.db.update(documents).set({ expirationDate: yesterday }).where(eq(documents.id, r.documentId));
+  const twoDaysAgo = addDays(costaRicaDay(new Date()), -2);
+  await database.db.update(documents).set({ expirationDate: twoDaysAgo }).where(eq(documents.id, r.documentId));
   return r;
 }
 
@@ -77,7 +78,7 @@ async function detailOf(a: Setup, id: number) {
   const b = await signedIn(database.db, a.user.id, a.company.id);
   return (await call(b, detail.loader, { path: `/detail/invoice/${id}`, params: { type: "invoice", id: String(id) } })).data;
 }
-const today = () => new Date(Date.now() - 6 * 3600_000).toISOString().slice(0, 10);
+const today = () => costaRicaDay(new Date());
 async function reminderDue(id: number) {
   const rows = await database.db.select({ id: documents.id }).from(documents).where(and(dueRemindersWhere(today()), eq(documents.id, id)));
   return rows.length === 1;
