@@ -8,7 +8,7 @@ import * as newClient from "../../app/routes/clients/new-client.tsx";
 import * as detail from "../../app/routes/clients/client-detail.tsx";
 import * as locationsRoute from "../../app/routes/reference/locations.tsx";
 import { barriosOf } from "../../db/queries/clients.ts";
-import { listShouldRevalidate } from "../../app/routes/clients/client-list-view.tsx";
+import { listShouldRevalidate } from "../../app/routes/clients/client-list-screen.tsx";
 import { CLIENT_ACTIVITY_MESSAGES, CLIENT_MESSAGES } from "../../app/domain/client-schemas.ts";
 import { ACTIVITY_MESSAGES } from "../../app/domain/company-schemas.ts";
 import { setupClientsForCompany, GENERIC_CLIENT_NAME } from "../../app/server/clients-setup.server.ts";
