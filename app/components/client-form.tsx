@@ -11,6 +11,7 @@ interface Place {
   number: number;
   name: string;
 }
+const unpackPlaces = (packed: string): Place[] => unpackChoices(packed).map((c) => ({ number: c.id, name: c.name }));
 
 export interface ClientFormViewState {
   mode: ClientFormMode;
@@ -19,14 +20,14 @@ export interface ClientFormViewState {
   values: Record<string, string | undefined>;
   contacts: ContactValues[];
   activities: Activity[];
+  /** Each list packed as one string (app/domain/choices.ts): a place's id is its number, an identification type's name is 'code name', a barrio's id only its position (it is chosen by name). */
   lists: {
-    identificationTypes: { id: number; code: string; name: string }[];
-    /** The countries packed as one string (app/domain/choices.ts). */
+    identificationTypes: string;
     countries: string;
-    provinces: Place[];
-    cantons: Place[];
-    districts: Place[];
-    barrios: { id: number; name: string }[];
+    provinces: string;
+    cantons: string;
+    districts: string;
+    barrios: string;
   };
   errors: Record<string, string | undefined>;
   message: string | null;
@@ -92,9 +93,9 @@ export function ClientForm({ state, action, cancelTo, title }: { state: ClientFo
           {text("comercial_name", "Nombre comercial", { maxLength: 160 })}
           <Field label="Tipo de identificación" name="identification_type" error={errors.identification_type}>
             <select id="identification_type" name="identification_type" className="input" defaultValue={values.identification_type} required>
-              {lists.identificationTypes.map((t) => (
+              {unpackChoices(lists.identificationTypes).map((t) => (
                 <option key={t.id} value={t.id}>
-                  {t.code} {t.name}
+                  {t.name}
                 </option>
               ))}
             </select>
@@ -284,9 +285,9 @@ function ClientLocation({
   const [canton, setCanton] = useState(values.canton || "1");
   const [district, setDistrict] = useState(values.district || "1");
   const [barrio, setBarrio] = useState(values.barrio ?? "");
-  const [cantons, setCantons] = useState(lists.cantons);
-  const [districts, setDistricts] = useState(lists.districts);
-  const [barrios, setBarrios] = useState(lists.barrios);
+  const [cantons, setCantons] = useState(() => unpackPlaces(lists.cantons));
+  const [districts, setDistricts] = useState(() => unpackPlaces(lists.districts));
+  const [barrios, setBarrios] = useState(() => unpackChoices(lists.barrios));
   const [scripted, setScripted] = useState(false);
   useEffect(() => setScripted(true), []);
 
@@ -341,7 +342,7 @@ function ClientLocation({
   const places = (list: Place[]) => list.map((p) => ({ value: String(p.number), label: p.name }));
   return (
     <div className="grid gap-4 sm:grid-cols-2" data-location>
-      {select("province", "Provincia", province, onProvince, places(lists.provinces))}
+      {select("province", "Provincia", province, onProvince, places(unpackPlaces(lists.provinces)))}
       {select("canton", "Cantón", canton, onCanton, places(cantons))}
       {select("district", "Distrito", district, onDistrict, places(districts))}
       {withBarrio &&

@@ -99,8 +99,18 @@ export async function clientLists(db: DbOrTx, values: Record<string, string | un
   }
   let barrio = values.barrio ?? "";
   if (!lists.barrios.some((b) => b.name === barrio)) barrio = lists.barrios[0]?.name ?? "";
-  // The countries travel packed in the page's data (docs/decisions/155).
-  return { lists: { ...lists, countries: packChoices(lists.countries) }, location: { province: String(province), canton: String(canton), district: String(district), barrio } };
+  // Every list travels packed in the page's data (docs/decisions/155): a place's id is its number; a
+  // barrio is chosen and stored by its name, so its id is only its position.
+  const places = (rows: { number: number; name: string }[]) => packChoices(rows.map((r) => ({ id: r.number, name: r.name })));
+  const packed = {
+    identificationTypes: packChoices(lists.identificationTypes.map((t) => ({ id: t.id, name: `${t.code} ${t.name}` }))),
+    countries: packChoices(lists.countries),
+    provinces: places(lists.provinces),
+    cantons: places(lists.cantons),
+    districts: places(lists.districts),
+    barrios: packChoices(lists.barrios.map((b, i) => ({ id: i + 1, name: b.name }))),
+  };
+  return { lists: packed, location: { province: String(province), canton: String(canton), district: String(district), barrio } };
 }
 
 export type ClientLists = Awaited<ReturnType<typeof clientLists>>["lists"];

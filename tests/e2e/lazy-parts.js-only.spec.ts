@@ -112,6 +112,7 @@ test("a dialog or a tab loads its code when it opens, and works: the client dial
   await expect(page.locator("[data-client-dialog]").getByText("Ingresa un correo válido")).toBeVisible();
   await page.locator("[data-client-dialog]").getByRole("link", { name: "Cerrar" }).click();
   await expect(page.locator("[data-client-dialog]")).toHaveCount(0);
+  await expect(page.locator("[data-clients]")).toBeVisible();
 
   // The client detail: the documents tab and back to Información, each loaded when opened.
   await page.locator("[data-clients] tbody tr").first().getByRole("link").first().click();
@@ -124,4 +125,23 @@ test("a dialog or a tab loads its code when it opens, and works: the client dial
   await tabs.getByRole("link", { name: "Información" }).click();
   await expect(page.locator("[data-client-form]")).toBeVisible();
   await expect(page.locator("[data-documents]")).toHaveCount(0);
+});
+
+test("the full-screen client popup opened by its address is the page alone: the list's code arrives when it is closed", async ({ page }) => {
+  const scripts: string[] = [];
+  page.on("request", (r) => void (r.resourceType() === "script" && scripts.push(new URL(r.url()).pathname)));
+  await page.goto("/providers?new=1");
+  const dialog = page.locator("[data-client-dialog]");
+  await expect(dialog.getByRole("button", { name: "Actualizar ubicación" })).toHaveCount(0);
+  await page.waitForLoadState("networkidle");
+  expect(scripts.some((s) => /\/client-form-/.test(s))).toBe(true);
+  expect(scripts.filter((s) => /\/(client-list-view|pagination|confirm)-/.test(s))).toEqual([]);
+  await expect(page.locator("[data-clients]")).toHaveCount(0);
+  await expect(dialog.getByRole("heading", { name: "Nuevo Proveedor" })).toBeVisible();
+
+  await dialog.getByRole("link", { name: "Cerrar" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.locator("[data-clients]")).toBeVisible();
+  expect(scripts.some((s) => /\/client-list-view-/.test(s))).toBe(true);
+  await expect(page).toHaveURL(/\/providers$/);
 });

@@ -8,7 +8,8 @@ import * as newClient from "../../app/routes/clients/new-client.tsx";
 import * as detail from "../../app/routes/clients/client-detail.tsx";
 import * as locationsRoute from "../../app/routes/reference/locations.tsx";
 import { barriosOf } from "../../db/queries/clients.ts";
-import { listShouldRevalidate } from "../../app/routes/clients/client-list-view.tsx";
+import { unpackChoices } from "../../app/domain/choices.ts";
+import { listShouldRevalidate } from "../../app/routes/clients/client-list-screen.tsx";
 import { CLIENT_ACTIVITY_MESSAGES, CLIENT_MESSAGES } from "../../app/domain/client-schemas.ts";
 import { ACTIVITY_MESSAGES } from "../../app/domain/company-schemas.ts";
 import { setupClientsForCompany, GENERIC_CLIENT_NAME } from "../../app/server/clients-setup.server.ts";
@@ -258,6 +259,12 @@ describe("saving, editing and the list", () => {
     const edit = await call(b, clientsRoute.loader, { path: `/clients?edit=${row.id}` });
     expect(edit.data.form.values.name).toBe("Ferretería El Clavo");
     expect(edit.data.form.contacts).toHaveLength(2);
+    // The popup is full-screen and the page shows it alone: no list travels with it (decision 155).
+    expect(edit.data.rows).toEqual([]);
+    // Its lists travel packed (app/domain/choices.ts): identification types as 'code name', places by number.
+    expect(unpackChoices(edit.data.form.lists.identificationTypes).map((t) => t.name)).toEqual(["01 Cédula Física", "02 Cédula Jurídica", "03 DIMEX", "04 NITE"]);
+    expect(unpackChoices(edit.data.form.lists.provinces).map((p) => p.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(unpackChoices(edit.data.form.lists.cantons)[0]).toEqual({ id: 1, name: "San José" });
     const upd = await call(b, clientsRoute.action, { path: `/clients?edit=${row.id}`, form: clientForm({ name: "Ferretería El Tornillo" }) });
     expect(upd.status).toBe(302);
     expect(toastsOf(b)[0].text).toBe("Cliente actualizado correctamente");

@@ -1,41 +1,29 @@
 import { lazy, useCallback, useEffect, useRef, useState } from "react";
 import { Link, useFetcher, useLocation, useRevalidator, type FetcherWithComponents } from "react-router";
-import type { ClientFormViewState } from "../../components/client-form.tsx";
 import { ConfirmAction } from "../../components/confirm.tsx";
 import { AppForm, SubmitButton } from "../../components/form.tsx";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
-import { CLIENT_SCREEN_TEXTS, clientFormKey } from "../../domain/client-texts.ts";
+import { CLIENT_SCREEN_TEXTS } from "../../domain/client-texts.ts";
 import { formatMoney, truncate } from "../../domain/format.ts";
 import { Toasts } from "../../components/toasts.tsx";
 import type { Toast } from "../../server/context.ts";
-import type { clientListLoader, ToggleReply } from "./list.server.ts";
+import type { ClientListData } from "./client-list-screen.tsx";
+import type { ToggleReply } from "./list.server.ts";
 
-// The dialogs over the list (?new=1, ?edit=ID, ?statement=ID) are loaded by the browser only when
-// the URL opens one; the server renders them whole either way (docs/decisions/155).
-const ClientDialog = lazy(() => import("./screens/client-dialog.tsx").then((m) => ({ default: m.ClientDialog })));
+// The account statement over the list (?statement=ID) is loaded by the browser only when the URL
+// opens it; the server renders it whole either way (docs/decisions/155). The new/edit client popup
+// is a screen of its own (client-list-screen.tsx).
 const StatementDialog = lazy(() => import("./screens/statement.tsx").then((m) => ({ default: m.StatementDialog })));
 
-type LoaderData = Exclude<Awaited<ReturnType<typeof clientListLoader>>, Response>;
-type Row = LoaderData["rows"][number];
+type Row = ClientListData["rows"][number];
 
 /** How long a toggled row stays in the list with its new state before it leaves (spec part 1 §4). */
 export const ROW_LEAVE_MS = 1000;
 
-/**
- * The list keeps its data after an activate/deactivate sent with JavaScript (stay=1): the row shows
- * its new state for 1 s, then the view revalidates. Everything else revalidates as usual.
- */
-export function listShouldRevalidate({ formData, currentUrl, nextUrl, defaultShouldRevalidate }: { formData?: FormData; currentUrl: URL; nextUrl: URL; defaultShouldRevalidate: boolean }) {
-  // Only while the page stays: a navigation under way must load its new page (decision 102).
-  if (formData?.get("intent") === "toggle" && formData.get("stay") === "1" && formData.get("confirm") !== "cancel" && currentUrl.href === nextUrl.href) return false;
-  return defaultShouldRevalidate;
-}
-
-/** The clients list (tabs) or the providers list, with the dialogs of spec part 1 §2.3. */
-export function ClientListView({ loaderData, actionData }: { loaderData: LoaderData; actionData?: { form?: ClientFormViewState } }) {
-  const { base, back, provider, inactive, readOnly, rows, page, perPage, search, form, statement, activities, canImportActivities } = loaderData;
+/** The clients list (tabs) or the providers list, with the account statement and the activity catalogue dialogs of spec part 1 §2.3. */
+export function ClientListView({ loaderData }: { loaderData: ClientListData }) {
+  const { base, back, provider, inactive, readOnly, rows, page, perPage, search, statement, activities, canImportActivities } = loaderData;
   const { search: qs } = useLocation();
-  const formState = (actionData?.form ?? form) as ClientFormViewState | null;
   const withParam = (k: string, v: string | number) => {
     const p = new URLSearchParams(qs);
     for (const drop of ["new", "edit", "statement", "activities"]) p.delete(drop);
@@ -149,16 +137,6 @@ export function ClientListView({ loaderData, actionData }: { loaderData: LoaderD
       </div>
       <Pagination page={page} lastPage={loaderData.lastPage} />
       {notice && <Toasts key={notice.seq} toasts={[notice.toast]} />}
-
-      {formState && (
-        <ClientDialog
-          key={clientFormKey(formState)}
-          state={formState}
-          action={loaderData.formAction}
-          cancelTo={back}
-          title={formState.id ? `Editar ${noun}` : provider ? "Nuevo Proveedor" : "Nuevo Cliente"}
-        />
-      )}
 
       {statement && <StatementDialog statement={statement} back={back} />}
 

@@ -1,6 +1,6 @@
 import type { ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/clients";
-import { ClientListView, listShouldRevalidate } from "./client-list-view.tsx";
+import { ClientListScreen, listShouldRevalidate, type ClientListData } from "./client-list-screen.tsx";
 import { clientListAction, clientListLoader } from "./list.server.ts";
 
 export const loader = ({ request, context }: Route.LoaderArgs) => clientListLoader({ request, context, provider: false });
@@ -8,5 +8,5 @@ export const action = ({ request, context }: Route.ActionArgs) => clientListActi
 export const shouldRevalidate: ShouldRevalidateFunction = listShouldRevalidate;
 
 export default function Clients({ loaderData, actionData }: Route.ComponentProps) {
-  return <ClientListView loaderData={loaderData as never} actionData={actionData as never} />;
+  return <ClientListScreen loaderData={loaderData as ClientListData} actionData={actionData as never} />;
 }

@@ -46,13 +46,14 @@ export async function clientListLoader({ request, context, provider }: { request
   const { url, base, inactive, back } = where(request, provider);
   const readOnly = company!.permission === 5;
   const req = await listRequest(request, context, provider ? "/providers" : inactive ? "/clients?tab=inactive" : "/clients");
-  const { rows, total } = await clientsPage(db(), { companyId, provider, active: provider ? undefined : !inactive, ...req });
-  const balances = readOnly ? new Map<number, string>() : await clientBalances(db(), { companyId, clientIds: rows.map((r) => r.id) });
 
   let form: ClientFormState | null = null;
   const editId = positiveId(url.searchParams.get("edit"));
   if (editId) form = await clientFormState(db(), { companyId, mode: "dialog", provider, clientId: editId });
   else if (url.searchParams.get("new") && !readOnly) form = await clientFormState(db(), { companyId, mode: "dialog", provider });
+  // The new/edit popup is full-screen: while it is open the page shows no list (client-list-screen.tsx).
+  const { rows, total } = form ? { rows: [], total: 0 } : await clientsPage(db(), { companyId, provider, active: provider ? undefined : !inactive, ...req });
+  const balances = readOnly || form ? new Map<number, string>() : await clientBalances(db(), { companyId, clientIds: rows.map((r) => r.id) });
   const statementId = positiveId(url.searchParams.get("statement"));
   const statement = statementId ? await statementScreen(db(), companyId, statementId) : null;
   // The activity catalogue is shared by every company: only the super-admin imports it (decision 121).
