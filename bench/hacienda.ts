@@ -316,7 +316,9 @@ export async function measureHacienda(): Promise<Record<string, number | string>
   results.budget_verify_1000_lines = `≤ 0.5 s: ${judge(results.verify_1000_lines_median_s as number, results.verify_1000_lines_median_cpu_s as number, (x) => x <= 0.5, " s")}`;
   results.peak_rss_mb = peakRss();
   results.memory_at_end = memoryNow();
-  results.budget_peak_rss = (results.peak_rss_mb as number) <= 150 ? "ok (≤ 150 MB)" : "ABOVE 150 MB";
+  // Judged on the whole process; the engine's own phases (before the bare-RSA loops) are shown beside it.
+  const judgeRss = (mb: number) => (mb <= 150 ? "ok" : "ABOVE");
+  results.budget_peak_rss = `≤ 150 MB: ${judgeRss(results.peak_rss_mb as number)} for the whole process (${results.peak_rss_mb} MB); ${judgeRss(results.peak_rss_engine_mb as number)} for the engine's phases, before the bare-RSA loops (${results.peak_rss_engine_mb} MB)`;
   results.node = process.version;
   results.runtime ??= `child process: ${runtimeOf()}, ${process.execArgv.length ? `node ${process.execArgv.join(" ")}` : "no node flags"}`;
   return results;
