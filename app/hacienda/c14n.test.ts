@@ -228,7 +228,7 @@ describe("elements written canonically are copied from the text (decision 144)",
 
   it("canonicalHash digests exactly the canonical form, without splitting a surrogate pair between pieces", () => {
     for (let k = 16376; k <= 16384; k++) {
-      const xml = `<a xmlns="urn:a"><b>${"x".repeat(k)}${"😀é".repeat(9000)}</b><c x='1'>${"y".repeat(k)}😀</c><!--n--><?p d?></a>`;
+      const xml = `<a xmlns="urn:a"><b>${"x".repeat(k)}${"😀é".repeat(9000)}${"&amp;&lt;&gt;".repeat(20000)}</b><c x='1'>${"y".repeat(k)}😀</c><!--n--><?p d?></a>`;
       const tree = parseXmlTree(xml);
       for (const alg of [C14N_10, EXC_C14N]) {
         const digest = createHash("sha256");

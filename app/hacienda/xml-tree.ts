@@ -153,10 +153,21 @@ function nameAt(xml: string, pos: number): KnownName | null {
   return knownName(m[0]);
 }
 
+/** Whether every "&" of `raw` starts one of `references` (a loop, not a regular expression: texts can be long). */
+function onlyReferences(raw: string, references: readonly string[]): boolean {
+  for (let k = raw.indexOf("&"); k >= 0; k = raw.indexOf("&", k + 1)) {
+    let known = false;
+    for (let r = 0; r < references.length && !known; r++) known = raw.startsWith(references[r]!, k);
+    if (!known) return false;
+  }
+  return true;
+}
+const TEXT_REFERENCES = ["&amp;", "&lt;", "&gt;", "&#xD;"];
+const ATTR_REFERENCES = ["&amp;", "&lt;", "&quot;", "&#x9;", "&#xA;", "&#xD;"];
 /** Text written as C14N writes it: its only references are &amp; &lt; &gt; &#xD;, and no literal ">". */
-const CANONICAL_TEXT = /^(?:[^&>]|&(?:amp|lt|gt|#xD);)*$/;
+const canonicalText = (raw: string) => raw.indexOf(">") < 0 && onlyReferences(raw, TEXT_REFERENCES);
 /** An attribute value written as C14N writes it (inside double quotes): references &amp; &lt; &quot; &#x9; &#xA; &#xD; only, no literal tab or line feed. */
-const CANONICAL_ATTR = /^(?:[^&\t\n]|&(?:amp|lt|quot|#x9|#xA|#xD);)*$/;
+const canonicalAttr = (raw: string) => raw.indexOf("\t") < 0 && raw.indexOf("\n") < 0 && onlyReferences(raw, ATTR_REFERENCES);
 
 /** Parses a whole document. Throws XmlTreeError when it is not well-formed XML with namespaces. */
 export function parseXmlTree(input: string, { maxDepth = Infinity }: { maxDepth?: number } = {}): XmlTreeDocument {
@@ -206,7 +217,7 @@ export function parseXmlTree(input: string, { maxDepth = Infinity }: { maxDepth?
       } else {
         const raw = xml.slice(i, textEnd);
         if (raw.indexOf("]]>") >= 0) throw new XmlTreeError("«]]>» no está permitido en el texto", lineAt(i));
-        if (top.verbatim && (raw.indexOf("&") >= 0 || raw.indexOf(">") >= 0) && !CANONICAL_TEXT.test(raw)) top.verbatim = false;
+        if (top.verbatim && !canonicalText(raw)) top.verbatim = false;
         appendText(decode(raw, lineAt(i)));
       }
     }
@@ -332,7 +343,7 @@ export function parseXmlTree(input: string, { maxDepth = Infinity }: { maxDepth?
       if (rawValue.indexOf("<") >= 0) throw new XmlTreeError(`«<» no está permitido en el atributo ${an} de <${qname}>`, startLine);
       raw ??= [];
       for (let k = 0; k < raw.length; k++) if (raw[k]![0].name === an) throw new XmlTreeError(`el atributo ${an} está repetido en <${qname}>`, startLine);
-      if (plain && !CANONICAL_ATTR.test(rawValue)) plain = false;
+      if (plain && !canonicalAttr(rawValue)) plain = false;
       // Attribute-value normalization (XML 1.0 §3.3.3): literal white space becomes a space, references are kept.
       raw.push([attrName, decode(/[\t\n]/.test(rawValue) ? rawValue.replace(/[\t\n]/g, " ") : rawValue, startLine)]);
       p = qe + 1;
