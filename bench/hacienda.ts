@@ -79,11 +79,6 @@ function throughputBoth(fn: () => void, seconds: number): [number, number] {
 const round = (x: number) => Math.round(x * 10) / 10;
 
 /**
- * Peak RSS of this process, in MB: the high-water mark of its own memory (Linux: VmHWM of
- * /proc/self/status). Not getrusage's maxRSS there: Linux carries it across exec, so a child
- * process would report its parent's RSS at the fork (here the bench runner that built it).
- */
-/**
  * Where the memory is now: the process's RSS, V8's spaces (committed MB: new = young generation,
  * old, code, large objects…), external memory (outside V8's heap: buffers, native crypto objects).
  */
@@ -94,9 +89,14 @@ function memoryNow(): string {
     .filter((s) => s.space_size > 0)
     .map((s) => `${s.space_name.replace(/_space$/, "")} ${mb(s.physical_space_size)}`)
     .join(", ");
-  return `rss ${mb(m.rss)} MB; heap ${mb(m.heapTotal)} (${spaces}), live ${mb(m.heapUsed)}; external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)})`;
+  return `rss ${mb(m.rss)} MB; heap ${mb(m.heapTotal)} (${spaces}), used ${mb(m.heapUsed)} (live and garbage); external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)})`;
 }
 
+/**
+ * Peak RSS of this process, in MB: the high-water mark of its own memory (Linux: VmHWM of
+ * /proc/self/status). Not getrusage's maxRSS there: Linux carries it across exec, so a child
+ * process would report its parent's RSS at the fork (here the bench runner that built it).
+ */
 function peakRss(): number {
   try {
     const hwm = /^VmHWM:\s*(\d+) kB/m.exec(readFileSync("/proc/self/status", "utf8"));
