@@ -9,8 +9,8 @@
  *   tsx bench/hacienda.ts            (BENCH_SECONDS=2 per measurement by default)
  *
  * It measures the engine the way the production server runs it (decision 144): compiled JavaScript
- * run by plain `node`, not TypeScript under the tsx loader (whose loader thread and transpiler add
- * ~25 MB to the peak RSS and other allocation). `benchHacienda` builds this file with Vite (the
+ * run by plain `node`, not TypeScript under the tsx loader (an empty script peaks at 39.5 MB under
+ * node, 74.5 MB under tsx, 2026-11-25). `benchHacienda` builds this file with Vite (the
  * production bundler; an SSR build, dependencies left to node_modules as in the server build) into
  * node_modules/.cache/colibri-bench/ and runs it in a child `node` process, so that the peak RSS is
  * the engine's alone and not that of the suites `npm run bench` ran before it. No V8 flags.
