@@ -8,12 +8,22 @@
  *
  *   tsx bench/hacienda.ts            (BENCH_SECONDS=2 per measurement by default)
  *
+ * It measures the engine the way the production server runs it (decision 144): compiled JavaScript
+ * run by plain `node`, not TypeScript under the tsx loader (an empty script peaks at 39.5 MB under
+ * node, 74.5 MB under tsx, 2026-11-25). `benchHacienda` builds this file with Vite (the
+ * production bundler; an SSR build, dependencies left to node_modules as in the server build) into
+ * node_modules/.cache/colibri-bench/ and runs it in a child `node` process, so that the peak RSS is
+ * the engine's alone and not that of the suites `npm run bench` ran before it. No V8 flags.
+ *
  * Before/after comparisons on a loaded machine: BENCH_BASELINE=DIR (a checkout of another version
  * of the repository, e.g. `git archive <commit> app | tar -x -C DIR`, with node_modules linked)
  * also measures that version's build + validate + sign, alternating baseline and current in
  * BENCH_ROUNDS rounds (default 5) so that both see the same load; medians are reported.
  */
+import { spawnSync } from "node:child_process";
 import { generateKeyPairSync, sign as rsaSign, verify as rsaVerify } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { getHeapSpaceStatistics } from "node:v8";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildXml } from "../app/hacienda/build.ts";
@@ -26,7 +36,8 @@ import { verifyXml } from "../app/hacienda/verify.ts";
 import { validateSchema } from "../app/hacienda/xsd/index.ts";
 import { loadSchemaSet } from "../app/hacienda/xsd/load.server.ts";
 
-const repoRoot = resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
+/** The repository (in the built copy, given by the parent process: the copy lives elsewhere). */
+const repoRoot = process.env.COLIBRI_BENCH_REPO ?? resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
 
 /** Runs `fn` repeatedly for about `seconds` (after a short warm-up); returns operations per second. */
 function throughput(fn: () => void, seconds: number): number {
@@ -67,7 +78,78 @@ function throughputBoth(fn: () => void, seconds: number): [number, number] {
 
 const round = (x: number) => Math.round(x * 10) / 10;
 
+/**
+ * Where the memory is now: the process's RSS, V8's spaces (committed MB: new = young generation,
+ * old, code, large objects…), external memory (outside V8's heap: buffers, native crypto objects).
+ */
+function memoryNow(): string {
+  const mb = (n: number) => (n / 1048576).toFixed(1);
+  const m = process.memoryUsage();
+  const spaces = getHeapSpaceStatistics()
+    .filter((s) => s.space_size > 0)
+    .map((s) => `${s.space_name.replace(/_space$/, "")} ${mb(s.physical_space_size)}`)
+    .join(", ");
+  return `rss ${mb(m.rss)} MB; heap ${mb(m.heapTotal)} (${spaces}), used ${mb(m.heapUsed)} (live and garbage); external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)})`;
+}
+
+/**
+ * Peak RSS of this process, in MB: the high-water mark of its own memory (Linux: VmHWM of
+ * /proc/self/status). Not getrusage's maxRSS there: Linux carries it across exec, so a child
+ * process would report its parent's RSS at the fork (here the bench runner that built it).
+ */
+function peakRss(): number {
+  try {
+    const hwm = /^VmHWM:\s*(\d+) kB/m.exec(readFileSync("/proc/self/status", "utf8"));
+    if (hwm) return round(Number(hwm[1]) / 1024);
+  } catch {
+    // not Linux
+  }
+  return round(process.resourceUsage().maxRSS / 1024);
+}
+
+/**
+ * The Hacienda benchmark as `npm run bench` runs it: this file built by Vite and measured in a child
+ * `node` process (see the header). With BENCH_BASELINE, which imports another checkout's TypeScript,
+ * it runs in this process instead, and says so.
+ */
 export async function benchHacienda(): Promise<Record<string, number | string>> {
+  if (process.env.BENCH_BASELINE) return { ...(await measureHacienda()), runtime: `in process, ${runtimeOf()} (BENCH_BASELINE imports TypeScript)` };
+  const outDir = resolve(repoRoot, "node_modules", ".cache", "colibri-bench");
+  const { build } = await import("vite");
+  await build({
+    configFile: false,
+    logLevel: "warn",
+    root: repoRoot,
+    publicDir: false,
+    build: {
+      ssr: fileURLToPath(import.meta.url),
+      outDir,
+      emptyOutDir: true,
+      minify: false,
+      rollupOptions: { output: { entryFileNames: "hacienda.mjs", format: "es" } },
+    },
+  });
+  const child = spawnSync(process.execPath, [resolve(outDir, "hacienda.mjs"), "--measure"], {
+    cwd: repoRoot,
+    // Plain node: none of this process's options (tsx registers its loader through them).
+    env: { ...process.env, NODE_OPTIONS: "", COLIBRI_BENCH_REPO: repoRoot },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (child.status !== 0) throw new Error(`the built Hacienda benchmark failed (exit ${child.status ?? child.signal})`);
+  const lines = child.stdout.trim().split("\n");
+  return JSON.parse(lines[lines.length - 1]!) as Record<string, number | string>;
+}
+
+/** How this process runs TypeScript: tsx's loader, or compiled JavaScript. */
+function runtimeOf(): string {
+  const underTsx = process.execArgv.some((a) => a.includes("tsx")) || (process.env.NODE_OPTIONS ?? "").includes("tsx") || import.meta.url.endsWith(".ts");
+  return underTsx ? "TypeScript under tsx" : "compiled JavaScript (Vite SSR build) under plain node";
+}
+
+/** The measurements, in this process. */
+export async function measureHacienda(): Promise<Record<string, number | string>> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 2);
   const xsdDir = process.env.HACIENDA_XSD_DIR
     ? resolve(process.env.HACIENDA_XSD_DIR)
@@ -105,35 +187,27 @@ export async function benchHacienda(): Promise<Record<string, number | string>> 
   const payloadSignature = rsaSign("sha256", payload, privateKey);
 
   const results: Record<string, number | string> = {};
-  // Peak RSS as it grows: the process before any document (Node, the tsx loader, the compiled
-  // XSD set, the key), after the issuing loops, after the verify/parse loops, at the end.
-  const peakRss = () => round(process.resourceUsage().maxRSS / 1024);
+  // Peak RSS as it grows, with where the memory is: the process before any document (Node, the
+  // engine, the compiled XSD set, the key), after the issuing loops, after the verify/parse loops,
+  // after the large documents, after the engine's last step, at the end (after the bare RSA loops).
   results.peak_rss_after_setup_mb = peakRss();
+  results.memory_after_setup = memoryNow();
   results.issue_1_line_per_s = round(throughput(pipeline(one), seconds));
   results.issue_50_lines_per_s = round(throughput(pipeline(fifty), seconds));
   results.peak_rss_after_issue_mb = peakRss();
+  results.memory_after_issue = memoryNow();
   results.parse_1_line_per_s = round(throughput(() => parseReceived(signedOne), seconds));
   results.parse_50_lines_per_s = round(throughput(() => parseReceived(signedFifty), seconds));
-  results.rsa2048_sha256_sign_per_s = round(throughput(() => rsaSign("sha256", payload, privateKey), seconds));
-  const ratio = (a: number) => Math.round((a / (results.rsa2048_sha256_sign_per_s as number)) * 1000) / 1000;
-  results.issue_1_line_vs_bare_rsa = ratio(results.issue_1_line_per_s as number);
-  results.issue_50_lines_vs_bare_rsa = ratio(results.issue_50_lines_per_s as number);
   // Verification (a supplier's document on the reception screen): per wall second and per CPU-second,
-  // beside a bare RSA-2048 SHA-256 crypto.verify (the floor of any signature check) in the same run.
+  // beside a bare RSA-2048 SHA-256 crypto.verify (the floor of any signature check) in the same run (below).
   const [verifyOneWall, verifyOneCpu] = throughputBoth(() => verifyXml(signedOne), seconds);
   const [verifyFiftyWall, verifyFiftyCpu] = throughputBoth(() => verifyXml(signedFifty), seconds);
-  const [bareVerifyWall, bareVerifyCpu] = throughputBoth(() => rsaVerify("sha256", payload, publicKey, payloadSignature), seconds);
   results.verify_1_line_per_s = round(verifyOneWall);
   results.verify_50_lines_per_s = round(verifyFiftyWall);
   results.verify_1_line_per_cpu_s = round(verifyOneCpu);
   results.verify_50_lines_per_cpu_s = round(verifyFiftyCpu);
-  results.rsa2048_sha256_verify_per_s = round(bareVerifyWall);
-  results.rsa2048_sha256_verify_per_cpu_s = round(bareVerifyCpu);
-  results.verify_1_line_vs_bare_rsa_verify = Number((verifyOneWall / bareVerifyWall).toPrecision(3));
-  results.verify_50_lines_vs_bare_rsa_verify = Number((verifyFiftyWall / bareVerifyWall).toPrecision(3));
-  results.verify_1_line_vs_bare_rsa_verify_per_cpu_s = Number((verifyOneCpu / bareVerifyCpu).toPrecision(3));
-  results.verify_50_lines_vs_bare_rsa_verify_per_cpu_s = Number((verifyFiftyCpu / bareVerifyCpu).toPrecision(3));
   results.peak_rss_after_verify_parse_mb = peakRss();
+  results.memory_after_verify_parse = memoryNow();
   // Large documents: one timed call each after a warm-up call, median of BENCH_LARGE_RUNS (default 3).
   const largeRuns = Number(process.env.BENCH_LARGE_RUNS ?? 3);
   /** [wall seconds, CPU seconds of this process] of one call. */
@@ -164,11 +238,28 @@ export async function benchHacienda(): Promise<Record<string, number | string>> 
     }
   }
   results.peak_rss_after_large_documents_mb = peakRss();
+  results.memory_after_large_documents = memoryNow();
   // Where the 50-line time goes (each step alone).
   const unsignedFifty = buildXml(fifty);
   results.step_build_50_lines_per_s = round(throughput(() => buildXml(fifty), seconds / 2));
   results.step_validate_50_lines_per_s = round(throughput(() => validateSchema(unsignedFifty, set, { unsigned: true }), seconds / 2));
   results.step_sign_50_lines_per_s = round(throughput(() => signXml(unsignedFifty, key, { now }), seconds / 2));
+  // The yardsticks come last, after the engine's peak is recorded: bare RSA-2048 SHA-256 crypto.sign
+  // and crypto.verify in tight loops. Each call leaves a native crypto job that is freed only when V8
+  // collects its wrapper; a 2-second verify loop grew the malloc heap by ~12 MB (decision 144).
+  results.peak_rss_engine_mb = peakRss();
+  results.memory_engine = memoryNow();
+  results.rsa2048_sha256_sign_per_s = round(throughput(() => rsaSign("sha256", payload, privateKey), seconds));
+  const ratio = (a: number) => Math.round((a / (results.rsa2048_sha256_sign_per_s as number)) * 1000) / 1000;
+  results.issue_1_line_vs_bare_rsa = ratio(results.issue_1_line_per_s as number);
+  results.issue_50_lines_vs_bare_rsa = ratio(results.issue_50_lines_per_s as number);
+  const [bareVerifyWall, bareVerifyCpu] = throughputBoth(() => rsaVerify("sha256", payload, publicKey, payloadSignature), seconds);
+  results.rsa2048_sha256_verify_per_s = round(bareVerifyWall);
+  results.rsa2048_sha256_verify_per_cpu_s = round(bareVerifyCpu);
+  results.verify_1_line_vs_bare_rsa_verify = Number((verifyOneWall / bareVerifyWall).toPrecision(3));
+  results.verify_50_lines_vs_bare_rsa_verify = Number((verifyFiftyWall / bareVerifyWall).toPrecision(3));
+  results.verify_1_line_vs_bare_rsa_verify_per_cpu_s = Number((verifyOneCpu / bareVerifyCpu).toPrecision(3));
+  results.verify_50_lines_vs_bare_rsa_verify_per_cpu_s = Number((verifyFiftyCpu / bareVerifyCpu).toPrecision(3));
   const baselineDir = process.env.BENCH_BASELINE;
   if (baselineDir) {
     const base = resolve(baselineDir);
@@ -223,14 +314,27 @@ export async function benchHacienda(): Promise<Record<string, number | string>> 
   results.budget_verify_1_line = `≥ 1000/s: ${judge(results.verify_1_line_per_s as number, results.verify_1_line_per_cpu_s as number, (x) => x >= 1000, "/s")}`;
   results.budget_verify_50_lines = `≥ 200/s: ${judge(results.verify_50_lines_per_s as number, results.verify_50_lines_per_cpu_s as number, (x) => x >= 200, "/s")}`;
   results.budget_verify_1000_lines = `≤ 0.5 s: ${judge(results.verify_1000_lines_median_s as number, results.verify_1000_lines_median_cpu_s as number, (x) => x <= 0.5, " s")}`;
-  results.peak_rss_mb = round(process.resourceUsage().maxRSS / 1024);
-  results.budget_peak_rss = (results.peak_rss_mb as number) <= 150 ? "ok (≤ 150 MB)" : "ABOVE 150 MB";
+  results.peak_rss_mb = peakRss();
+  results.memory_at_end = memoryNow();
+  // Judged on the whole process; the engine's own phases (before the bare-RSA loops) are shown beside it.
+  const judgeRss = (mb: number) => (mb <= 150 ? "ok" : "ABOVE");
+  results.budget_peak_rss = `≤ 150 MB: ${judgeRss(results.peak_rss_mb as number)} for the whole process (${results.peak_rss_mb} MB); ${judgeRss(results.peak_rss_engine_mb as number)} for the engine's phases, before the bare-RSA loops (${results.peak_rss_engine_mb} MB)`;
   results.node = process.version;
+  results.runtime ??= `child process: ${runtimeOf()}, ${process.execArgv.length ? `node ${process.execArgv.join(" ")}` : "no node flags"}`;
   return results;
 }
 
 const isMain = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
+if (isMain && process.argv.includes("--measure")) {
+  // The built copy, run by benchHacienda: the results as one JSON line.
+  measureHacienda().then(
+    (r) => console.log(JSON.stringify(r)),
+    (err) => {
+      console.error(err);
+      process.exitCode = 1;
+    },
+  );
+} else if (isMain) {
   benchHacienda().then(
     (r) => {
       for (const [k, v] of Object.entries(r)) console.log(`${k.padEnd(30)} ${v}`);

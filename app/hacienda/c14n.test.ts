@@ -4,13 +4,14 @@
  * xml-crypto's inclusive and exclusive canonicalizers over an xmldom parse.
  */
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DOMParser } from "@xmldom/xmldom";
 import { C14nCanonicalization, ExclusiveCanonicalization } from "xml-crypto";
 import { describe, expect, it } from "vitest";
-import { canonicalize, c14nMethod, C14N_10, C14N_10_COMMENTS, EXC_C14N, EXC_C14N_COMMENTS } from "./c14n.ts";
+import { canonicalHash, canonicalize, c14nMethod, C14N_10, C14N_10_COMMENTS, EXC_C14N, EXC_C14N_COMMENTS } from "./c14n.ts";
 import { findElements, parseXmlTree, XmlTreeError, type XmlTreeElement } from "./xml-tree.ts";
 
 /**
@@ -190,5 +191,59 @@ describe("C14N details", () => {
     const inner = findElements(tree.root, (e) => e.local === "inner")[0]!;
     expect(canonicalize(inner, c14nMethod(C14N_10)!)).toMatch(/^<x:inner xmlns:r="urn:root" xmlns:unused="urn:unused" xmlns:x="urn:x" y="1" z="&quot;&lt;&amp;&#x9;&#xA;" xml:lang="es">/);
     expect(canonicalize(inner, c14nMethod(EXC_C14N)!)).toMatch(/^<x:inner xmlns:x="urn:x" y="1" z="&quot;&lt;&amp;&#x9;&#xA;">/);
+  });
+});
+
+describe("elements written canonically are copied from the text (decision 144)", () => {
+  // [document, the elements the parser must find written as C14N writes them (below an apex), the others]
+  const cases: Array<[string, string[], string[]]> = [
+    ['<a xmlns="urn:a"><b>x &gt; y &amp; &lt; &#xD; é😀</b><c xmlns="urn:a">redundant</c></a>', ["b"], ["c"]],
+    ["<a><b y=\"1\" x=\"2\">order</b><c x='1'>quote</c><d  x=\"1\">spaces</d><e x=\"1\" >space</e><f>t</f ><g/></a>", [], ["b", "c", "d", "e", "f", "g"]],
+    ['<a><b x="1">gt > literal</b><c>&#233;</c><d><!--c--></d><e><![CDATA[x]]></e><f><?pi x?></f><g x="&#x9;&quot;&lt;&amp;&#xA;&#xD;">ok</g></a>', ["g"], ["b", "c", "d", "e", "f"]],
+    ['<a><b x="tab\there">t</b><c x="&#9;">t</c><d xmlns="">t</d></a>', [], ["b", "c", "d"]],
+    [
+      '<a xmlns:p="urn:p"><b xmlns:q="urn:q" xmlns:p="urn:p2">t</b><c xmlns:p="urn:p2" xmlns:q="urn:q" q:y="1" x="0">t</c><d xmlns:p="urn:p2" xmlns:q="urn:q" x="0" q:y="1">t</d><e x="1" xmlns:r="urn:r">t</e></a>',
+      ["d"],
+      ["b", "c", "e"],
+    ],
+    ["<a>\n  <b>\n    <c>t</c>\n    <d/>\n  </b>\n  <e>u</e>\n</a>", ["c", "e"], ["b", "d"]],
+  ];
+
+  it.each(cases)("%j", (xml, verbatim, rebuilt) => {
+    const tree = parseXmlTree(xml);
+    const flag = (name: string) => findElements(tree.root, (e) => e.local === name)[0]!.verbatim;
+    for (const name of verbatim) expect(flag(name), name).toBe(true);
+    for (const name of rebuilt) expect(flag(name), name).toBe(false);
+    // Copying gives what rebuilding gives, and what libxml2 gives.
+    const copied = canonicalize(tree.root, { ...c14nMethod(C14N_10)!, source: tree.source });
+    expect(copied).toBe(canonicalize(tree.root, c14nMethod(C14N_10)!));
+    expect(canonicalize(tree.root, { ...c14nMethod(C14N_10_COMMENTS)!, document: tree })).toBe(xmllintC14n(xml, "--c14n"));
+  });
+
+  it("a document Colibrí signs is copied whole below the root", () => {
+    const xml = `<r xmlns="urn:r"><Clave>1</Clave><Linea><Detalle>Horas &amp; soporte &lt;remoto&gt;</Detalle><Monto>1.00000</Monto></Linea></r>`;
+    const tree = parseXmlTree(xml);
+    expect(tree.root.children.every((c) => c.type === 1 && c.verbatim)).toBe(true);
+  });
+
+  it("canonicalHash digests exactly the canonical form, without splitting a surrogate pair between pieces", () => {
+    for (let k = 16376; k <= 16384; k++) {
+      const xml = `<a xmlns="urn:a"><b>${"x".repeat(k)}${"😀é".repeat(9000)}${"&amp;&lt;&gt;".repeat(20000)}</b><c x='1'>${"y".repeat(k)}😀</c><!--n--><?p d?></a>`;
+      const tree = parseXmlTree(xml);
+      for (const alg of [C14N_10, EXC_C14N]) {
+        const digest = createHash("sha256");
+        canonicalHash(tree.root, { ...c14nMethod(alg)!, document: tree }, digest);
+        expect(digest.digest("hex"), `${k} ${alg}`).toBe(createHash("sha256").update(canonicalize(tree.root, { ...c14nMethod(alg)!, document: tree }), "utf8").digest("hex"));
+      }
+    }
+  });
+
+  it("leaves excluded elements out when copying, even deep inside an element written canonically", () => {
+    const xml = '<a xmlns="urn:a"><b><c><ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#">s</ds:Signature></c><d>t</d></b></a>';
+    const tree = parseXmlTree(xml);
+    const sig = findElements(tree.root, (e) => e.local === "Signature")[0]!;
+    expect(findElements(tree.root, (e) => e.local === "b")[0]!.verbatim).toBe(true);
+    const out = canonicalize(tree.root, { ...c14nMethod(C14N_10)!, document: tree, excluded: [sig] });
+    expect(out).toBe('<a xmlns="urn:a"><b><c></c><d>t</d></b></a>');
   });
 });

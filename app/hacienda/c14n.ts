@@ -15,7 +15,13 @@
  * Why not xml-crypto: it selects the node-set with an XPath library whose document-order sort calls
  * compareDocumentPosition per comparison, so verifying grows with the square of the document
  * (5 s for a 1,000-line invoice); this is linear (decision 141).
+ *
+ * Memory (decision 144): in inclusive C14N, an element the parser found written exactly as C14N
+ * writes it (XmlTreeElement.verbatim) is copied from the document's text instead of being rebuilt
+ * node by node, and `canonicalHash` feeds the output to the digest in pieces instead of building
+ * the whole canonical form as one string.
  */
+import type { Hash } from "node:crypto";
 import { NS_XML, type XmlTreeAttr, type XmlTreeDocument, type XmlTreeElement, type XmlTreeNode } from "./xml-tree.ts";
 
 export const C14N_10 = "http://www.w3.org/TR/2001/REC-xml-c14n-20010315";
@@ -56,7 +62,17 @@ export interface C14nOptions extends C14nMethod {
   /** Exclusive C14N: prefixes of InclusiveNamespaces/@PrefixList ("#default" = the default namespace). */
   inclusivePrefixes?: readonly string[];
   /** Elements left out of the node-set together with their whole subtree. */
-  excluded?: (el: XmlTreeElement) => boolean;
+  excluded?: readonly XmlTreeElement[];
+  /**
+   * The whole document the apex is the root of: processing instructions (and comments, with
+   * comments) outside the root element are included, separated from it by line feeds.
+   */
+  document?: XmlTreeDocument;
+  /**
+   * The text of the document the apex belongs to (XmlTreeDocument.source): in inclusive C14N,
+   * elements written canonically are copied from it. Implied by `document`.
+   */
+  source?: string;
 }
 
 type Ns = ReadonlyMap<string, string>;
@@ -96,9 +112,19 @@ function misc(node: XmlTreeNode, withComments: boolean): string | null {
   return null;
 }
 
+/** Where the canonical form goes: text pieces, and spans of the document's text copied as they are. */
+interface Sink {
+  text(s: string): void;
+  span(source: string, start: number, end: number): void;
+}
+
 interface Context {
-  parts: string[];
-  excluded: ((el: XmlTreeElement) => boolean) | undefined;
+  out: Sink;
+  excluded: ReadonlySet<XmlTreeElement> | null;
+  /** Ancestors of excluded elements: their text cannot be copied whole. */
+  blocked: ReadonlySet<XmlTreeElement> | null;
+  /** The document's text, when elements written canonically may be copied from it (inclusive C14N). */
+  source: string | null;
   withComments: boolean;
   exclusive: boolean;
   inclusivePrefixes: string[];
@@ -125,40 +151,105 @@ function emitElement(ctx: Context, el: XmlTreeElement, rendered: Ns, isApex: boo
     // differently from its (always rendered) parent.
     if (isApex) {
       for (const [p, uri] of el.scope) if (p !== "xml") own = addDecl(decls, own, rendered, p, uri);
-    } else for (const [p, uri] of el.nsDecls) own = addDecl(decls, own, rendered, p, uri);
+    } else {
+      // Indexed loops: on this hot path for...of allocated an iterator per element.
+      const nsDecls = el.nsDecls;
+      for (let k = 0; k < nsDecls.length; k++) own = addDecl(decls, own, rendered, nsDecls[k]![0], nsDecls[k]![1]);
+    }
   } else {
     // Exclusive: the namespaces the element and its attributes use, plus the inclusive prefix list.
     own = addDecl(decls, own, rendered, el.prefix, el.scope.get(el.prefix) ?? "");
-    for (const a of el.attrs) if (a.prefix && a.prefix !== "xml") own = addDecl(decls, own, rendered, a.prefix, a.ns);
+    const elAttrs = el.attrs;
+    for (let k = 0; k < elAttrs.length; k++) {
+      const a = elAttrs[k]!;
+      if (a.prefix && a.prefix !== "xml") own = addDecl(decls, own, rendered, a.prefix, a.ns);
+    }
     for (const p of ctx.inclusivePrefixes) {
       const uri = el.scope.get(p);
       if (uri !== undefined && p !== "xml") own = addDecl(decls, own, rendered, p, uri);
     }
   }
   const attrs = isApex && ctx.inheritedXml.length ? [...el.attrs, ...ctx.inheritedXml] : el.attrs;
-  const parts = ctx.parts;
-  parts.push(`<${el.qname}${decls.length ? renderNs(decls) : ""}${attrs.length ? renderAttrs(attrs) : ""}>`);
-  for (const c of el.children) {
+  const out = ctx.out;
+  out.text(`<${el.qname}${decls.length ? renderNs(decls) : ""}${attrs.length ? renderAttrs(attrs) : ""}>`);
+  const children = el.children;
+  for (let k = 0; k < children.length; k++) {
+    const c = children[k]!;
     if (c.type === 1) {
-      if (!ctx.excluded || !ctx.excluded(c)) emitElement(ctx, c, own, false);
-    } else if (c.type === 3) parts.push(escText(c.data));
+      if (ctx.excluded?.has(c)) continue;
+      // Below the apex, inclusive C14N renders exactly the declarations an element makes that its
+      // parent does not have, which is what the parser checked for a verbatim element.
+      if (c.verbatim && ctx.source !== null && !ctx.blocked?.has(c)) out.span(ctx.source, c.start, c.end);
+      else emitElement(ctx, c, own, false);
+    } else if (c.type === 3) out.text(escText(c.data));
     else {
       const m = misc(c, ctx.withComments);
-      if (m) parts.push(m);
+      if (m) out.text(m);
     }
   }
-  parts.push(`</${el.qname}>`);
+  out.text(`</${el.qname}>`);
 }
 
+/** Canonical form of `apex` and its subtree (minus `excluded` subtrees), or of the whole `document`. */
+export function canonicalize(apex: XmlTreeElement, opts: C14nOptions): string {
+  const parts: string[] = [];
+  emitDocument(apex, opts, {
+    text: (s) => void parts.push(s),
+    span: (source, start, end) => void parts.push(source.slice(start, end)),
+  });
+  return parts.join("");
+}
+
+/** Pieces of at most this many UTF-16 units go to the hash at once (the hash copies each to UTF-8). */
+const CHUNK = 16384;
+
 /**
- * Canonical form of `apex` and its subtree (minus `excluded` subtrees). With `document`, the whole
- * document the apex is the root of: processing instructions (and comments, with comments) outside
- * the root element are included, separated from it by line feeds.
+ * Feeds the canonical form of `apex` (as `canonicalize` would return it) to `hash` in pieces of at
+ * most CHUNK characters, never building it whole: copied spans of the document go in slices, small
+ * pieces are gathered first. A slice never splits a surrogate pair (the hash encodes each piece to
+ * UTF-8 on its own).
  */
-export function canonicalize(apex: XmlTreeElement, opts: C14nOptions & { document?: XmlTreeDocument }): string {
+export function canonicalHash(apex: XmlTreeElement, opts: C14nOptions, hash: Hash): void {
+  let pending = "";
+  const flush = () => {
+    if (pending.length) hash.update(pending, "utf8");
+    pending = "";
+  };
+  emitDocument(apex, opts, {
+    text(s) {
+      pending += s;
+      if (pending.length >= CHUNK) flush();
+    },
+    span(source, start, end) {
+      if (end - start < 256) {
+        pending += source.slice(start, end);
+        if (pending.length >= CHUNK) flush();
+        return;
+      }
+      flush();
+      for (let a = start; a < end; ) {
+        let b = Math.min(end, a + CHUNK);
+        const last = source.charCodeAt(b - 1);
+        if (b < end && last >= 0xd800 && last <= 0xdbff) b++;
+        hash.update(source.slice(a, b), "utf8");
+        a = b;
+      }
+    },
+  });
+  flush();
+}
+
+function emitDocument(apex: XmlTreeElement, opts: C14nOptions, out: Sink): void {
+  let blocked: Set<XmlTreeElement> | null = null;
+  if (opts.excluded?.length) {
+    blocked = new Set();
+    for (const x of opts.excluded) for (let n = x.parent; n && !blocked.has(n); n = n.parent) blocked.add(n);
+  }
   const ctx: Context = {
-    parts: [],
-    excluded: opts.excluded,
+    out,
+    excluded: opts.excluded?.length ? new Set(opts.excluded) : null,
+    blocked,
+    source: opts.exclusive ? null : (opts.source ?? opts.document?.source ?? null),
     withComments: opts.withComments,
     exclusive: opts.exclusive,
     inclusivePrefixes: (opts.inclusivePrefixes ?? []).map((p) => (p === "#default" ? "" : p)),
@@ -177,17 +268,18 @@ export function canonicalize(apex: XmlTreeElement, opts: C14nOptions & { documen
       }
     }
   }
-  const parts = ctx.parts;
-  if (opts.document) {
-    for (const n of opts.document.prolog) {
+  const wholeDocument = opts.document;
+  if (wholeDocument) {
+    for (const n of wholeDocument.prolog) {
       const m = misc(n, opts.withComments);
-      if (m) parts.push(m, "\n");
+      if (m) out.text(`${m}\n`);
     }
-    emitElement(ctx, apex, NO_NS, true);
-    for (const n of opts.document.epilog) {
+  }
+  emitElement(ctx, apex, NO_NS, true);
+  if (wholeDocument) {
+    for (const n of wholeDocument.epilog) {
       const m = misc(n, opts.withComments);
-      if (m) parts.push("\n", m);
+      if (m) out.text(`\n${m}`);
     }
-  } else emitElement(ctx, apex, NO_NS, true);
-  return parts.join("");
+  }
 }

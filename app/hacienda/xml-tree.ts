@@ -45,6 +45,18 @@ export interface XmlTreeElement {
   parent: XmlTreeElement | null;
   /** 1-based line of the start tag. */
   line: number;
+  /** Offsets of the element in XmlTreeDocument.source: from its "<" to just after its end tag. */
+  start: number;
+  end: number;
+  /**
+   * The source text of the element (source.slice(start, end)) is already its inclusive canonical
+   * form below an apex (c14n.ts): start and end tags written as C14N writes them (one space before
+   * each attribute, double quotes, namespace declarations first and sorted, attributes sorted, no
+   * redundant declaration, no empty-element tag), text whose references are those C14N writes, no
+   * comments, processing instructions or CDATA, and the same for every descendant. The
+   * canonicalizer then copies the text instead of rebuilding it (decision 144).
+   */
+  verbatim: boolean;
 }
 
 export interface XmlTreeText {
@@ -64,6 +76,8 @@ export type XmlTreeNode = XmlTreeElement | XmlTreeText | XmlTreeComment | XmlTre
 
 export interface XmlTreeDocument {
   root: XmlTreeElement;
+  /** The text the offsets of the elements refer to (the input with line ends normalized). */
+  source: string;
   /** Comments and processing instructions before the root (the XML declaration is not one). */
   prolog: Array<XmlTreeComment | XmlTreePI>;
   /** Comments and processing instructions after the root. */
@@ -94,44 +108,66 @@ const decode = (s: string, line: number) => decodeReferences(s, line, (message, 
 
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 
-/** Shared by every element without attributes or namespace declarations (never written to). */
+/** Shared by every element without attributes, namespace declarations or children (never written to). */
 const NONE: never[] = Object.freeze([]) as never[];
 
-/**
- * Names already checked against QNAME_Y, with their prefix and local part (documents repeat a few
- * dozen names thousands of times). Keys are copied so that they do not keep a document alive.
- */
-const KNOWN_NAMES = new Map<string, { name: string; prefix: string; local: string }>();
-
-function splitName(qname: string): { prefix: string; local: string } {
-  const known = KNOWN_NAMES.get(qname);
-  if (known) return known;
-  const colon = qname.indexOf(":");
-  return colon < 0 ? { prefix: "", local: qname } : { prefix: qname.slice(0, colon), local: qname.slice(colon + 1) };
+interface KnownName {
+  name: string;
+  prefix: string;
+  local: string;
 }
 
-/** The QName starting at `pos` (empty when there is none). */
-function nameAt(xml: string, pos: number): string {
+/**
+ * Names already checked against QNAME_Y, by a hash of their characters: documents repeat a few
+ * dozen names thousands of times, and finding them this way makes no string per tag. Names are
+ * copied so that they do not keep a document alive.
+ */
+const KNOWN_NAMES = new Map<number, KnownName>();
+
+function knownName(name: string): KnownName {
+  const colon = name.indexOf(":");
+  return colon < 0 ? { name, prefix: "", local: name } : { name, prefix: name.slice(0, colon), local: name.slice(colon + 1) };
+}
+
+/** The QName starting at `pos`, null when there is none. */
+function nameAt(xml: string, pos: number): KnownName | null {
   // Fast path: the run of characters up to a delimiter, when it is a name seen before.
   let end = pos;
+  let hash = 0;
   for (;;) {
     const c = xml.charCodeAt(end);
     if (c === 62 || c === 47 || c === 61 || c === 32 || c === 9 || c === 10 || c === 13 || Number.isNaN(c)) break;
+    hash = (Math.imul(hash, 31) + c) | 0;
     end++;
   }
-  const run = xml.slice(pos, end);
-  const known = KNOWN_NAMES.get(run);
-  if (known) return known.name;
+  const known = KNOWN_NAMES.get(hash);
+  if (known !== undefined && known.name.length === end - pos && xml.startsWith(known.name, pos)) return known;
   QNAME_Y.lastIndex = pos;
   const m = QNAME_Y.exec(xml);
-  if (!m) return "";
-  if (m[0] === run && KNOWN_NAMES.size < 4096 && run.length <= 256) {
-    const name = Buffer.from(run, "utf8").toString("utf8");
-    const colon = name.indexOf(":");
-    KNOWN_NAMES.set(name, colon < 0 ? { name, prefix: "", local: name } : { name, prefix: name.slice(0, colon), local: name.slice(colon + 1) });
+  if (!m) return null;
+  if (known === undefined && m[0].length === end - pos && KNOWN_NAMES.size < 4096 && m[0].length <= 256) {
+    const entry = knownName(Buffer.from(m[0], "utf8").toString("utf8"));
+    KNOWN_NAMES.set(hash, entry);
+    return entry;
   }
-  return m[0];
+  return knownName(m[0]);
 }
+
+/** Whether every "&" of `raw` starts one of `references` (a loop, not a regular expression: texts can be long). */
+function onlyReferences(raw: string, references: readonly string[]): boolean {
+  for (let k = raw.indexOf("&"); k >= 0; k = raw.indexOf("&", k + 1)) {
+    let known = false;
+    for (let r = 0; r < references.length && !known; r++) known = raw.startsWith(references[r]!, k);
+    if (!known) return false;
+  }
+  return true;
+}
+const TEXT_REFERENCES = ["&amp;", "&lt;", "&gt;", "&#xD;"];
+const ATTR_REFERENCES = ["&amp;", "&lt;", "&quot;", "&#x9;", "&#xA;", "&#xD;"];
+/** Text written as C14N writes it: its only references are &amp; &lt; &gt; &#xD;, and no literal ">". */
+const canonicalText = (raw: string) => raw.indexOf(">") < 0 && onlyReferences(raw, TEXT_REFERENCES);
+/** An attribute value written as C14N writes it (inside double quotes): references &amp; &lt; &quot; &#x9; &#xA; &#xD; only, no literal tab or line feed. */
+const canonicalAttr = (raw: string) => raw.indexOf("\t") < 0 && raw.indexOf("\n") < 0 && onlyReferences(raw, ATTR_REFERENCES);
 
 /** Parses a whole document. Throws XmlTreeError when it is not well-formed XML with namespaces. */
 export function parseXmlTree(input: string, { maxDepth = Infinity }: { maxDepth?: number } = {}): XmlTreeDocument {
@@ -152,11 +188,16 @@ export function parseXmlTree(input: string, { maxDepth = Infinity }: { maxDepth?
   const epilog: Array<XmlTreeComment | XmlTreePI> = [];
   let root: XmlTreeElement | null = null;
   const stack: XmlTreeElement[] = [];
+  // The children of the open elements, one after the other: an element's run starts at its mark
+  // and becomes its (exactly sized) children array when it closes.
+  const pending: XmlTreeNode[] = [];
+  let pendingLength = 0;
+  const marks: number[] = [];
   const misc = () => (root ? epilog : prolog);
-  const appendText = (parent: XmlTreeElement, data: string) => {
-    const last = parent.children[parent.children.length - 1];
+  const appendText = (data: string) => {
+    const last = pendingLength > marks[marks.length - 1]! ? pending[pendingLength - 1]! : null;
     if (last && last.type === 3) last.data += data;
-    else parent.children.push({ type: 3, data });
+    else pending[pendingLength++] = { type: 3, data };
   };
 
   // XML declaration: only at the very start.
@@ -170,14 +211,14 @@ export function parseXmlTree(input: string, { maxDepth = Infinity }: { maxDepth?
     const lt = xml.indexOf("<", i);
     const textEnd = lt < 0 ? len : lt;
     if (textEnd > i) {
-      const raw = xml.slice(i, textEnd);
       const top = stack[stack.length - 1];
       if (!top) {
-        for (let k = 0; k < raw.length; k++)
-          if (!isSpace(raw.charCodeAt(k))) throw new XmlTreeError("hay texto fuera del elemento raíz", lineAt(i + k));
+        for (let k = i; k < textEnd; k++) if (!isSpace(xml.charCodeAt(k))) throw new XmlTreeError("hay texto fuera del elemento raíz", lineAt(k));
       } else {
+        const raw = xml.slice(i, textEnd);
         if (raw.indexOf("]]>") >= 0) throw new XmlTreeError("«]]>» no está permitido en el texto", lineAt(i));
-        appendText(top, decode(raw, lineAt(i)));
+        if (top.verbatim && !canonicalText(raw)) top.verbatim = false;
+        appendText(decode(raw, lineAt(i)));
       }
     }
     if (lt < 0) break;
@@ -192,6 +233,14 @@ export function parseXmlTree(input: string, { maxDepth = Infinity }: { maxDepth?
       while (end > i + 2 && isSpace(xml.charCodeAt(end - 1))) end--;
       if (!top || end - (i + 2) !== top.qname.length || !xml.startsWith(top.qname, i + 2))
         throw new XmlTreeError(`la etiqueta de cierre </${xml.slice(i + 2, end)}> no corresponde a <${top?.qname ?? ""}>`, lineAt(i));
+      const mark = marks.pop()!;
+      if (pendingLength > mark) {
+        top.children = pending.slice(mark, pendingLength);
+        pendingLength = mark;
+      }
+      top.end = gt + 1;
+      if (gt !== end) top.verbatim = false;
+      if (!top.verbatim && top.parent) top.parent.verbatim = false;
       i = gt + 1;
       continue;
     }
@@ -204,8 +253,10 @@ export function parseXmlTree(input: string, { maxDepth = Infinity }: { maxDepth?
         if (data.indexOf("--") >= 0 || data.endsWith("-")) throw new XmlTreeError("un comentario contiene «--»", lineAt(i));
         const node: XmlTreeComment = { type: 8, data };
         const top = stack[stack.length - 1];
-        if (top) top.children.push(node);
-        else misc().push(node);
+        if (top) {
+          pending[pendingLength++] = node;
+          top.verbatim = false;
+        } else misc().push(node);
         i = end + 3;
         continue;
       }
@@ -214,7 +265,8 @@ export function parseXmlTree(input: string, { maxDepth = Infinity }: { maxDepth?
         if (!top) throw new XmlTreeError("hay una sección CDATA fuera del elemento raíz", lineAt(i));
         const end = xml.indexOf("]]>", i + 9);
         if (end < 0) throw new XmlTreeError("una sección CDATA no está cerrada", lineAt(i));
-        appendText(top, xml.slice(i + 9, end));
+        appendText(xml.slice(i + 9, end));
+        top.verbatim = false;
         i = end + 3;
         continue;
       }
@@ -235,24 +287,30 @@ export function parseXmlTree(input: string, { maxDepth = Infinity }: { maxDepth?
       while (d < end && isSpace(xml.charCodeAt(d))) d++;
       const node: XmlTreePI = { type: 7, target, data: xml.slice(d, end) };
       const top = stack[stack.length - 1];
-      if (top) top.children.push(node);
-      else misc().push(node);
+      if (top) {
+        pending[pendingLength++] = node;
+        top.verbatim = false;
+      } else misc().push(node);
       i = end + 2;
       continue;
     }
 
     // Start tag.
     const startLine = lineAt(i);
-    const qname = nameAt(xml, i + 1);
-    if (!qname) throw new XmlTreeError("hay un «<» que no inicia una etiqueta válida", startLine);
+    const name = nameAt(xml, i + 1);
+    if (!name) throw new XmlTreeError("hay un «<» que no inicia una etiqueta válida", startLine);
+    const qname = name.name;
     let p = i + 1 + qname.length;
-    let raw: Array<[string, string]> | null = null;
+    let raw: Array<[KnownName, string]> | null = null;
     let selfClose = false;
+    // Whether the tag is written as C14N writes it (attribute order and redundant declarations are judged below).
+    let plain = true;
     for (;;) {
       const ws = p;
       while (p < len && isSpace(xml.charCodeAt(p))) p++;
       const ch = xml.charCodeAt(p);
       if (ch === 62 /* > */) {
+        if (p !== ws) plain = false;
         p++;
         break;
       }
@@ -263,13 +321,20 @@ export function parseXmlTree(input: string, { maxDepth = Infinity }: { maxDepth?
       }
       if (p >= len) throw new XmlTreeError(`la etiqueta <${qname}> no está terminada`, startLine);
       if (p === ws) throw new XmlTreeError(`falta un espacio entre los atributos de <${qname}>`, startLine);
-      const an = nameAt(xml, p);
-      if (!an) throw new XmlTreeError(`<${qname}> tiene un atributo con un nombre inválido`, startLine);
+      if (p !== ws + 1 || xml.charCodeAt(ws) !== 32) plain = false;
+      const attrName = nameAt(xml, p);
+      if (!attrName) throw new XmlTreeError(`<${qname}> tiene un atributo con un nombre inválido`, startLine);
+      const an = attrName.name;
       p += an.length;
-      while (isSpace(xml.charCodeAt(p))) p++;
-      if (xml.charCodeAt(p) !== 61 /* = */) throw new XmlTreeError(`falta «=» en el atributo ${an} de <${qname}>`, startLine);
-      p++;
-      while (isSpace(xml.charCodeAt(p))) p++;
+      if (!isSpace(xml.charCodeAt(p)) && xml.charCodeAt(p) === 61 && xml.charCodeAt(p + 1) === 34 /* =" */) {
+        p++;
+      } else {
+        plain = false;
+        while (isSpace(xml.charCodeAt(p))) p++;
+        if (xml.charCodeAt(p) !== 61 /* = */) throw new XmlTreeError(`falta «=» en el atributo ${an} de <${qname}>`, startLine);
+        p++;
+        while (isSpace(xml.charCodeAt(p))) p++;
+      }
       const quote = xml[p];
       if (quote !== '"' && quote !== "'") throw new XmlTreeError(`el atributo ${an} de <${qname}> debe ir entre comillas`, startLine);
       const qe = xml.indexOf(quote, p + 1);
@@ -277,9 +342,10 @@ export function parseXmlTree(input: string, { maxDepth = Infinity }: { maxDepth?
       const rawValue = xml.slice(p + 1, qe);
       if (rawValue.indexOf("<") >= 0) throw new XmlTreeError(`«<» no está permitido en el atributo ${an} de <${qname}>`, startLine);
       raw ??= [];
-      for (const [n] of raw) if (n === an) throw new XmlTreeError(`el atributo ${an} está repetido en <${qname}>`, startLine);
+      for (let k = 0; k < raw.length; k++) if (raw[k]![0].name === an) throw new XmlTreeError(`el atributo ${an} está repetido en <${qname}>`, startLine);
+      if (plain && !canonicalAttr(rawValue)) plain = false;
       // Attribute-value normalization (XML 1.0 §3.3.3): literal white space becomes a space, references are kept.
-      raw.push([an, decode(/[\t\n]/.test(rawValue) ? rawValue.replace(/[\t\n]/g, " ") : rawValue, startLine)]);
+      raw.push([attrName, decode(/[\t\n]/.test(rawValue) ? rawValue.replace(/[\t\n]/g, " ") : rawValue, startLine)]);
       p = qe + 1;
     }
 
@@ -289,34 +355,50 @@ export function parseXmlTree(input: string, { maxDepth = Infinity }: { maxDepth?
     let scope = parentScope;
     let nsDecls: Array<[string, string]> = NONE;
     let attrs: XmlTreeAttr[] = NONE;
-    for (const [n, v] of raw ?? NONE) {
-      if (n === "xmlns" || n.startsWith("xmlns:")) {
-        const prefix = n === "xmlns" ? "" : n.slice(6);
+    // In C14N, namespace declarations come first, sorted by prefix (the default one first).
+    let lastDecl: string | null = null;
+    let seenAttr = false;
+    // Indexed loops throughout: on these hot paths for...of allocated an iterator per element.
+    const rawCount = raw ? raw.length : 0;
+    for (let k = 0; k < rawCount; k++) {
+      const [{ name: n, prefix: np, local: nl }, v] = raw![k]!;
+      if (np === "xmlns" || n === "xmlns") {
+        const prefix = n === "xmlns" ? "" : nl;
         if (prefix === "xmlns" || (prefix === "xml" && v !== NS_XML) || (prefix !== "xml" && v === NS_XML) || v === NS_XMLNS)
           throw new XmlTreeError(`<${qname}> declara un espacio de nombres reservado (${n})`, startLine);
         if (prefix !== "" && v === "") throw new XmlTreeError(`<${qname}> anula el prefijo ${prefix}, algo que XML 1.0 no permite`, startLine);
+        if (plain) {
+          // A declaration C14N would drop (it repeats what is in scope), or out of order.
+          const inScope = parentScope.get(prefix);
+          if (seenAttr || (lastDecl !== null && lastDecl >= prefix) || inScope === v || (prefix === "" && v === "" && inScope === undefined) || prefix === "xml") plain = false;
+          lastDecl = prefix;
+        }
         if (nsDecls === NONE) nsDecls = [];
         nsDecls.push([prefix, v]);
         if (scope === parentScope) scope = new Map(parentScope);
         (scope as Map<string, string>).set(prefix, v);
-      }
+      } else seenAttr = true;
     }
-    const seen = raw && raw.length > 1 ? new Set<string>() : null;
-    for (const [n, v] of raw ?? NONE) {
-      if (n === "xmlns" || n.startsWith("xmlns:")) continue;
-      const c = n.indexOf(":");
-      const prefix = c < 0 ? "" : n.slice(0, c);
-      const local = c < 0 ? n : n.slice(c + 1);
+    const seen = rawCount > 1 ? new Set<string>() : null;
+    for (let k = 0; k < rawCount; k++) {
+      const [{ name: n, prefix, local }, v] = raw![k]!;
+      if (prefix === "xmlns" || n === "xmlns") continue;
       const ns = prefix ? resolvePrefix(scope, prefix, `el atributo ${n}`, startLine) : "";
       if (seen) {
         const key = `${ns} ${local}`;
         if (seen.has(key)) throw new XmlTreeError(`el atributo ${n} está repetido en <${qname}>`, startLine);
         seen.add(key);
       }
+      const attr: XmlTreeAttr = { qname: n, prefix, local, ns, value: v };
       if (attrs === NONE) attrs = [];
-      attrs.push({ qname: n, prefix, local, ns, value: v });
+      else if (plain) {
+        // C14N sorts attributes by namespace URI, then local name.
+        const prev = attrs[attrs.length - 1]!;
+        if (prev.ns > ns || (prev.ns === ns && prev.local >= local)) plain = false;
+      }
+      attrs.push(attr);
     }
-    const { prefix, local } = splitName(qname);
+    const { prefix, local } = name;
     if (prefix === "xmlns") throw new XmlTreeError(`<${qname}> usa el prefijo reservado xmlns`, startLine);
     const el: XmlTreeElement = {
       type: 1,
@@ -327,21 +409,28 @@ export function parseXmlTree(input: string, { maxDepth = Infinity }: { maxDepth?
       attrs,
       nsDecls,
       scope,
-      children: [],
+      children: NONE,
       parent,
       line: startLine,
+      start: i,
+      end: p,
+      // C14N writes an empty element as a start and an end tag.
+      verbatim: plain && !selfClose,
     };
-    if (parent) parent.children.push(el);
-    else root = el;
+    if (parent) {
+      pending[pendingLength++] = el;
+      if (!el.verbatim) parent.verbatim = false;
+    } else root = el;
     if (!selfClose) {
       stack.push(el);
+      marks.push(pendingLength);
       if (stack.length > maxDepth) throw new XmlTreeDepthError(maxDepth, startLine);
     }
     i = p;
   }
   if (stack.length) throw new XmlTreeError(`el elemento <${stack[stack.length - 1]!.qname}> no está cerrado`, lineAt(len));
   if (!root) throw new XmlTreeError("el documento no tiene elemento raíz", 1);
-  return { root, prolog, epilog };
+  return { root, source: xml, prolog, epilog };
 }
 
 /** Nesting deeper than the caller allows (a distinct class so the intake can word it). */
@@ -373,7 +462,9 @@ function lineOf(s: string, pos: number): number {
 export function elementsOf(parent: XmlTreeElement | null | undefined, local?: string, ns?: string): XmlTreeElement[] {
   const out: XmlTreeElement[] = [];
   if (!parent) return out;
-  for (const c of parent.children) {
+  const children = parent.children;
+  for (let k = 0; k < children.length; k++) {
+    const c = children[k]!;
     if (c.type !== 1) continue;
     if (local !== undefined && c.local !== local) continue;
     if (ns !== undefined && c.ns !== ns) continue;
@@ -384,7 +475,11 @@ export function elementsOf(parent: XmlTreeElement | null | undefined, local?: st
 
 export function firstElement(parent: XmlTreeElement | null | undefined, local: string, ns?: string): XmlTreeElement | undefined {
   if (!parent) return undefined;
-  for (const c of parent.children) if (c.type === 1 && c.local === local && (ns === undefined || c.ns === ns)) return c;
+  const children = parent.children;
+  for (let k = 0; k < children.length; k++) {
+    const c = children[k]!;
+    if (c.type === 1 && c.local === local && (ns === undefined || c.ns === ns)) return c;
+  }
   return undefined;
 }
 
@@ -392,7 +487,9 @@ export function firstElement(parent: XmlTreeElement | null | undefined, local: s
 export function findElements(root: XmlTreeElement, test: (el: XmlTreeElement) => boolean): XmlTreeElement[] {
   const out: XmlTreeElement[] = [];
   const visit = (el: XmlTreeElement) => {
-    for (const c of el.children) {
+    const children = el.children;
+    for (let k = 0; k < children.length; k++) {
+      const c = children[k]!;
       if (c.type !== 1) continue;
       if (test(c)) out.push(c);
       visit(c);
@@ -408,7 +505,9 @@ export function textOf(el: XmlTreeElement | null | undefined): string {
   if (el.children.length === 1 && el.children[0]!.type === 3) return el.children[0]!.data;
   let out = "";
   const visit = (e: XmlTreeElement) => {
-    for (const c of e.children) {
+    const children = e.children;
+    for (let k = 0; k < children.length; k++) {
+      const c = children[k]!;
       if (c.type === 3) out += c.data;
       else if (c.type === 1) visit(c);
     }
@@ -420,6 +519,7 @@ export function textOf(el: XmlTreeElement | null | undefined): string {
 /** An unprefixed attribute's value (or a prefixed one by qualified name), null when absent. */
 export function attrOf(el: XmlTreeElement | null | undefined, qname: string): string | null {
   if (!el) return null;
-  for (const a of el.attrs) if (a.qname === qname) return a.value;
+  const attrs = el.attrs;
+  for (let k = 0; k < attrs.length; k++) if (attrs[k]!.qname === qname) return attrs[k]!.value;
   return null;
 }
