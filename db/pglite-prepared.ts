@@ -11,6 +11,7 @@
 // Values are serialised and rows parsed by PGlite's own functions, as its `query` does, and the same
 // locks are taken (a query outside a transaction waits for an open transaction), so callers see no
 // difference but the time.
+import { randomBytes } from "node:crypto";
 import { PGlite, parse, protocol, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
 
 /** The part of PGlite that drizzle's pglite driver calls. */
@@ -53,6 +54,8 @@ const isStalePlan = (error: unknown) => !!error && typeof error === "object" && 
 export function preparedStatements(pg: PGlite, maxStatements = MAX_STATEMENTS): PgliteQueryClient {
   // Insertion order is recency: a statement used is moved to the end.
   const statements = new Map<string, Statement>();
+  // Names unique to this client, so two clients on one database (tests) never collide.
+  const prefix = `colibri_${randomBytes(4).toString("hex")}_`;
   let counter = 0;
 
   async function forget(text: string) {
@@ -69,7 +72,7 @@ export function preparedStatements(pg: PGlite, maxStatements = MAX_STATEMENTS): 
       statements.set(text, known);
       return known;
     }
-    const name = `colibri_${++counter}`;
+    const name = `${prefix}${++counter}`;
     const { messages } = await pg.execProtocol(concat([serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()]), { syncToFs: false });
     const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
     statements.set(text, statement);
