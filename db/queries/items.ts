@@ -37,8 +37,11 @@ export async function itemsPage(db: DbOrTx, opts: { companyId: number; page: num
           currencyId: items.currencyId,
           price: items.price,
           taxTypeId: items.taxTypeId,
+          // The tax's name for the list, read with the rows (one query less per page).
+          taxName: taxTypes.name,
         })
         .from(items)
+        .leftJoin(taxTypes, and(eq(taxTypes.id, items.taxTypeId), eq(taxTypes.companyId, items.companyId)))
         .where(where)
         .orderBy(asc(items.name), asc(items.id))
         .limit(limit)
