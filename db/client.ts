@@ -8,6 +8,7 @@ import { sql, type SQL } from "drizzle-orm";
 import postgres from "postgres";
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
+import { preparedStatements } from "./pglite-prepared.ts";
 import * as schema from "./schema/index.ts";
 
 export type Schema = typeof schema;
@@ -70,7 +71,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.dataDir) fs.mkdirSync(opts.dataDir, { recursive: true });
   const pglite = new PGlite({ dataDir: opts.dataDir, loadDataDir: opts.loadDataDir });
   await pglite.waitReady;
-  const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+  // Queries as named prepared statements, one call into PGlite each (docs/decisions/196).
+  const db = drizzlePglite(preparedStatements(pglite) as unknown as PGlite, { schema }) as unknown as Db;
   return { db, kind: "pglite", pglite, close: () => pglite.close(), exclusive: (_key, fn) => fn() };
 }
 

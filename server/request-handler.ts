@@ -144,6 +144,26 @@ async function send(res: ExpressResponse, response: Response, pathname: string) 
     res.end();
     return;
   }
+  // A page is written in one piece: React hands its HTML over in many small chunks, and each one
+  // written on its own costs a trip through the streams and a zlib call of its own in `compression`
+  // (docs/decisions/199). The app's pages have no Suspense boundaries to stream, so the page is
+  // complete within the same render; other answers (files, exports, .data) stay streamed.
+  if (response.headers.get("Content-Type")?.startsWith("text/html")) {
+    const chunks: Uint8Array[] = [];
+    const reader = response.body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        chunks.push(value);
+      }
+    } catch (error) {
+      if (res.destroyed || res.writableEnded) return;
+      throw error;
+    }
+    if (!res.destroyed) res.end(Buffer.concat(chunks));
+    return;
+  }
   try {
     await writeReadableStreamToWritable(response.body, res);
   } catch (error) {

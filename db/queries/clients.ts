@@ -4,6 +4,7 @@ import { dec, money, type Decimal } from "../../app/domain/decimal.ts";
 import { amountDue } from "../../app/domain/receivables.ts";
 import type { DbOrTx } from "../client.ts";
 import { barrios, cantons, clientContacts, clients, countries, districts, documents, identificationTypes, OWING_PREDICATE, provinces } from "../schema/index.ts";
+import { pageWithTotal } from "./paging.ts";
 
 /** The expression of the GIN index clients_search_words_idx (db/schema/master.ts). */
 const searchWords = sql`to_tsvector('simple'::regconfig, translate(lower(${clients.name} || ' ' || ${clients.identification} || ' ' || ${clients.email}), 'áéíóúüñàèìòù@.', 'aeiouunaeiou  '))`;
@@ -49,28 +50,30 @@ export async function clientsPage(
     // A search with no letters or digits matches nothing rather than everything.
     opts.search ? (words.length ? sql`${searchWords} @@ to_tsquery('simple'::regconfig, ${query})` : sql`false`) : undefined,
   );
-  const [[{ total }], rows] = await Promise.all([
-    db.select({ total: sql<number>`count(*)::int` }).from(clients).where(where),
-    db
-      .select({
-        id: clients.id,
-        name: clients.name,
-        email: clients.email,
-        identification: clients.identification,
-        phone: clients.phone,
-        active: clients.active,
-        generic: clients.generic,
-        hasDocuments: sql<boolean>`exists (select 1 from ${documents} d where d.company_id = "clients"."company_id" and d.client_id = "clients"."id")`,
-      })
-      .from(clients)
-      .where(where)
-      // With a search, sort the (few) matches found through the word index: ordering by the bare
-      // column would tempt the planner to walk the name index and test every row (seconds at 100k).
-      .orderBy(words.length ? sql`${clients.name} || ''` : asc(clients.name), asc(clients.id))
-      .limit(opts.perPage)
-      .offset((opts.page - 1) * opts.perPage),
-  ]);
-  return { rows: rows.map((r) => ({ ...r, hasDocuments: !!r.hasDocuments })), total: Number(total) };
+  const { rows, total } = await pageWithTotal({
+    ...opts,
+    rows: (limit, offset) =>
+      db
+        .select({
+          id: clients.id,
+          name: clients.name,
+          email: clients.email,
+          identification: clients.identification,
+          phone: clients.phone,
+          active: clients.active,
+          generic: clients.generic,
+          hasDocuments: sql<boolean>`exists (select 1 from ${documents} d where d.company_id = "clients"."company_id" and d.client_id = "clients"."id")`,
+        })
+        .from(clients)
+        .where(where)
+        // With a search, sort the (few) matches found through the word index: ordering by the bare
+        // column would tempt the planner to walk the name index and test every row (seconds at 100k).
+        .orderBy(words.length ? sql`${clients.name} || ''` : asc(clients.name), asc(clients.id))
+        .limit(limit)
+        .offset(offset),
+    count: async () => Number((await db.select({ total: sql<number>`count(*)::int` }).from(clients).where(where))[0].total),
+  });
+  return { rows: rows.map((r) => ({ ...r, hasDocuments: !!r.hasDocuments })), total };
 }
 
 /** The company's invoices with something still due (OWING_PREDICATE: payments, credit and debit notes), of these clients. */

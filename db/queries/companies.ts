@@ -15,6 +15,7 @@ import {
   provinces,
   users,
 } from "../schema/index.ts";
+import { pageWithTotal } from "./paging.ts";
 
 /** The company if the user is linked to it (tenant check used by every company-scoped screen). */
 export async function companyOfUser(db: DbOrTx, { userId, companyId }: { userId: number; companyId: number }) {
@@ -71,25 +72,29 @@ export async function companiesPage(
     opts.all ? undefined : inArray(companies.id, db.select({ id: companyUsers.companyId }).from(companyUsers).where(eq(companyUsers.userId, opts.userId))),
     term ? or(ilike(companies.name, term), ilike(companies.email, term), ilike(companies.identification, term), ilike(companies.phone, term)) : undefined,
   );
-  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(companies).where(where);
-  const rows = await db
-    .select({
-      id: companies.id,
-      name: companies.name,
-      email: companies.email,
-      identification: companies.identification,
-      phone: companies.phone,
-      active: companies.active,
-      administrator: creator.name,
-      documentsThisYear: docsThisYear(crYearStart(opts.now)),
-    })
-    .from(companies)
-    .leftJoin(creator, eq(creator.id, companies.userId))
-    .where(where)
-    .orderBy(asc(companies.name), asc(companies.id))
-    .limit(opts.perPage)
-    .offset((opts.page - 1) * opts.perPage);
-  return { rows: rows.map((r) => ({ ...r, documentsThisYear: Number(r.documentsThisYear) })), total: Number(total) };
+  const { rows, total } = await pageWithTotal({
+    ...opts,
+    rows: (limit, offset) =>
+      db
+        .select({
+          id: companies.id,
+          name: companies.name,
+          email: companies.email,
+          identification: companies.identification,
+          phone: companies.phone,
+          active: companies.active,
+          administrator: creator.name,
+          documentsThisYear: docsThisYear(crYearStart(opts.now)),
+        })
+        .from(companies)
+        .leftJoin(creator, eq(creator.id, companies.userId))
+        .where(where)
+        .orderBy(asc(companies.name), asc(companies.id))
+        .limit(limit)
+        .offset(offset),
+    count: async () => Number((await db.select({ total: sql<number>`count(*)::int` }).from(companies).where(where))[0].total),
+  });
+  return { rows: rows.map((r) => ({ ...r, documentsThisYear: Number(r.documentsThisYear) })), total };
 }
 
 /** The company if the account may manage it: linked to it, or the super-admin. Never archived ones. */

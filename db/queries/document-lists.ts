@@ -5,6 +5,7 @@ import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
 import { documentReferences, documents, OWING_PREDICATE } from "../schema/index.ts";
 import { clientSearchWords } from "./clients.ts";
+import { pageWithTotal } from "./paging.ts";
 
 /** Filters of spec part 2 §2 (lists): Hacienda status, payment state and note kind. */
 export type DocumentListFilter = "aceptado" | "rechazado" | "pagado" | "no-pagado" | "nc" | "nd";
@@ -102,41 +103,46 @@ async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[], inOrde
   const offset = (Math.max(1, q.page) - 1) * perPage;
   const cap = offset + perPage + (q.countAhead ?? COUNT_AHEAD);
   const counted = db.select({ one: sql`1`.as("one") }).from(documents).where(and(...where));
-  const [rows, [{ n }]] = await Promise.all([
-    db
-      .select({
-        id: documents.id,
-        kind: documents.kind,
-        number: documents.number,
-        consecutivo: documents.consecutivo,
-        clave: documents.clave,
-        controlNumber: documents.controlNumber,
-        status: documents.status,
-        issuedAt: documents.issuedAt,
-        expirationDate: documents.expirationDate,
-        clientId: documents.clientId,
-        clientSnapshot: documents.clientSnapshot,
-        currencyId: documents.currencyId,
-        subtotal: documents.subtotal,
-        discount: documents.discount,
-        tax: documents.tax,
-        total: documents.totalComprobante,
-        paymentAmount: documents.paymentAmount,
-        creditNoteTotal: documents.creditNoteTotal,
-        debitNoteTotal: documents.debitNoteTotal,
-        remindersSent: documents.remindersSent,
-      })
-      .from(documents)
-      .where(and(...where))
-      .orderBy(desc(documents.issuedAt), desc(documents.id))
-      .limit(perPage)
-      .offset(offset),
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from((inOrder ? counted.orderBy(desc(documents.issuedAt), desc(documents.id)) : counted).limit(cap + 1).as("capped")),
-  ]);
-  const total = Number(n);
-  return { rows, total: Math.min(total, cap), totalCapped: total > cap };
+  const result = await pageWithTotal({
+    page: q.page,
+    perPage,
+    rows: (limit, at) =>
+      db
+        .select({
+          id: documents.id,
+          kind: documents.kind,
+          number: documents.number,
+          consecutivo: documents.consecutivo,
+          clave: documents.clave,
+          controlNumber: documents.controlNumber,
+          status: documents.status,
+          issuedAt: documents.issuedAt,
+          expirationDate: documents.expirationDate,
+          clientId: documents.clientId,
+          clientSnapshot: documents.clientSnapshot,
+          currencyId: documents.currencyId,
+          subtotal: documents.subtotal,
+          discount: documents.discount,
+          tax: documents.tax,
+          total: documents.totalComprobante,
+          paymentAmount: documents.paymentAmount,
+          creditNoteTotal: documents.creditNoteTotal,
+          debitNoteTotal: documents.debitNoteTotal,
+          remindersSent: documents.remindersSent,
+        })
+        .from(documents)
+        .where(and(...where))
+        .orderBy(desc(documents.issuedAt), desc(documents.id))
+        .limit(limit)
+        .offset(at),
+    count: async () => {
+      const [{ n }] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from((inOrder ? counted.orderBy(desc(documents.issuedAt), desc(documents.id)) : counted).limit(cap + 1).as("capped"));
+      return Number(n);
+    },
+  });
+  return { rows: result.rows, total: Math.min(result.total, cap), totalCapped: result.total > cap };
 }
 
 /** For notes: the document each one belongs to (its first reference), by note id. */

@@ -5,6 +5,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../client.ts";
 import { expenseAttachments, expenseCategories, expensePaymentMethods, expenses } from "../schema/index.ts";
 import { fold } from "./payments.ts";
+import { pageWithTotal } from "./paging.ts";
 
 /** The company's expense categories, by name. */
 export async function categoriesOf(db: DbOrTx, { companyId }: { companyId: number }) {
@@ -74,27 +75,34 @@ export async function expensesPage(db: DbOrTx, opts: { companyId: number; search
     const f = (e: SQL | AnyPgColumn) => sql`translate(lower(coalesce(${e}, '')), 'áéíóúüñ', 'aeiouun') like ${like}`;
     where.push(sql`(${sql.join([f(sql`${expenses.id}::text`), f(expenses.description), f(expenses.reference), f(expenseCategories.name)], sql` or `)})`);
   }
-  const rows = await db
-    .select({
-      id: expenses.id,
-      description: expenses.description,
-      amount: expenses.amount,
-      currencyId: expenses.currencyId,
-      spentOn: expenses.spentOn,
-      reference: expenses.reference,
-      category: expenseCategories.name,
-      hasAttachment: sql<boolean>`${expenses.attachmentId} is not null`,
-    })
-    .from(expenses)
-    .innerJoin(expenseCategories, eq(expenseCategories.id, expenses.categoryId))
-    .where(and(...where))
-    .orderBy(desc(expenses.spentOn), desc(expenses.id))
-    .limit(opts.perPage)
-    .offset((opts.page - 1) * opts.perPage);
-  const [{ n }] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(expenses)
-    .innerJoin(expenseCategories, eq(expenseCategories.id, expenses.categoryId))
-    .where(and(...where));
-  return { rows, total: Number(n) };
+  const { rows, total } = await pageWithTotal({
+    ...opts,
+    rows: (limit, offset) =>
+      db
+        .select({
+          id: expenses.id,
+          description: expenses.description,
+          amount: expenses.amount,
+          currencyId: expenses.currencyId,
+          spentOn: expenses.spentOn,
+          reference: expenses.reference,
+          category: expenseCategories.name,
+          hasAttachment: sql<boolean>`${expenses.attachmentId} is not null`,
+        })
+        .from(expenses)
+        .innerJoin(expenseCategories, eq(expenseCategories.id, expenses.categoryId))
+        .where(and(...where))
+        .orderBy(desc(expenses.spentOn), desc(expenses.id))
+        .limit(limit)
+        .offset(offset),
+    count: async () => {
+      const [{ n }] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(expenses)
+        .innerJoin(expenseCategories, eq(expenseCategories.id, expenses.categoryId))
+        .where(and(...where));
+      return Number(n);
+    },
+  });
+  return { rows, total };
 }

@@ -3,6 +3,7 @@ import { and, asc, count, eq, ilike, inArray, isNull, ne, or, sql } from "drizzl
 import type { DbOrTx } from "../client.ts";
 import { cabysCodes, items, taxTypes } from "../schema/index.ts";
 import { clientSearchWords } from "./clients.ts";
+import { pageWithTotal } from "./paging.ts";
 
 export interface ItemValues {
   code: string;
@@ -22,25 +23,32 @@ export async function itemsPage(db: DbOrTx, opts: { companyId: number; page: num
   const s = opts.search.trim();
   const like = `%${s.replace(/[\\%_]/g, (c) => "\\" + c)}%`;
   const where = and(live(opts.companyId), s ? or(ilike(items.name, like), ilike(items.code, like), ilike(items.cabysCode, like)) : undefined);
-  const [{ total }] = await db.select({ total: count() }).from(items).where(where);
-  const rows = await db
-    .select({
-      id: items.id,
-      code: items.code,
-      cabysCode: items.cabysCode,
-      name: items.name,
-      categoryId: items.categoryId,
-      unitCode: items.unitCode,
-      currencyId: items.currencyId,
-      price: items.price,
-      taxTypeId: items.taxTypeId,
-    })
-    .from(items)
-    .where(where)
-    .orderBy(asc(items.name), asc(items.id))
-    .limit(opts.perPage)
-    .offset((opts.page - 1) * opts.perPage);
-  return { rows, total: Number(total) };
+  const { rows, total } = await pageWithTotal({
+    ...opts,
+    rows: (limit, offset) =>
+      db
+        .select({
+          id: items.id,
+          code: items.code,
+          cabysCode: items.cabysCode,
+          name: items.name,
+          categoryId: items.categoryId,
+          unitCode: items.unitCode,
+          currencyId: items.currencyId,
+          price: items.price,
+          taxTypeId: items.taxTypeId,
+          // The tax's name for the list, read with the rows (one query less per page).
+          taxName: taxTypes.name,
+        })
+        .from(items)
+        .leftJoin(taxTypes, and(eq(taxTypes.id, items.taxTypeId), eq(taxTypes.companyId, items.companyId)))
+        .where(where)
+        .orderBy(asc(items.name), asc(items.id))
+        .limit(limit)
+        .offset(offset),
+    count: async () => Number((await db.select({ total: count() }).from(items).where(where))[0].total),
+  });
+  return { rows, total };
 }
 
 export async function itemById(db: DbOrTx, opts: { companyId: number; id: number }) {

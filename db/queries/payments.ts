@@ -3,6 +3,7 @@ import { and, asc, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../client.ts";
 import { banks, documents, payments } from "../schema/index.ts";
+import { pageWithTotal } from "./paging.ts";
 
 /** The company's banks, by name. */
 export async function banksOf(db: DbOrTx, { companyId }: { companyId: number }) {
@@ -92,17 +93,20 @@ export async function paymentsPage(db: DbOrTx, opts: { companyId: number; search
     .leftJoin(banks, and(eq(banks.id, payments.bankId), eq(banks.companyId, payments.companyId)))
     .leftJoin(rep, and(eq(rep.id, payments.repDocumentId), eq(rep.companyId, payments.companyId)))
     .where(and(...where));
-  const rows = await base
-    .orderBy(desc(payments.paidOn), desc(payments.id))
-    .limit(opts.perPage)
-    .offset((opts.page - 1) * opts.perPage);
-  const [{ n }] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(payments)
-    .innerJoin(documents, and(eq(documents.id, payments.documentId), eq(documents.companyId, payments.companyId)))
-    .leftJoin(banks, and(eq(banks.id, payments.bankId), eq(banks.companyId, payments.companyId)))
-    .where(and(...where));
-  return { rows, total: Number(n) };
+  const { rows, total } = await pageWithTotal({
+    ...opts,
+    rows: (limit, offset) => base.orderBy(desc(payments.paidOn), desc(payments.id)).limit(limit).offset(offset),
+    count: async () => {
+      const [{ n }] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(payments)
+        .innerJoin(documents, and(eq(documents.id, payments.documentId), eq(documents.companyId, payments.companyId)))
+        .leftJoin(banks, and(eq(banks.id, payments.bankId), eq(banks.companyId, payments.companyId)))
+        .where(and(...where));
+      return Number(n);
+    },
+  });
+  return { rows, total };
 }
 
 /** Lower case without Spanish accents (the same folding the SQL applies). */

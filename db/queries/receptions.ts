@@ -6,6 +6,7 @@ import { rows as rawRows, type DbOrTx } from "../client.ts";
 import { expenseCategories, receivedDocuments, receptionMailboxes, receptionSettings } from "../schema/index.ts";
 import { clientSearchWords } from "./clients.ts";
 import type { ReceptionFilter } from "../../app/domain/receptions.ts";
+import { pageWithTotal } from "./paging.ts";
 
 export const RECEPTION_COUNT_AHEAD = 10_000;
 export const RECEPTION_SEARCH_COUNT_AHEAD = 100;
@@ -74,18 +75,13 @@ async function page(db: DbOrTx, q: ReceptionListRequest, where: SQL[], ahead: nu
     .orderBy(desc(receivedDocuments.issuedAt), desc(receivedDocuments.id))
     .limit(cap + 1)
     .as("capped");
-  const [rows, [{ n }]] = await Promise.all([
-    db
-      .select(listColumns)
-      .from(receivedDocuments)
-      .where(and(...where))
-      .orderBy(desc(receivedDocuments.issuedAt), desc(receivedDocuments.id))
-      .limit(q.perPage)
-      .offset(offset),
-    db.select({ n: sql<number>`count(*)::int` }).from(counted),
-  ]);
-  const total = Number(n);
-  return { rows, total: Math.min(total, cap), totalCapped: total > cap };
+  const result = await pageWithTotal({
+    page: q.page,
+    perPage: q.perPage,
+    rows: (limit, at) => db.select(listColumns).from(receivedDocuments).where(and(...where)).orderBy(desc(receivedDocuments.issuedAt), desc(receivedDocuments.id)).limit(limit).offset(at),
+    count: async () => Number((await db.select({ n: sql<number>`count(*)::int` }).from(counted))[0].n),
+  });
+  return { rows: result.rows, total: Math.min(result.total, cap), totalCapped: result.total > cap };
 }
 
 /** One received document of the company, without its files. */

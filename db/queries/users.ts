@@ -8,6 +8,7 @@ import { and, asc, eq, ilike, isNull, ne, notExists, notInArray, or, sql, type S
 import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../client.ts";
 import { companyUsers, users } from "../schema/index.ts";
+import { pageWithTotal } from "./paging.ts";
 
 export interface Viewer {
   id: number;
@@ -41,16 +42,20 @@ export function visibleUsers(db: DbOrTx, viewer: Viewer): SQL {
 export async function usersPage(db: DbOrTx, opts: { viewer: Viewer; search: string; page: number; perPage: number }) {
   const term = opts.search ? `%${opts.search.replace(/[\\%_]/g, (c) => "\\" + c)}%` : null;
   const where = and(visibleUsers(db, opts.viewer), term ? or(ilike(users.name, term), ilike(users.email, term)) : undefined);
-  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(users).where(where);
-  const rows = await db
-    .select({ id: users.id, name: users.name, email: users.email, role: users.role, administrator: creator.name })
-    .from(users)
-    .leftJoin(creator, eq(creator.id, users.createdById))
-    .where(where)
-    .orderBy(asc(users.name), asc(users.id))
-    .limit(opts.perPage)
-    .offset((opts.page - 1) * opts.perPage);
-  return { rows, total: Number(total) };
+  const { rows, total } = await pageWithTotal({
+    ...opts,
+    rows: (limit, offset) =>
+      db
+        .select({ id: users.id, name: users.name, email: users.email, role: users.role, administrator: creator.name })
+        .from(users)
+        .leftJoin(creator, eq(creator.id, users.createdById))
+        .where(where)
+        .orderBy(asc(users.name), asc(users.id))
+        .limit(limit)
+        .offset(offset),
+    count: async () => Number((await db.select({ total: sql<number>`count(*)::int` }).from(users).where(where))[0].total),
+  });
+  return { rows, total };
 }
 
 /** One user if visible to the viewer. */

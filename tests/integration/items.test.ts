@@ -209,7 +209,7 @@ describe("create, list, edit, delete", () => {
   it("lists it (searchable) with price formatted", async () => {
     const r = await call(b, itemsRoute.loader, { path: "/items?search=CAF-500" });
     expect(r.data.rows).toHaveLength(1);
-    expect(r.data.rows[0]).toMatchObject({ code: "CAF-500", cabysCode: CAFE, category: "Bienes", unit: "Unid", price: "₡1.500,50" });
+    expect(r.data.rows[0]).toMatchObject({ code: "CAF-500", cabysCode: CAFE, category: "Bienes", unit: "Unid", tax: "IVA 13%", price: "₡1.500,50" });
     const none = await call(b, itemsRoute.loader, { path: "/items?search=nada-parecido" });
     expect(none.data.rows).toEqual([]);
   });

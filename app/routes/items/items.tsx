@@ -1,7 +1,7 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/items";
 import { countCabys } from "../../../db/queries/cabys.ts";
-import { itemsPage, taxTypesOf } from "../../../db/queries/items.ts";
+import { itemsPage } from "../../../db/queries/items.ts";
 import { categories, currencies } from "../../../db/seed/reference-data.ts";
 import { ConfirmAction } from "../../components/confirm.tsx";
 import { AppForm, SubmitButton } from "../../components/form.tsx";
@@ -60,7 +60,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const open = dialogOf(new URL(request.url).searchParams);
   const dialog = open && (await itemFormState(db(), { companyId: company.id, itemId: open.itemId }));
   const { rows, total } = await itemsPage(db(), { companyId: company.id, ...req });
-  const taxes = new Map((await taxTypesOf(db(), { companyId: company.id })).map((t) => [t.id, t.name]));
   return {
     rows: rows.map((r) => ({
       id: r.id,
@@ -69,7 +68,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       name: r.name,
       category: categories.find((c) => c.id === r.categoryId)?.name ?? "",
       unit: r.unitCode,
-      tax: taxes.get(r.taxTypeId) ?? "",
+      tax: r.taxName ?? "",
       price: formatMoney(r.price, currencies.find((c) => c.id === r.currencyId)?.symbol ?? "₡"),
     })),
     total,

@@ -1,0 +1,35 @@
+// A list's page and its total with one query when the list fits (docs/decisions/197-list-count-only-when-needed.md).
+//
+// The page is read with one row more than it shows. When that extra row is absent the total is
+// known without counting — the rows before this page plus the rows on it — so the count query runs
+// only when there is a further page (or the page asked for is past the end). A count in the same
+// statement (`count(*) over ()`) would make PostgreSQL gather every matching row before the limit,
+// which the large lists cannot afford (docs/decisions/190).
+
+export interface CountedPage<Row> {
+  rows: Row[];
+  total: number;
+  /** Whether the count ran (false: the total came from the page itself). */
+  counted: boolean;
+}
+
+/**
+ * `rows(limit, offset)` reads the page in list order; `count()` the list's total (capped or not: it
+ * is used as it is). `page` starts at 1.
+ */
+export async function pageWithTotal<Row>(opts: {
+  page: number;
+  perPage: number;
+  rows: (limit: number, offset: number) => Promise<Row[]>;
+  count: () => Promise<number>;
+}): Promise<CountedPage<Row>> {
+  const offset = (Math.max(1, opts.page) - 1) * opts.perPage;
+  const rows = await opts.rows(opts.perPage + 1, offset);
+  if (rows.length <= opts.perPage && (rows.length > 0 || offset === 0))
+    return { rows, total: offset + rows.length, counted: false };
+  return {
+    rows: rows.slice(0, opts.perPage),
+    total: await opts.count(),
+    counted: true,
+  };
+}
