@@ -2,7 +2,8 @@
 // read with one row more, and when that row is absent the total is the rows before the page plus
 // the rows on it. Totals, last page and query counts on a list of 12 across pages of 10.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installQueryStats, withQueryStats, type QueryStats } from "../../db/query-stats.ts";
+import { installQueryStats } from "../../db/query-stats.ts";
+import { counted } from "../setup/query-count.ts";
 import { pageWithTotal } from "../../db/queries/paging.ts";
 import * as companiesRoute from "../../app/routes/companies/companies.tsx";
 import { call, createCompany, createUser, signedIn, type Browser } from "../setup/app.ts";
@@ -11,11 +12,6 @@ import { createTestDatabase } from "../setup/db.ts";
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let b: Browser;
 
-const counted = async <T>(fn: () => Promise<T>) => {
-  const stats: QueryStats = { queries: 0, ms: 0 };
-  const result = await withQueryStats(stats, fn);
-  return { result, queries: stats.queries };
-};
 
 beforeAll(async () => {
   database = await createTestDatabase();

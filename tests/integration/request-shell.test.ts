@@ -5,7 +5,8 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../db/client.ts";
-import { installQueryStats, withQueryStats, type QueryStats } from "../../db/query-stats.ts";
+import { installQueryStats } from "../../db/query-stats.ts";
+import { counted } from "../setup/query-count.ts";
 import { advertisements, companies, companyUsers, haciendaConfigs } from "../../db/schema/index.ts";
 import * as layout from "../../app/routes/app-layout.tsx";
 import * as companiesRoute from "../../app/routes/companies/companies.tsx";
@@ -22,11 +23,6 @@ let userId: number;
 let superId: number;
 let companyA: { id: number };
 
-const counted = async <T>(fn: () => Promise<T>) => {
-  const stats: QueryStats = { queries: 0, ms: 0 };
-  const result = await withQueryStats(stats, fn);
-  return { result, queries: stats.queries };
-};
 
 beforeAll(async () => {
   database = await createTestDatabase();
