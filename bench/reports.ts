@@ -98,7 +98,7 @@ async function addReportData(database: Database) {
        case when g % 10 < 6 then 1 when g % 10 < 7 then 2 when g % 10 < 8 then 3 else 4 end,
        case when g % 10 < 8 then 'aceptado' else 'pendiente' end, 'aceptado', (t + interval '40 days')::date, '01',
        case when g % 10 < 7 then round((1000 + g % 100000) * 0.094, 5) end, case when g % 10 < 7 then (1000 + g % 100000)::numeric end,
-       case when g % 10 < 7 and g % 4 <> 0 then c.categories[1 + g % array_length(c.categories, 1)] end,
+       case when g % 10 < 7 and g % 4 <> 0 then c.categories[1 + (g / 10) % array_length(c.categories, 1)] end,
        jsonb_build_object('CondicionVenta', '01', 'IvaPorTarifa', jsonb_build_array(
          jsonb_build_object('tarifa', '08', 'base', round((1000 + g % 100000) * 0.6, 5)::text, 'impuesto', round((1000 + g % 100000) * 0.078, 5)::text),
          jsonb_build_object('tarifa', '04', 'base', round((1000 + g % 100000) * 0.4, 5)::text, 'impuesto', round((1000 + g % 100000) * 0.016, 5)::text)))
