@@ -403,31 +403,44 @@ export async function itemsSummary(db: DbOrTx, q: ReportQuery) {
 /**
  * The company's expenses between two Costa Rica days (`from` inclusive, `until` exclusive, SQL
  * dates), in colones rounded per expense: the live expenses (a dollar expense × its own rate) and
- * the accepted received documents with a category (view received_expenses, decision 176; a credit
- * note negative). The ONE place that says what an expense is: the expenses report and the
- * dashboard (db/queries/dashboard.ts) read it. Columns category_id, day (date), amount,
- * description, reference. (The view's join already implies a category; saying it lets PostgreSQL
- * read the range through received_documents_expenses_idx instead of every received document.)
+ * the accepted received documents with a category of the company (the view received_expenses,
+ * decision 176; a credit note negative). The ONE place that says what an expense is: the expenses
+ * report and the dashboard (db/queries/dashboard.ts) read it. Columns category_id, day (date),
+ * amount, description, reference.
+ *
+ * The received ones are read from the view's rows as stored: each document's amount in colones
+ * and Costa Rica day are generated columns of received_documents (expense_crc, expense_day: the
+ * view's round(amount_crc, 2) and day), so a range is read from received_documents_expenses_idx
+ * alone (company, day, category, amount; the view's condition) — decision 194.
  */
 export function expenseEntriesSql(companyId: number, from: SQL, until: SQL): SQL {
   return sql`select e.category_id, e.spent_on as day, ${conv("e", "amount")} as amount, e.description, e.reference
       from expenses e
      where e.company_id = ${companyId} and e.deleted_at is null and e.spent_on >= ${from} and e.spent_on < ${until}
     union all
-    select x.expense_category_id, (x.spent_at at time zone 'America/Costa_Rica')::date, round(x.amount_crc, 2), x.description, x.reference
-      from received_expenses x
-     where x.company_id = ${companyId} and x.expense_category_id is not null
-       and x.spent_at >= (${from})::timestamp at time zone 'America/Costa_Rica' and x.spent_at < (${until})::timestamp at time zone 'America/Costa_Rica'`;
+    select r.expense_category_id, r.expense_day, r.expense_crc, r.issuer_name, r.consecutive
+      from received_documents r
+     where r.company_id = ${companyId} and r.expense_category_id is not null and ${ACCEPTED_RECEIVED("r")}
+       and r.expense_day >= ${from} and r.expense_day < ${until}
+       and r.expense_category_id in (select c.id from expense_categories c where c.company_id = ${companyId})`;
 }
 
-/** The expenses of the range with their category, matching the search by category, description or reference. */
-function expensesOfRange(q: ReportQuery): SQL {
+/**
+ * The expenses of the range matching the search (by category, description or reference), added up
+ * by category and month: category_id, month, expenses (how many), amount. A year is at most twelve
+ * groups per category, so the report's rows and summary add those up instead of every expense.
+ */
+function expenseGroupsOfRange(q: ReportQuery): SQL {
   const term = q.search.trim();
   const like = term ? `%${escapeLike(fold(term))}%` : "";
-  const search = term ? sql` where (${folded(sql`c.name`)} like ${like} or ${folded(sql`e.description`)} like ${like} or ${folded(sql`e.reference`)} like ${like})` : sql``;
-  // The month of each expense once (the twelve month columns compare it).
-  return sql`(select e.*, extract(month from e.day)::int as month from (${expenseEntriesSql(q.companyId, sql`${q.range.from}::date`, sql`${q.range.to}::date + 1`)}) e offset 0) e
-    join expense_categories c on c.id = e.category_id and c.company_id = ${q.companyId}${search}`;
+  const search = term
+    ? sql` where (e.category_id in (select c.id from expense_categories c where c.company_id = ${q.companyId} and ${folded(sql`c.name`)} like ${like})
+        or ${folded(sql`e.description`)} like ${like} or ${folded(sql`e.reference`)} like ${like})`
+    : sql``;
+  return sql`(select e.category_id, extract(month from e.day)::int as month, count(*) as expenses, sum(e.amount) as amount
+      from (${expenseEntriesSql(q.companyId, sql`${q.range.from}::date`, sql`${q.range.to}::date + 1`)}) e${search}
+     group by e.category_id, extract(month from e.day)) e
+    join expense_categories c on c.id = e.category_id and c.company_id = ${q.companyId}`;
 }
 
 const MONTHS = Array.from({ length: 12 }, (_, i) => i + 1);
@@ -456,7 +469,7 @@ const monthSums = (amount: SQL) => sql`array[${sql.join(
 export function expensesRowsSql(q: ReportQuery, cut: RowsCut = {}, totals = false): SQL {
   const after = cut.after ? sql` having (lower(c.name), c.id) > (${cut.after.k1}, ${Number(cut.after.k2)})` : sql``;
   const windows = totals
-    ? sql`, sum(count(*)) over ()::int as t_expenses, count(*) over ()::int as t_categories, sum(sum(e.amount)) over ()::numeric(20,2)::text as t_total,
+    ? sql`, sum(sum(e.expenses)) over ()::int as t_expenses, count(*) over ()::int as t_categories, sum(sum(e.amount)) over ()::numeric(20,2)::text as t_total,
         array[${sql.join(
           MONTHS.map((m) => sql`sum(coalesce(sum(e.amount) filter (where e.month = ${m}), 0)) over ()::numeric(20,2)::text`),
           sql`, `,
@@ -466,7 +479,7 @@ export function expensesRowsSql(q: ReportQuery, cut: RowsCut = {}, totals = fals
       ${monthSums(sql`e.amount`)} as months,
       ${sumText(sql`e.amount`)} as total,
       lower(c.name) as k1, c.id::text as k2${windows}
-    from ${expensesOfRange(q)}
+    from ${expenseGroupsOfRange(q)}
     group by c.id, c.name${after}
     order by lower(c.name), c.id${limits(cut)}`;
 }
@@ -475,9 +488,9 @@ export function expensesRowsSql(q: ReportQuery, cut: RowsCut = {}, totals = fals
 export async function expensesSummary(db: DbOrTx, q: ReportQuery) {
   const [r] = await rows<{ expenses: number; categories: number; total: string; months: string[] }>(
     db,
-    sql`select count(*)::int as expenses, count(distinct e.category_id)::int as categories, ${sumText(sql`e.amount`)} as total,
+    sql`select coalesce(sum(e.expenses), 0)::int as expenses, count(distinct e.category_id)::int as categories, ${sumText(sql`e.amount`)} as total,
         ${monthSums(sql`e.amount`)} as months
-      from ${expensesOfRange(q)}`,
+      from ${expenseGroupsOfRange(q)}`,
   );
   return { ...r, expenses: Number(r.expenses), categories: Number(r.categories), months: textArray(r.months) };
 }

@@ -71,6 +71,17 @@ export const receivedDocuments = pgTable(
     taxCondition: text("tax_condition"),
     creditableTax: money("creditable_tax"),
     applicableExpense: money("applicable_expense"),
+    /**
+     * As an expense (the view received_expenses, decision 176; the expenses report and the dashboard
+     * through expenseEntriesSql): its amount in colones rounded to céntimos — the applicable expense
+     * of its MensajeReceptor, else the total less the creditable tax, × its TipoCambio, a credit note
+     * negative — and its Costa Rica day. Kept by the database (decision 194): a year's expenses are
+     * read from received_documents_expenses_idx alone, without converting each document again.
+     */
+    expenseCrc: numeric("expense_crc").generatedAlwaysAs(
+      sql`round(case when kind = 'NC' then -1 else 1 end * coalesce(applicable_expense, total - coalesce(creditable_tax, 0)) * exchange_rate, 2)`,
+    ),
+    expenseDay: date("expense_day").generatedAlwaysAs(sql`(issued_at at time zone 'America/Costa_Rica')::date`),
     /** Last day (Costa Rica calendar) to send a rejection: app/domain/reception-deadline.ts (decision 172). */
     rejectDeadline: date("reject_deadline").notNull(),
     /** When the company was e-mailed that the deadline is near (once). */
@@ -114,8 +125,10 @@ export const receivedDocuments = pgTable(
     index("received_documents_pipeline_idx").on(t.status).where(sql`status in ('esperando', 'por enviar', 'procesando')`),
     // The received documents that are expenses (the view received_expenses: a category, accepted, the
     // message not rejected by Hacienda): the expenses report and the dashboard read a company's range
-    // of them here instead of reading all its received documents (decision 151).
-    index("received_documents_expenses_idx").on(t.companyId, t.issuedAt).where(sql`expense_category_id is not null and message in (1, 2) and status not in ('rechazado', 'no enviado')`),
+    // of days of them here, with each one's category and amount, without the table (decisions 151, 194).
+    index("received_documents_expenses_idx")
+      .on(t.companyId, t.expenseDay, t.expenseCategoryId, t.expenseCrc)
+      .where(sql`expense_category_id is not null and message in (1, 2) and status not in ('rechazado', 'no enviado')`),
     // Gapless, unique message numbers per counter.
     uniqueIndex("received_documents_message_number_uq").on(t.companyId, t.branch, t.terminal, t.messageDocType, t.messageNumber),
   ],
