@@ -1,5 +1,5 @@
 // The received documents' amount and day as expenses, kept by the database (docs/decisions/194):
-// the generated columns received_documents.expense_crc and expense_day, read by expenseEntriesSql
+// the generated columns received_documents.expense_crc and expense_day, read by expenseDaysSql
 // (the expenses report, its Excel file, the dashboard's expense cards) through the covering index
 // received_documents_expenses_idx, and the expenses report adding up the year by category and month
 // first. Checked here, on PGlite and PostgreSQL:
@@ -9,15 +9,15 @@
 //   a rate of five decimals), a credit note, an applicable expense, a document whose UTC instant is
 //   in the next month or year but whose Costa Rica day is not; rejected by the company, rejected by
 //   Hacienda, 'no enviado', pending and uncategorised documents, and another company's, do not count;
-// - the expenses as expenseEntriesSql gives them equal, expense by expense, what the view
-//   received_expenses gave through the query it replaced (kept below only as the oracle), before and
-//   after changing a document's creditable tax, applicable expense, category, acceptance and date;
+// - the expenses by day and category as expenseDaysSql gives them (how many, their sum) equal the
+//   expenses the view received_expenses gave through the query it replaced (kept below only as the
+//   oracle), added up the same way, before and after changing a document's creditable tax, applicable expense, category, acceptance and date;
 // - the dashboard's expense figures (daily sums, the month's pie) equal the oracle's.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { rows } from "../../db/client.ts";
 import { expenseCategories, expenses, receivedDocuments } from "../../db/schema/index.ts";
-import { expenseEntriesSql, expensesRowsSql, expensesSummary, textArray, type ReportQuery } from "../../db/queries/reports.ts";
+import { expenseDaysSql, expensesRowsSql, expensesSummary, textArray, type ReportQuery } from "../../db/queries/reports.ts";
 import { dailySums, expensesOfMonth } from "../../db/queries/dashboard.ts";
 import { expensesReport } from "../../app/server/reports/expenses.server.ts";
 import { issuingCompany } from "../fixtures/issuing.ts";
@@ -44,16 +44,21 @@ function oldEntriesSql(company: number, from: string, until: string) {
        and x.spent_at >= (${from}::date)::timestamp at time zone 'America/Costa_Rica' and x.spent_at < (${until}::date)::timestamp at time zone 'America/Costa_Rica'`;
 }
 
-type Entry = { category_id: number; day: string; amount: string; description: string; reference: string | null };
-const entryKey = (e: Entry) => `${e.day} ${e.category_id} ${e.amount} ${e.description} ${e.reference}`;
-
-async function entries(of: "old" | "new", company: number, from: string, until: string): Promise<string[]> {
-  const inner = of === "old" ? oldEntriesSql(company, from, until) : expenseEntriesSql(company, sql`${from}::date`, sql`${until}::date`);
-  const list = await rows<Entry>(database.db, sql`select x.category_id, x.day::text as day, x.amount::text as amount, x.description, x.reference from (${inner}) x`);
-  return list.map(entryKey).sort();
+/** Each day and category of the range: how many expenses and their sum, as `day category count amount`. */
+async function days(of: "old" | "new", company: number, from: string, until: string): Promise<string[]> {
+  const inner =
+    of === "old"
+      ? sql`select x.category_id, x.day, count(*) as expenses, sum(x.amount) as amount from (${oldEntriesSql(company, from, until)}) x group by 1, 2`
+      : // A day and category can come from both parts (own and received): added up as the callers do.
+        sql`select x.category_id, x.day, sum(x.expenses) as expenses, sum(x.amount) as amount from (${expenseDaysSql(company, sql`${from}::date`, sql`${until}::date`)}) x group by 1, 2`;
+  const list = await rows<{ category_id: number; day: string; expenses: string; amount: string }>(
+    database.db,
+    sql`select x.category_id, x.day::text as day, x.expenses::text as expenses, x.amount::text as amount from (${inner}) x`,
+  );
+  return list.map((e) => `${e.day} ${e.category_id} ${e.expenses} ${e.amount}`).sort();
 }
 
-/** The expenses expenseEntriesSql gives equal the oracle's, for the year and its edges, for both companies. */
+/** The days expenseDaysSql gives equal the oracle's, for the year and its edges, for both companies. */
 async function expectSameEntries() {
   for (const company of [companyId, otherCompanyId]) {
     for (const [from, until] of [
@@ -62,8 +67,9 @@ async function expectSameEntries() {
       ["2026-06-30", "2026-07-01"],
       ["2026-12-31", "infinity"],
     ]) {
-      const before = await entries("old", company, from, until);
-      expect(await entries("new", company, from, until), `${company} ${from}`).toEqual(before);
+      const before = await days("old", company, from, until);
+      if (company === companyId && from === "2025-01-01") expect(before.length, `${company} ${from}`).toBeGreaterThan(0);
+      expect(await days("new", company, from, until), `${company} ${from}`).toEqual(before);
     }
   }
 }
