@@ -73,7 +73,7 @@ export const receivedDocuments = pgTable(
     applicableExpense: money("applicable_expense"),
     /**
      * As an expense (the view received_expenses, decision 176; the expenses report and the dashboard
-     * through expenseEntriesSql): its amount in colones rounded to céntimos — the applicable expense
+     * through expenseDaysSql): its amount in colones rounded to céntimos — the applicable expense
      * of its MensajeReceptor, else the total less the creditable tax, × its TipoCambio, a credit note
      * negative — and its Costa Rica day. Kept by the database (decision 194): a year's expenses are
      * read from received_documents_expenses_idx alone, without converting each document again.

@@ -193,12 +193,12 @@ describe("received documents as expenses, kept by the database", () => {
   it("the expenses report gives the hand-computed figures: rows, summary, the screen's page and the Excel batches", async () => {
     expect(await reportRows()).toEqual(EXPECTED);
     expect(await expensesSummary(database.db, query())).toEqual(EXPECTED_SUMMARY);
-    const screen = await expensesReport.main.pageWithSummary!(database.db, query(), { offset: 0, limit: 50 });
+    const screen = await expensesReport.main!.pageWithSummary!(database.db, query(), { offset: 0, limit: 50 });
     expect(screen.rows.map((r) => [r.name, r.months, r.total])).toEqual(Object.entries(EXPECTED).map(([name, r]) => [name, r.months, r.total]));
     expect(screen.summary.footer).toEqual(["Total", ...EXPECTED_SUMMARY.months, EXPECTED_SUMMARY.total]);
     expect(screen.summary.groups[0].items.map((i) => i.value)).toEqual([8, 3, "283907.80"]);
     const excel: string[] = [];
-    for await (const batch of expensesReport.main.batches(database.db, query())) excel.push(...batch.map((r) => `${r.name} ${r.months.join(" ")} ${r.total}`));
+    for await (const batch of expensesReport.main!.batches(database.db, query())) excel.push(...batch.map((r) => `${r.name} ${r.months.join(" ")} ${r.total}`));
     expect(excel).toEqual(Object.entries(EXPECTED).map(([name, r]) => `${name} ${r.months.join(" ")} ${r.total}`));
     // The other company sees only its own.
     expect(await expensesSummary(database.db, query("", () => otherCompanyId))).toEqual({ expenses: 2, categories: 1, total: "7444.00", months: months({ 2: "4444.00", 5: "3000.00" }) });
