@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rows, type DbOrTx } from "../client.ts";
 import type { DailySum } from "../../app/domain/dashboard.ts";
-import { expenseEntriesSql } from "./reports.ts";
+import { expenseDaysSql } from "./reports.ts";
 
 /** A Costa Rica day (date) of an instant. */
 const crDate = (at: Date) => sql`(${at.toISOString()}::timestamptz at time zone 'America/Costa_Rica')::date`;
@@ -22,7 +22,7 @@ export async function dailySums(db: DbOrTx, { companyId, since }: { companyId: n
            where company_id = ${companyId} and issued_at >= ${since.toISOString()}::timestamptz and kind in ('fe','te','nc') and status <> 'rechazado'
           union all
           select 'expense', to_char(x.day, 'YYYY-MM-DD'), x.amount
-            from (${expenseEntriesSql(companyId, crDate(since), sql`'infinity'::date`)}) x
+            from (${expenseDaysSql(companyId, crDate(since), sql`'infinity'::date`)}) x
         ) s group by kind, day`,
   );
 }
@@ -32,7 +32,7 @@ export async function expensesOfMonth(db: DbOrTx, { companyId, from }: { company
   return rows<{ name: string; total: string }>(
     db,
     sql`select c.name, sum(x.amount)::text as total
-          from (${expenseEntriesSql(companyId, crDate(from), sql`(${crDate(from)} + interval '1 month')::date`)}) x
+          from (${expenseDaysSql(companyId, crDate(from), sql`(${crDate(from)} + interval '1 month')::date`)}) x
           join expense_categories c on c.id = x.category_id and c.company_id = ${companyId}
          group by c.name order by sum(x.amount) desc, c.name limit 10`,
   );

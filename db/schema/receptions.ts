@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, customType, date, index, integer, jsonb, numeric, pgTable, serial, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, customType, date, index, integer, jsonb, numeric, pgTable, primaryKey, serial, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { bytea, companies } from "./companies.ts";
 import { expenseCategories } from "./expenses.ts";
 
@@ -71,6 +71,17 @@ export const receivedDocuments = pgTable(
     taxCondition: text("tax_condition"),
     creditableTax: money("creditable_tax"),
     applicableExpense: money("applicable_expense"),
+    /**
+     * As an expense (the view received_expenses, decision 176; the expenses report and the dashboard
+     * through expenseDaysSql): its amount in colones rounded to céntimos — the applicable expense
+     * of its MensajeReceptor, else the total less the creditable tax, × its TipoCambio, a credit note
+     * negative — and its Costa Rica day. Kept by the database (decision 194): a year's expenses are
+     * read from received_documents_expenses_idx alone, without converting each document again.
+     */
+    expenseCrc: numeric("expense_crc").generatedAlwaysAs(
+      sql`round(case when kind = 'NC' then -1 else 1 end * coalesce(applicable_expense, total - coalesce(creditable_tax, 0)) * exchange_rate, 2)`,
+    ),
+    expenseDay: date("expense_day").generatedAlwaysAs(sql`(issued_at at time zone 'America/Costa_Rica')::date`),
     /** Last day (Costa Rica calendar) to send a rejection: app/domain/reception-deadline.ts (decision 172). */
     rejectDeadline: date("reject_deadline").notNull(),
     /** When the company was e-mailed that the deadline is near (once). */
@@ -114,10 +125,54 @@ export const receivedDocuments = pgTable(
     index("received_documents_pipeline_idx").on(t.status).where(sql`status in ('esperando', 'por enviar', 'procesando')`),
     // The received documents that are expenses (the view received_expenses: a category, accepted, the
     // message not rejected by Hacienda): the expenses report and the dashboard read a company's range
-    // of them here instead of reading all its received documents (decision 151).
-    index("received_documents_expenses_idx").on(t.companyId, t.issuedAt).where(sql`expense_category_id is not null and message in (1, 2) and status not in ('rechazado', 'no enviado')`),
+    // of days of them here, with each one's category and amount, without the table (decisions 151, 194).
+    index("received_documents_expenses_idx")
+      .on(t.companyId, t.expenseDay, t.expenseCategoryId, t.expenseCrc)
+      .where(sql`expense_category_id is not null and message in (1, 2) and status not in ('rechazado', 'no enviado')`),
     // Gapless, unique message numbers per counter.
     uniqueIndex("received_documents_message_number_uq").on(t.companyId, t.branch, t.terminal, t.messageDocType, t.messageNumber),
+  ],
+);
+
+/**
+ * Each received document's IVA by tariff (docs/decisions/193): one row per element of its
+ * `data.IvaPorTarifa` (`ordinal`, from 1), or one row without a tariff (`ordinal` 0) for a document
+ * stored without that breakdown — base subtotal − discount, its tax. `base` and `tax` as the
+ * document states them, in its currency; `base_crc`, `tax_crc` and `creditable_crc` (the creditable
+ * IVA of its MensajeReceptor, shared among its tariffs in proportion to their IVA) in colones with its
+ * TipoCambio, signed (a credit note negative), rounded half-up to céntimos per document and tariff:
+ * the IVA summary's purchases add them up. `issued_at`, `message` and `status` are the document's,
+ * for the month and the acceptance (ACCEPTED_RECEIVED).
+ *
+ * Written only by the database: the triggers of received_documents (custom migration
+ * `received_document_tariffs_backfill`) rewrite a document's rows in the same transaction whenever it
+ * is stored or one of the columns they are computed from changes; they go with it when it is deleted.
+ */
+export const receivedDocumentTariffs = pgTable(
+  "received_document_tariffs",
+  {
+    receivedDocumentId: integer("received_document_id")
+      .notNull()
+      .references(() => receivedDocuments.id, { onDelete: "cascade" }),
+    ordinal: integer("ordinal").notNull(),
+    companyId: integer("company_id").notNull(),
+    issuedAt: timestamp("issued_at", { withTimezone: true }).notNull(),
+    message: smallint("message").notNull(),
+    status: text("status").notNull(),
+    /** CodigoTarifaIVA (Nota 8.1), null: no breakdown by tariff. */
+    tarifaCode: text("tarifa_code"),
+    base: numeric("base").notNull(),
+    tax: numeric("tax").notNull(),
+    baseCrc: numeric("base_crc").notNull(),
+    taxCrc: numeric("tax_crc").notNull(),
+    creditableCrc: numeric("creditable_crc").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.receivedDocumentId, t.ordinal] }),
+    // The IVA summary's purchases: a company's month of accepted documents, read from the index alone.
+    index("received_document_tariffs_month_idx")
+      .on(t.companyId, t.issuedAt, t.tarifaCode, t.baseCrc, t.taxCrc, t.creditableCrc)
+      .where(sql`message in (1, 2) and status not in ('rechazado', 'no enviado')`),
   ],
 );
 

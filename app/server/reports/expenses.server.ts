@@ -3,7 +3,7 @@
 // colones (a dollar expense × its own rate); a Total column and a totals row are added for the
 // accountant. Plan 2 (reception only) sees this report (part 1 §2.2).
 // Accepted received documents with a category count as expenses of that category (view
-// received_expenses, decision 176), through expenseEntriesSql (db/queries/reports.ts), the one
+// received_expenses, decision 176), through expenseDaysSql (db/queries/reports.ts), the one
 // place the dashboard reads too.
 import { rows } from "../../../db/client.ts";
 import { expensesRowsSql, expensesSummary, textArray, type ExpenseReportRow } from "../../../db/queries/reports.ts";

@@ -1,0 +1,4 @@
+DROP INDEX "received_documents_expenses_idx";--> statement-breakpoint
+ALTER TABLE "received_documents" ADD COLUMN "expense_crc" numeric GENERATED ALWAYS AS (round(case when kind = 'NC' then -1 else 1 end * coalesce(applicable_expense, total - coalesce(creditable_tax, 0)) * exchange_rate, 2)) STORED;--> statement-breakpoint
+ALTER TABLE "received_documents" ADD COLUMN "expense_day" date GENERATED ALWAYS AS ((issued_at at time zone 'America/Costa_Rica')::date) STORED;--> statement-breakpoint
+CREATE INDEX "received_documents_expenses_idx" ON "received_documents" USING btree ("company_id","expense_day","expense_category_id","expense_crc") WHERE expense_category_id is not null and message in (1, 2) and status not in ('rechazado', 'no enviado');
