@@ -19,7 +19,7 @@ import { ACCEPTED_RECEIVED, receivedByTariff, type ReportQuery } from "../../db/
 import { rangeInstants, monthRange } from "../../app/domain/reports.ts";
 import { ingestReceivedFiles } from "../../app/server/receptions/intake.server.ts";
 import { issuingCompany } from "../fixtures/issuing.ts";
-import { supplierDocument } from "../fixtures/receptions.ts";
+import { receivedRow, supplierDocument } from "../fixtures/receptions.ts";
 import { createTestDatabase } from "../setup/db.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -88,19 +88,7 @@ async function tariffRows() {
 async function insertDocument(name: string, over: Partial<typeof receivedDocuments.$inferInsert>) {
   const [row] = await database.db
     .insert(receivedDocuments)
-    .values({
-      companyId,
-      clave: `50601102600310277788800100001010000${String(Object.keys(ids).length + 100).padStart(6, "0")}1${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`,
-      kind: "FE",
-      version: "4.4",
-      issuedAt: at("2026-10-10"),
-      issuerName: "Proveedora del Valle S.A.",
-      issuerId: "3101777888",
-      source: "upload",
-      uploadXml: Buffer.from("<?xml?>"),
-      rejectDeadline: "2026-11-30",
-      ...over,
-    })
+    .values(receivedRow(companyId, Object.keys(ids).length, over))
     .returning({ id: receivedDocuments.id });
   ids[name] = row.id;
   return row.id;

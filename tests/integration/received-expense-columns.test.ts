@@ -21,6 +21,7 @@ import { expenseDaysSql, expensesRowsSql, expensesSummary, textArray, type Repor
 import { dailySums, expensesOfMonth } from "../../db/queries/dashboard.ts";
 import { expensesReport } from "../../app/server/reports/expenses.server.ts";
 import { issuingCompany } from "../fixtures/issuing.ts";
+import { receivedRow } from "../fixtures/receptions.ts";
 import { createTestDatabase } from "../setup/db.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -86,20 +87,7 @@ const months = (set: Record<number, string>) => Array.from({ length: 12 }, (_, i
 async function receive(name: string, over: Partial<typeof receivedDocuments.$inferInsert>, accepted: Partial<typeof receivedDocuments.$inferInsert> | null = {}) {
   const [row] = await database.db
     .insert(receivedDocuments)
-    .values({
-      companyId,
-      clave: `506011026003102777888001000010100000${String(Object.keys(ids).length + 100).padStart(5, "0")}1${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`,
-      kind: "FE",
-      version: "4.4",
-      issuedAt: new Date("2026-05-10T15:00:00Z"),
-      issuerName: "Proveedora del Valle S.A.",
-      issuerId: "3101777888",
-      consecutive: `0010000101${String(Object.keys(ids).length + 1).padStart(10, "0")}`,
-      source: "upload",
-      uploadXml: Buffer.from("<?xml?>"),
-      rejectDeadline: "2027-01-30",
-      ...over,
-    })
+    .values(receivedRow(companyId, Object.keys(ids).length, { issuedAt: new Date("2026-05-10T15:00:00Z"), ...over }))
     .returning({ id: receivedDocuments.id });
   ids[name] = row.id;
   if (accepted) await change(name, { message: 1, status: "aceptado", issuerStatus: "aceptado", taxCondition: "01", ...accepted });
