@@ -12,7 +12,7 @@
 // locks are taken (a query outside a transaction waits for an open transaction), so callers see no
 // difference but the time.
 import { randomBytes } from "node:crypto";
-import { PGlite, parse, protocol, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
+import { PGlite, parse, protocol, types, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
 
 /** The part of PGlite that drizzle's pglite driver calls. */
 export interface PgliteQueryClient {
@@ -50,6 +50,49 @@ function withQuery(error: unknown, text: string, params: unknown[], options: Que
 
 /** "cached plan must not change result type": a table a statement returns whole changed shape. */
 const isStalePlan = (error: unknown) => !!error && typeof error === "object" && (error as { code?: string }).code === "0A000";
+
+type Parser = (value: string, typeId: number) => unknown;
+type Parsers = Record<number, Parser>;
+type BackendMessage = Awaited<ReturnType<PGlite["execProtocol"]>>["messages"][number];
+/** The fields of the three messages read here (PGlite's pg-protocol messages). */
+type Message = BackendMessage & { fields?: ({ name: string; dataTypeID: number } | string | null)[]; text?: string };
+
+/**
+ * The result of one statement, as PGlite's `parse.parseResults(messages, parsers, options)[0]`
+ * gives it (same rows, fields, command, affectedRows and rowCount), with each column's parser
+ * looked up once per result. PGlite's version copies its ~320 parsers into a new object on every
+ * call (`{...parsers, ...options.parsers}`) and looks one up for every value: 90 µs for a 20-row
+ * list, 150 µs for the dashboard's 700 daily sums, against 10 and 21 µs here (decision 196).
+ */
+export function parseResult<T>(messages: BackendMessage[], parsers: Parsers, options: QueryOptions | undefined): Results<T> {
+  const own = options?.parsers as Parsers | undefined;
+  const defaults = types.parsers as Parsers;
+  let fields: { name: string; dataTypeID: number }[] = [];
+  let columns: (Parser | undefined)[] = [];
+  const rows: unknown[] = [];
+  const arrays = options?.rowMode === "array";
+  for (const message of messages as Message[]) {
+    if (message.name === "rowDescription") {
+      fields = (message.fields as { name: string; dataTypeID: number }[]).map((f) => ({ name: f.name, dataTypeID: f.dataTypeID }));
+      columns = fields.map((f) => own?.[f.dataTypeID] ?? parsers[f.dataTypeID] ?? defaults[f.dataTypeID]);
+    } else if (message.name === "dataRow") {
+      const values = message.fields as (string | null)[];
+      const row = values.map((v, i) => (v === null ? null : columns[i] ? columns[i]!(v, fields[i].dataTypeID) : v));
+      // Object.fromEntries as PGlite: a column named "__proto__" stays a plain field.
+      rows.push(arrays ? row : Object.fromEntries(row.map((v, i) => [fields[i].name, v])));
+    } else if (message.name === "commandComplete") {
+      const words = message.text!.split(" ");
+      const command = words[0];
+      const count = parseInt(words[words.length - 1], 10);
+      const affectedRows = ["INSERT", "UPDATE", "DELETE", "COPY", "MERGE"].includes(command) ? count : 0;
+      const result: Results<T> = { rows: rows as T[], fields, affectedRows };
+      Object.assign(result, { command });
+      if (!Number.isNaN(count)) Object.assign(result, { rowCount: count });
+      return result;
+    }
+  }
+  return { affectedRows: 0, rows: [], fields: [] };
+}
 
 export function preparedStatements(pg: PGlite, maxStatements = MAX_STATEMENTS): PgliteQueryClient {
   // Insertion order is recency: a statement used is moved to the end.
@@ -92,7 +135,7 @@ export function preparedStatements(pg: PGlite, maxStatements = MAX_STATEMENTS): 
       concat([serialize.bind({ statement: statement.name, values: values as string[] }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()]),
       { syncToFs: false },
     );
-    return parse.parseResults(messages, pg.parsers, options)[0] as Results<T>;
+    return parseResult<T>(messages, pg.parsers as Parsers, options);
   }
 
   /** One query, holding the query lock; outside a transaction, retried once on a stale plan. */

@@ -2,12 +2,12 @@
 // docs/decisions/196): the same rows, errors and locking as PGlite's own `query`, each SQL text
 // parsed once, a bounded number of statements kept, and a statement whose table changed shape
 // prepared again. Always on PGlite (its own in-memory database), whatever DATABASE_URL says.
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, parse, protocol } from "@electric-sql/pglite";
 import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, migrateDatabase, type Database } from "../../db/client.ts";
-import { preparedStatements } from "../../db/pglite-prepared.ts";
+import { parseResult, preparedStatements } from "../../db/pglite-prepared.ts";
 import { currencies } from "../../db/schema/index.ts";
 
 let pg: PGlite;
@@ -40,6 +40,34 @@ describe("PGlite queries as prepared statements", () => {
     }
     const update = await client.query("update t set ok = $1 where name = $2", [false, "dos"]);
     expect(update.affectedRows).toBe(1);
+  });
+
+  it("read a statement's answer exactly as PGlite's parseResults does", async () => {
+    const s = protocol.serialize;
+    const messagesOf = async (text: string) => {
+      const parts = [s.parse({ text }), s.bind({ values: [] }), s.describe({ type: "P" }), s.execute({}), s.sync()];
+      const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+      parts.reduce((at, p) => (all.set(p, at), at + p.length), 0);
+      return (await pg.execProtocol(all)).messages;
+    };
+    const statements = [
+      "select * from t order by id",
+      "select 1 as a, 'x' as a, null::int as b, '__proto__' as \"__proto__\", now() as at, '2026-01-02'::date as d, 1.5::numeric as n, '{1,2}'::int[] as arr",
+      "select * from t where false",
+      "update t set ok = ok where true",
+      "insert into t (name) values ('tres') returning id, name",
+      "delete from t where name = 'tres'",
+      "create temporary table tmp_parse (a int)",
+    ];
+    for (const text of statements) {
+      const messages = await messagesOf(text);
+      for (const options of [undefined, { rowMode: "array" as const }, { rowMode: "object" as const, parsers: { 1184: (v: string) => `at ${v}`, 1700: (v: string) => Number(v) } }]) {
+        const ours = parseResult(messages, pg.parsers, options);
+        const theirs = parse.parseResults(messages, pg.parsers, options)[0];
+        expect(ours, text).toStrictEqual(theirs);
+      }
+    }
+    expect(parseResult([], pg.parsers, undefined)).toStrictEqual(parse.parseResults([], pg.parsers, undefined)[0]);
   });
 
   it("parse each SQL text once: later runs reuse the named statement", async () => {
