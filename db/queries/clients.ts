@@ -71,7 +71,7 @@ export async function clientsPage(
         .orderBy(words.length ? sql`${clients.name} || ''` : asc(clients.name), asc(clients.id))
         .limit(limit)
         .offset(offset),
-    count: async () => Number((await db.select({ total: sql<number>`count(*)::int` }).from(clients).where(where))[0].total),
+    count: () => db.$count(clients, where),
   });
   return { rows: rows.map((r) => ({ ...r, hasDocuments: !!r.hasDocuments })), total };
 }

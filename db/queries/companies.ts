@@ -92,7 +92,7 @@ export async function companiesPage(
         .orderBy(asc(companies.name), asc(companies.id))
         .limit(limit)
         .offset(offset),
-    count: async () => Number((await db.select({ total: sql<number>`count(*)::int` }).from(companies).where(where))[0].total),
+    count: () => db.$count(companies, where),
   });
   return { rows: rows.map((r) => ({ ...r, documentsThisYear: Number(r.documentsThisYear) })), total };
 }
@@ -168,22 +168,26 @@ export async function companiesOfUserPage(
     inArray(companies.id, db.select({ id: companyUsers.companyId }).from(companyUsers).where(eq(companyUsers.userId, opts.userId))),
     opts.isSuperAdmin ? undefined : inArray(companies.id, db.select({ id: companyUsers.companyId }).from(companyUsers).where(eq(companyUsers.userId, opts.viewerId))),
   );
-  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(companies).where(where);
-  const rows = await db
-    .select({
-      id: companies.id,
-      name: companies.name,
-      email: companies.email,
-      identification: companies.identification,
-      phone: companies.phone,
-      documentsThisYear: docsThisYear(crYearStart(opts.now)),
-    })
-    .from(companies)
-    .where(where)
-    .orderBy(asc(companies.name), asc(companies.id))
-    .limit(opts.perPage)
-    .offset((opts.page - 1) * opts.perPage);
-  return { rows: rows.map((r) => ({ ...r, documentsThisYear: Number(r.documentsThisYear) })), total: Number(total) };
+  const { rows, total } = await pageWithTotal({
+    ...opts,
+    rows: (limit, offset) =>
+      db
+        .select({
+          id: companies.id,
+          name: companies.name,
+          email: companies.email,
+          identification: companies.identification,
+          phone: companies.phone,
+          documentsThisYear: docsThisYear(crYearStart(opts.now)),
+        })
+        .from(companies)
+        .where(where)
+        .orderBy(asc(companies.name), asc(companies.id))
+        .limit(limit)
+        .offset(offset),
+    count: () => db.$count(companies, where),
+  });
+  return { rows: rows.map((r) => ({ ...r, documentsThisYear: Number(r.documentsThisYear) })), total };
 }
 
 /** Reference lists for the company form: identification types 01–04, countries, provinces, cantons, districts, currencies. */

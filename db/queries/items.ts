@@ -46,7 +46,7 @@ export async function itemsPage(db: DbOrTx, opts: { companyId: number; page: num
         .orderBy(asc(items.name), asc(items.id))
         .limit(limit)
         .offset(offset),
-    count: async () => Number((await db.select({ total: count() }).from(items).where(where))[0].total),
+    count: () => db.$count(items, where),
   });
   return { rows, total };
 }

@@ -53,7 +53,7 @@ export async function usersPage(db: DbOrTx, opts: { viewer: Viewer; search: stri
         .orderBy(asc(users.name), asc(users.id))
         .limit(limit)
         .offset(offset),
-    count: async () => Number((await db.select({ total: sql<number>`count(*)::int` }).from(users).where(where))[0].total),
+    count: () => db.$count(users, where),
   });
   return { rows, total };
 }

@@ -19,7 +19,7 @@ import { ACCEPTED_RECEIVED, receivedByTariff, type ReportQuery } from "../../db/
 import { rangeInstants, monthRange } from "../../app/domain/reports.ts";
 import { ingestReceivedFiles } from "../../app/server/receptions/intake.server.ts";
 import { issuingCompany } from "../fixtures/issuing.ts";
-import { receivedRow, supplierDocument } from "../fixtures/receptions.ts";
+import { acceptedColumns, receivedRow, supplierDocument } from "../fixtures/receptions.ts";
 import { createTestDatabase } from "../setup/db.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -97,7 +97,7 @@ async function insertDocument(name: string, over: Partial<typeof receivedDocumen
 const accept = (id: number, set: Partial<typeof receivedDocuments.$inferInsert>) =>
   database.db
     .update(receivedDocuments)
-    .set({ message: 1, status: "aceptado", issuerStatus: "aceptado", taxCondition: "01", ...set })
+    .set({ ...acceptedColumns, ...set })
     .where(eq(receivedDocuments.id, id));
 
 beforeAll(async () => {

@@ -21,7 +21,7 @@ import { expenseDaysSql, expensesRowsSql, expensesSummary, textArray, type Repor
 import { dailySums, expensesOfMonth } from "../../db/queries/dashboard.ts";
 import { expensesReport } from "../../app/server/reports/expenses.server.ts";
 import { issuingCompany } from "../fixtures/issuing.ts";
-import { receivedRow } from "../fixtures/receptions.ts";
+import { acceptedColumns, receivedRow } from "../fixtures/receptions.ts";
 import { createTestDatabase } from "../setup/db.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -90,7 +90,7 @@ async function receive(name: string, over: Partial<typeof receivedDocuments.$inf
     .values(receivedRow(companyId, Object.keys(ids).length, { issuedAt: new Date("2026-05-10T15:00:00Z"), ...over }))
     .returning({ id: receivedDocuments.id });
   ids[name] = row.id;
-  if (accepted) await change(name, { message: 1, status: "aceptado", issuerStatus: "aceptado", taxCondition: "01", ...accepted });
+  if (accepted) await change(name, { ...acceptedColumns, ...accepted });
 }
 
 const change = (name: string, set: Partial<typeof receivedDocuments.$inferInsert>) => database.db.update(receivedDocuments).set(set).where(eq(receivedDocuments.id, ids[name]));
