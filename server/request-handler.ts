@@ -149,19 +149,14 @@ async function send(res: ExpressResponse, response: Response, pathname: string) 
   // (docs/decisions/199). The app's pages have no Suspense boundaries to stream, so the page is
   // complete within the same render; other answers (files, exports, .data) stay streamed.
   if (response.headers.get("Content-Type")?.startsWith("text/html")) {
-    const chunks: Uint8Array[] = [];
-    const reader = response.body.getReader();
+    let page: Buffer;
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        chunks.push(value);
-      }
+      page = Buffer.from(await response.arrayBuffer());
     } catch (error) {
       if (res.destroyed || res.writableEnded) return;
       throw error;
     }
-    if (!res.destroyed) res.end(Buffer.concat(chunks));
+    if (!res.destroyed) res.end(page);
     return;
   }
   try {
