@@ -13,6 +13,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { createHash, randomBytes } from "node:crypto";
 import postgres from "postgres";
 
 const DEMO_PASSWORD = "bench-demo-123";
@@ -80,6 +81,28 @@ export async function signIn(base: string): Promise<string> {
   const session = res.headers.getSetCookie().find((c) => c.startsWith("colibri_session="));
   if (!session) throw new Error(`sign-in failed: ${res.status}`);
   return `${csrfCookie}; ${session.split(";")[0]}`;
+}
+
+/**
+ * A session of the owner of the company with the most documents, written straight into a kept
+ * benchmark database (its users have no known password): the session cookie, as the server reads it.
+ */
+async function busiestOwnerCookie(databaseUrl: string): Promise<string> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [owner] = await sql<{ userId: number; companyId: number }[]>`
+      select cu.user_id as "userId", d.company_id as "companyId"
+      from (select company_id, count(*) from documents group by company_id order by 2 desc limit 1) d
+      join company_users cu on cu.company_id = d.company_id order by cu.user_id limit 1`;
+    const token = randomBytes(32).toString("base64url");
+    const now = new Date();
+    await sql`update sessions set closed_at = ${now}, closed_reason = 'replaced' where user_id = ${owner.userId} and kind = 'web' and closed_at is null`;
+    await sql`insert into sessions (id, user_id, company_id, expires_at, ip, user_agent, created_at, last_seen_at)
+      values (${createHash("sha256").update(token).digest("hex")}, ${owner.userId}, ${owner.companyId}, ${new Date(now.getTime() + 3600_000)}, '127.0.0.1', 'bench', ${now}, ${now})`;
+    return `colibri_session=${token}`;
+  } finally {
+    await sql.end();
+  }
 }
 
 /**
@@ -467,10 +490,18 @@ export async function benchFoundation() {
       await warm.stop();
     }
 
-    const targets: [string, string | undefined][] = process.env.BENCH_TARGETS === "postgres" ? [] : [["pglite", undefined]];
-    const pgUrl = process.env.BENCH_TARGETS === "pglite" ? undefined : process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
+    // BENCH_FOUNDATION_DATABASE=<name>: PostgreSQL only, on a database kept by the documents or reports
+    // benchmark (BENCH_KEEP_DATABASE; 700,000 documents in its busiest company), signed in as that
+    // company's owner: issue 16's "at 1,000,000 documents". The database is left as it was found.
+    const kept = process.env.BENCH_FOUNDATION_DATABASE;
+    const targets: [string, string | undefined][] = process.env.BENCH_TARGETS === "postgres" || kept ? [] : [["pglite", undefined]];
+    const pgUrl = process.env.BENCH_TARGETS === "pglite" ? undefined : process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || (kept && "postgres://postgres:postgres@127.0.0.1:5432/postgres");
     let dropPg = async () => {};
-    if (pgUrl) {
+    if (pgUrl && kept) {
+      const u = new URL(pgUrl);
+      u.pathname = `/${kept}`;
+      targets.push(["postgres", u.toString()]);
+    } else if (pgUrl) {
       const name = `colibri_bench_${process.pid}`;
       const u = new URL(pgUrl);
       u.pathname = "/postgres";
@@ -493,10 +524,10 @@ export async function benchFoundation() {
           // Each run its own server process (PostgreSQL: two workers, WEB_CONCURRENCY=2).
           const timingFile = path.join(tmp, `${kind}-${run}.timing`);
           fs.writeFileSync(timingFile, "");
-          const server = await startServer({ command: ["npx", "tsx", "server/start.ts"], port: BENCH_PORT, dataDir: path.join(tmp, kind), databaseUrl, extraEnv: { REQUEST_TIMING_FILE: timingFile, WEB_CONCURRENCY: "2" } });
+          const server = await startServer({ command: ["npx", "tsx", "server/start.ts"], port: BENCH_PORT, dataDir: path.join(tmp, kind), databaseUrl, extraEnv: { REQUEST_TIMING_FILE: timingFile, WEB_CONCURRENCY: "2", ...(kept ? { SEED_DEMO: "false" } : {}) } });
           try {
             const base = `http://127.0.0.1:${BENCH_PORT}`;
-            const cookie = await signIn(base);
+            const cookie = kept ? await busiestOwnerCookie(databaseUrl!) : await signIn(base);
             loadAverages.push(os.loadavg().map((v) => round(v, 1)));
             idleRuns.push(await idleServerTimes(base, cookie, timingFile, Number(process.env.BENCH_IDLE_REQUESTS || 40)));
             // Warm-up: a few seconds of traffic, so every worker has compiled its hot code.

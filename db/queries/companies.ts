@@ -9,6 +9,7 @@ import {
   countries,
   currencies,
   districts,
+  documentDays,
   documents,
   generalConfigurations,
   identificationTypes,
@@ -44,8 +45,10 @@ const creator = alias(users, "creator");
 
 // The outer company written out in full: in a query without joins drizzle writes ${companies.id}
 // as a bare "id", which inside the subquery is the document's own id (every company showed 1).
+// The documents of the year, quotations aside, from the documents added up by day (decision 156):
+// `since` is a Costa Rica midnight, so its day is where the count starts.
 const docsThisYear = (since: Date) =>
-  sql<number>`(select count(*)::int from ${documents} d where d.company_id = "companies"."id" and d.kind <> 'qt' and d.issued_at >= ${since.toISOString()}::timestamptz)`;
+  sql<number>`(select coalesce(sum(dd.documents), 0)::int from ${documentDays} dd where dd.company_id = "companies"."id" and dd.kind <> 'qt' and dd.day >= (${since.toISOString()}::timestamptz at time zone 'America/Costa_Rica')::date)`;
 
 export interface CompanyListRow {
   id: number;

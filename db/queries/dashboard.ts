@@ -8,7 +8,8 @@ const crDate = (at: Date) => sql`(${at.toISOString()}::timestamptz at time zone 
 
 /**
  * Daily sums in colones (amount × exchange rate) for the last seven months, by Costa Rica day,
- * for the company. Rejected documents and quotations do not count; deleted expenses neither.
+ * for the company. Rejected documents and quotations do not count; deleted expenses neither. The
+ * documents come added up by day (document_days, decision 156); `since` is a Costa Rica midnight.
  * Accepted received documents with a category are expenses too (view received_expenses,
  * docs/decisions/176).
  */
@@ -16,10 +17,9 @@ export async function dailySums(db: DbOrTx, { companyId, since }: { companyId: n
   return rows<DailySum>(
     db,
     sql`select kind, day, sum(total)::text as total from (
-          select kind, to_char(issued_at at time zone 'America/Costa_Rica', 'YYYY-MM-DD') as day,
-                 total_comprobante * exchange_rate as total
-            from documents
-           where company_id = ${companyId} and issued_at >= ${since.toISOString()}::timestamptz and kind in ('fe','te','nc') and status <> 'rechazado'
+          select kind, to_char(day, 'YYYY-MM-DD') as day, total_crc as total
+            from document_days
+           where company_id = ${companyId} and day >= ${crDate(since)} and kind in ('fe','te','nc') and not rejected
           union all
           select 'expense', to_char(x.day, 'YYYY-MM-DD'), x.amount
             from (${expenseDaysSql(companyId, crDate(since), sql`'infinity'::date`)}) x
