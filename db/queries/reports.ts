@@ -414,22 +414,29 @@ export async function itemsSummary(db: DbOrTx, q: ReportQuery) {
  * view's round(amount_crc, 2) and day), so a range is read from received_documents_expenses_idx
  * alone (company, day, category, amount; the view's condition), and added up in the index's order
  * before anything else sees it — a year is about 4,000 days and categories instead of 110,000
- * documents (decision 194).
+ * documents (decision 194). Without a search they come already added up by day and category
+ * (received_expense_days, kept by triggers whose condition is the view's; decision 156).
  */
 export function expenseDaysSql(companyId: number, from: SQL, until: SQL, match?: (description: SQL, reference: SQL, category: SQL) => SQL): SQL {
   const own = match ? sql` and ${match(sql`e.description`, sql`e.reference`, sql`e.category_id`)}` : sql``;
-  const received = match ? sql` and ${match(sql`r.issuer_name`, sql`r.consecutive`, sql`r.expense_category_id`)}` : sql``;
+  const received = match
+    ? sql`select r.expense_category_id, r.expense_day, count(*), sum(r.expense_crc)
+      from received_documents r
+     where r.company_id = ${companyId} and r.expense_category_id is not null and ${ACCEPTED_RECEIVED("r")}
+       and r.expense_day >= ${from} and r.expense_day < ${until}
+       and r.expense_category_id in (select c.id from expense_categories c where c.company_id = ${companyId})
+       and ${match(sql`r.issuer_name`, sql`r.consecutive`, sql`r.expense_category_id`)}
+     group by r.expense_day, r.expense_category_id`
+    : sql`select d.category_id, d.day, d.documents::bigint, d.amount_crc
+      from received_expense_days d
+     where d.company_id = ${companyId} and d.day >= ${from} and d.day < ${until}
+       and d.category_id in (select c.id from expense_categories c where c.company_id = ${companyId})`;
   return sql`select e.category_id, e.spent_on as day, count(*) as expenses, sum(${conv("e", "amount")}) as amount
       from expenses e
      where e.company_id = ${companyId} and e.deleted_at is null and e.spent_on >= ${from} and e.spent_on < ${until}${own}
      group by e.spent_on, e.category_id
     union all
-    select r.expense_category_id, r.expense_day, count(*), sum(r.expense_crc)
-      from received_documents r
-     where r.company_id = ${companyId} and r.expense_category_id is not null and ${ACCEPTED_RECEIVED("r")}
-       and r.expense_day >= ${from} and r.expense_day < ${until}
-       and r.expense_category_id in (select c.id from expense_categories c where c.company_id = ${companyId})${received}
-     group by r.expense_day, r.expense_category_id`;
+    ${received}`;
 }
 
 /**

@@ -227,3 +227,22 @@ export const receptionUploadStash = pgTable(
   },
   (t) => [index("reception_upload_stash_token_idx").on(t.token), index("reception_upload_stash_created_idx").on(t.createdAt)],
 );
+
+/**
+ * Received documents counted as expenses (accepted, with a category: the view received_expenses,
+ * decision 176), added up per company, Costa Rica day and category: how many and their amount in
+ * colones (the sum of expense_crc, already rounded per document). Kept by the database (deferred
+ * triggers on received_documents, migration 0031, decision 156), so the dashboard's seven months and
+ * the expenses report read a few rows per day instead of every document.
+ */
+export const receivedExpenseDays = pgTable(
+  "received_expense_days",
+  {
+    companyId: integer("company_id").notNull(),
+    day: date("day").notNull(),
+    categoryId: integer("category_id").notNull(),
+    documents: integer("documents").notNull(),
+    amountCrc: numeric("amount_crc").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.day, t.categoryId] })],
+);

@@ -11,8 +11,13 @@
 //   Hacienda, 'no enviado', pending and uncategorised documents, and another company's, do not count;
 // - the expenses by day and category as expenseDaysSql gives them (how many, their sum) equal the
 //   expenses the view received_expenses gave through the query it replaced (kept below only as the
-//   oracle), added up the same way, before and after changing a document's creditable tax, applicable expense, category, acceptance and date;
+//   oracle), added up the same way, before and after changing a document's creditable tax, applicable expense, category, acceptance and date,
+//   and deleting one; without a search they come from received_expense_days, kept by deferred triggers
+//   (decision 156): a transaction rolled back leaves it as it was, and the migration's backfill writes
+//   the same rows as the triggers;
 // - the dashboard's expense figures (daily sums, the month's pie) equal the oracle's.
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { rows } from "../../db/client.ts";
@@ -234,5 +239,37 @@ describe("received documents as expenses, kept by the database", () => {
       { name: "Alquiler", total: "100000.01" },
       { name: "Transporte", total: "-10000.00" },
     ]);
+  });
+
+  it("the days added up by the database follow a deletion and commits only; the migration's backfill writes the same rows as the triggers", async () => {
+    const dayRows = () =>
+      rows<Record<string, unknown>>(
+        database.db,
+        sql`select company_id, day::text as day, category_id, documents, amount_crc::text as amount_crc from received_expense_days order by company_id, day, category_id`,
+      );
+    await database.db.delete(receivedDocuments).where(eq(receivedDocuments.id, ids.rent));
+    await expectSameEntries();
+    const committed = await dayRows();
+    await expect(
+      database.db.transaction(async (tx) => {
+        await tx.update(receivedDocuments).set({ status: "rechazado" }).where(eq(receivedDocuments.id, ids.taxi));
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect(await dayRows()).toEqual(committed);
+    expect(committed.length).toBeGreaterThan(5);
+    const dir = path.join(import.meta.dirname, "../../db/migrations");
+    const file = fs.readdirSync(dir).find((f) => f.endsWith("_received_expense_days_triggers.sql"));
+    expect(file).toBeDefined();
+    const backfill = fs
+      .readFileSync(path.join(dir, file!), "utf8")
+      .split("--> statement-breakpoint")
+      .filter((s) => /insert into received_expense_days[\s\S]*from received_documents/.test(s));
+    expect(backfill).toHaveLength(1);
+    await database.db.execute(sql`delete from received_expense_days`);
+    expect(await dayRows()).toEqual([]);
+    await database.db.execute(sql.raw(backfill[0]));
+    expect(await dayRows()).toEqual(committed);
+    await expectSameEntries();
   });
 });
