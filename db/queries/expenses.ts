@@ -5,6 +5,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../client.ts";
 import { expenseAttachments, expenseCategories, expensePaymentMethods, expenses } from "../schema/index.ts";
 import { fold } from "./payments.ts";
+import { COUNT_AHEAD } from "./document-lists.ts";
 import { pageWithTotal } from "./paging.ts";
 
 /** The company's expense categories, by name. */
@@ -65,7 +66,8 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 /**
  * One page of the company's live expenses, newest day first (ties: newest first). `search` matches
  * (case- and accent-insensitive, anywhere) the number, the description, the reference and the
- * category's name.
+ * category's name. The total is exact up to COUNT_AHEAD rows past the page; beyond, `totalCapped`
+ * is true and the total is a lower bound.
  */
 export async function expensesPage(db: DbOrTx, opts: { companyId: number; search: string; page: number; perPage: number }) {
   const where: SQL[] = [eq(expenses.companyId, opts.companyId), isNull(expenses.deletedAt)];
@@ -75,6 +77,7 @@ export async function expensesPage(db: DbOrTx, opts: { companyId: number; search
     const f = (e: SQL | AnyPgColumn) => sql`translate(lower(coalesce(${e}, '')), 'áéíóúüñ', 'aeiouun') like ${like}`;
     where.push(sql`(${sql.join([f(sql`${expenses.id}::text`), f(expenses.description), f(expenses.reference), f(expenseCategories.name)], sql` or `)})`);
   }
+  const cap = (Math.max(1, opts.page) - 1) * opts.perPage + opts.perPage + COUNT_AHEAD;
   const { rows, total } = await pageWithTotal({
     ...opts,
     rows: (limit, offset) =>
@@ -95,14 +98,18 @@ export async function expensesPage(db: DbOrTx, opts: { companyId: number; search
         .orderBy(desc(expenses.spentOn), desc(expenses.id))
         .limit(limit)
         .offset(offset),
+    // Capped like the documents' lists (COUNT_AHEAD rows past the page, decision 156): a company with
+    // tens of thousands of expenses counted every one on each page view.
     count: async () => {
-      const [{ n }] = await db
-        .select({ n: sql<number>`count(*)::int` })
+      const counted = db
+        .select({ one: sql`1`.as("one") })
         .from(expenses)
         .innerJoin(expenseCategories, eq(expenseCategories.id, expenses.categoryId))
-        .where(and(...where));
+        .where(and(...where))
+        .limit(cap + 1);
+      const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(counted.as("capped"));
       return Number(n);
     },
   });
-  return { rows, total };
+  return { rows, total: Math.min(total, cap), totalCapped: total > cap };
 }

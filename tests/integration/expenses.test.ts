@@ -8,7 +8,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { COUNT_AHEAD } from "../../db/queries/document-lists.ts";
 import { expenseAttachments, expenseCategories, expensePaymentMethods, expenses } from "../../db/schema/index.ts";
 import { dailySums, expensesOfMonth } from "../../db/queries/dashboard.ts";
 import { readToasts } from "../../app/server/flash.server.ts";
@@ -104,6 +105,24 @@ describe("domain", () => {
 });
 
 describe("'Nuevo gasto'", () => {
+  it("counts only so far past the page: a company with more expenses than that gets the pager's 'more' (works without JavaScript)", async () => {
+    const { company, b, category } = await setup();
+    await database.db.execute(
+      sql`insert into expenses (company_id, spent_on, category_id, description, amount, currency_id, exchange_rate, payment_method_code)
+          select ${company.id}, date '2026-01-01' + (i % 300), ${category.id}, 'Gasto ' || i, 1000, 2, 1, '01' from generate_series(1, ${COUNT_AHEAD + 25}) i`,
+    );
+    const l = await call(b, list.loader, { path: "/expenses" });
+    expect(l.data).toMatchObject({ page: 1, lastPage: (10 + COUNT_AHEAD) / 10, totalCapped: true });
+    expect(l.data.rows).toHaveLength(10);
+    expect(l.data.rows[0].date).toBe("27/10/2026");
+    // Near the end the count is exact again.
+    const near = await call(b, list.loader, { path: "/expenses?page=1002" });
+    expect(near.data).toMatchObject({ page: 1002, lastPage: 1003, totalCapped: false });
+    const last = await call(b, list.loader, { path: "/expenses?page=1003" });
+    expect(last.data).toMatchObject({ page: 1003, lastPage: 1003, totalCapped: false });
+    expect(last.data.rows).toHaveLength(5);
+  }, 60_000);
+
   it("saves an expense with its receipt under a generated name outside the web root; the list shows it with 'S/R'", async () => {
     const { company, b, category } = await setup();
     const r = await call(b, newExpense.action, { path: "/expenses/new", form: valid(category.id, { attachment: png("../../recibo de papel.png") }) });

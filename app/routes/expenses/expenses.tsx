@@ -40,10 +40,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const req = await listRequest(request, context, "/expenses");
   const database = db();
   const query = { companyId: company.id, search: req.search, perPage: req.perPage };
-  let { rows, total } = await expensesPage(database, { ...query, page: req.page });
+  let { rows, total, totalCapped } = await expensesPage(database, { ...query, page: req.page });
   if (rows.length === 0 && total > 0 && req.page > lastPage(total, req.perPage)) {
     req.page = lastPage(total, req.perPage);
-    ({ rows, total } = await expensesPage(database, { ...query, page: req.page }));
+    ({ rows, total, totalCapped } = await expensesPage(database, { ...query, page: req.page }));
   }
   return {
     plan5: company.permission === 5,
@@ -51,6 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     perPage: req.perPage,
     search: req.search,
     lastPage: lastPage(total, req.perPage),
+    totalCapped,
     rows: rows.map((r) => ({
       id: r.id,
       description: r.description,
@@ -163,7 +164,7 @@ export default function Expenses({ loaderData: d }: Route.ComponentProps) {
             </tbody>
           </table>
         </div>
-        <Pagination page={d.page} lastPage={d.lastPage} />
+        <Pagination page={d.page} lastPage={d.lastPage} more={d.totalCapped} />
       </div>
       <Outlet />
     </div>
