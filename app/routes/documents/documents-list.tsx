@@ -77,7 +77,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const req = await listRequest(request, context, `/${section}${filter ? `?${filter}` : ""}`);
   const database = db();
   const query = { companyId: company!.id, kinds: info.kinds, search: req.search, filter, perPage: req.perPage };
-  let { rows, total, totalCapped } = await documentList(database, { ...query, page: req.page });
+  // The pending-documents banner does not depend on the page: read beside it (PostgreSQL runs both at once).
+  const [first, pending] = await Promise.all([documentList(database, { ...query, page: req.page }), pendingBannerText(database, company!.id)]);
+  let { rows, total, totalCapped } = first;
   // A remembered page past the end (documents were filtered or the page size grew): show the last one.
   if (rows.length === 0 && total > 0 && req.page > lastPage(total, req.perPage)) {
     req.page = lastPage(total, req.perPage);
@@ -85,11 +87,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   // Independent reads of the page, at once. The client links to client-detail unless it is deleted
   // (or the generic client).
-  const [symbols, linkable, parents, pending] = await Promise.all([
+  const [symbols, linkable, parents] = await Promise.all([
     currencySymbols(database),
     linkableClientIds(database, { companyId: company!.id, ids: rows.flatMap((r) => (r.clientId ? [r.clientId] : [])) }),
     section === "notes" ? noteParents(database, { companyId: company!.id, noteIds: rows.map((r) => r.id) }) : new Map(),
-    pendingBannerText(database, company!.id),
   ]);
   const today = costaRicaDay(new Date());
   const plan5 = company!.permission === 5;
