@@ -1,9 +1,9 @@
 // Client and provider queries. Every function takes the company id and filters by it (tenancy).
 import { and, asc, eq, inArray, isNull, notInArray, or, sql } from "drizzle-orm";
-import { dec, money, type Decimal } from "../../app/domain/decimal.ts";
+import { dec, money } from "../../app/domain/decimal.ts";
 import { amountDue } from "../../app/domain/receivables.ts";
 import type { DbOrTx } from "../client.ts";
-import { barrios, cantons, clientContacts, clients, countries, districts, documents, identificationTypes, OWING_PREDICATE, provinces } from "../schema/index.ts";
+import { barrios, cantons, clientContacts, clients, countries, districts, documents, identificationTypes, DUE_EXPRESSION, OWING_PREDICATE, provinces } from "../schema/index.ts";
 import { pageWithTotal } from "./paging.ts";
 
 /** The expression of the GIN index clients_search_words_idx (db/schema/master.ts). */
@@ -94,32 +94,42 @@ async function owingInvoices(db: DbOrTx, opts: { companyId: number; clientIds: n
       debitNoteTotal: documents.debitNoteTotal,
     })
     .from(documents)
-    .where(
-      and(
-        eq(documents.companyId, opts.companyId),
-        inArray(documents.clientId, opts.clientIds),
-        eq(documents.kind, "fe"),
-        notInArray(documents.status, ["rechazado", "anulado"]),
-        isNull(documents.deletedAt),
-        sql.raw(OWING_PREDICATE),
-      ),
-    )
+    .where(owingWhere(opts))
     .orderBy(asc(documents.issuedAt), asc(documents.id));
+}
+
+const owingWhere = (opts: { companyId: number; clientIds: number[] }) =>
+  and(
+    eq(documents.companyId, opts.companyId),
+    inArray(documents.clientId, opts.clientIds),
+    eq(documents.kind, "fe"),
+    notInArray(documents.status, ["rechazado", "anulado"]),
+    isNull(documents.deletedAt),
+    sql.raw(OWING_PREDICATE),
+  );
+
+/**
+ * Pending receivables per client, in colones (dollar invoices converted at their stored exchange
+ * rate): the sum of what is still due on each invoice (DUE_EXPRESSION, the SQL form of
+ * app/domain/receivables.ts amountDue), rounded half-up to 5 decimals. With no documents it is 0. One
+ * query for a whole page of clients, added up by the database: a client on credit can owe hundreds
+ * of invoices (decision 156).
+ */
+export async function clientBalances(db: DbOrTx, opts: { companyId: number; clientIds: number[] }): Promise<Map<number, string>> {
+  const sums = new Map<number, string>();
+  if (opts.clientIds.length) {
+    const rows = await db
+      .select({ clientId: documents.clientId, balance: sql<string>`round(sum((${sql.raw(DUE_EXPRESSION)}) * case when ${documents.currencyId} = 1 then ${documents.exchangeRate} else 1 end), 5)::text` })
+      .from(documents)
+      .where(owingWhere(opts))
+      .groupBy(documents.clientId);
+    for (const r of rows) sums.set(r.clientId!, r.balance);
+  }
+  return new Map(opts.clientIds.map((id) => [id, sums.get(id) ?? "0"]));
 }
 
 /** A due amount in colones (dollar invoices at their stored exchange rate). */
 const inColones = (due: string, d: { currencyId: number; exchangeRate: string }) => (d.currencyId === 1 ? dec(due).times(dec(d.exchangeRate)) : dec(due));
-
-/**
- * Pending receivables per client, in colones (dollar invoices converted at their stored exchange
- * rate): the sum of what is still due on each invoice (app/domain/receivables.ts amountDue). With no
- * documents it is 0. One query for a whole page of clients.
- */
-export async function clientBalances(db: DbOrTx, opts: { companyId: number; clientIds: number[] }): Promise<Map<number, string>> {
-  const sums = new Map<number, Decimal>();
-  for (const d of await owingInvoices(db, opts)) sums.set(d.clientId!, (sums.get(d.clientId!) ?? dec("0")).plus(inColones(amountDue(d), d)));
-  return new Map(opts.clientIds.map((id) => [id, sums.has(id) ? money(sums.get(id)!) : "0"]));
-}
 
 /**
  * The account statement of a client (spec part 1 §2.3, §3): its invoices with something due, oldest

@@ -16,6 +16,12 @@ export const EMAIL_RETRY_PREDICATE =
  */
 export const OWING_PREDICATE = "payment_amount + credit_note_total < total_comprobante + debit_note_total";
 
+/**
+ * What is still due on a document where OWING_PREDICATE holds (so it is above zero): the SQL form of
+ * app/domain/receivables.ts `amountDue`, for sums the database adds up (a test checks they agree).
+ */
+export const DUE_EXPRESSION = "total_comprobante + debit_note_total - payment_amount - credit_note_total";
+
 const money = (name: string) => numeric(name, { precision: 18, scale: 5 });
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });

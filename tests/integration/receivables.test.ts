@@ -15,7 +15,8 @@ import { paymentFormState, recordPayment } from "../../app/server/payments.serve
 import { dueRemindersWhere } from "../../app/server/payment-reminders.server.ts";
 import { saveOutgoingEmail } from "../../app/server/company-mail.server.ts";
 import { setupConfigForCompany } from "../../app/server/config-setup.server.ts";
-import { owes } from "../../app/domain/receivables.ts";
+import { amountDue, owes } from "../../app/domain/receivables.ts";
+import { dec, money } from "../../app/domain/decimal.ts";
 import { addDays, costaRicaDay } from "../../app/domain/document-status.ts";
 import type { DocumentDraft } from "../../app/domain/document-draft.ts";
 import type { PaymentFormData } from "../../app/domain/payments.ts";
@@ -200,6 +201,36 @@ describe("the SQL filter and the domain rule agree", () => {
       expect(unpaid.has(ids[i]), `case ${i}`).toBe(due);
       expect(paid.has(ids[i]), `case ${i}`).toBe(!due);
     });
+  });
+});
+
+describe("the client balance added up by the database and the domain rule agree", () => {
+  it("equals the sum of amountDue in colones (dollar invoices at their own rate), to 5 decimals, half-up", async () => {
+    const a = await issuingCompany(database.db);
+    // [total, paid, credit notes, debit notes, currency id (1 = USD), rate]
+    const cases = [
+      ["1000.00000", "0", "0", "0", 2, "1"],
+      ["1000.00000", "999.99999", "0", "0", 2, "1"],
+      ["1000.00000", "400.00000", "599.99999", "0", 2, "1"],
+      ["1000.00000", "1000.00000", "0", "0.00001", 2, "1"],
+      ["2452.29210", "0", "0", "0", 1, "506.33333"],
+      ["10.00001", "3.33333", "0", "1.11111", 1, "507.12345"],
+      ["0.00001", "0", "0", "0", 1, "0.50000"],
+      ["1000.00000", "1000.00000", "0", "0", 2, "1"],
+      ["1000.00000", "1500.00000", "0", "0", 1, "500.00000"],
+    ] as const;
+    let expected = dec("0");
+    for (const [total, paymentAmount, creditNoteTotal, debitNoteTotal, currencyId, exchangeRate] of cases) {
+      const r = await issue(a, sampleDraft("fe", a.client.id));
+      await database.db.update(documents).set({ totalComprobante: total, paymentAmount, creditNoteTotal, debitNoteTotal, currencyId, exchangeRate }).where(eq(documents.id, r.documentId));
+      const due = dec(amountDue({ total, paymentAmount, creditNoteTotal, debitNoteTotal }));
+      expected = expected.plus(currencyId === 1 ? due.times(dec(exchangeRate)) : due);
+    }
+    // 1000 + 3 × 0.00001 + 2452.2921 × 506.33333 + 7.77779 × 507.12345 + 0.00001 × 0.5
+    // = 1 246 621.5248588685; the paid and the overpaid invoices add nothing.
+    expect(money(expected)).toBe("1246621.52486");
+    expect((await clientBalances(database.db, { companyId: a.company.id, clientIds: [a.client.id, a.provider.id] })).get(a.client.id)).toBe(money(expected));
+    expect((await clientBalances(database.db, { companyId: a.company.id, clientIds: [a.provider.id] })).get(a.provider.id)).toBe("0");
   });
 });
 
