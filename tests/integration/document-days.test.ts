@@ -9,8 +9,6 @@
 //   rate, a document moved to another day or company, a deletion, several changes of one document in
 //   one transaction, and a transaction rolled back;
 // - the backfill statement of the migration writes exactly the rows the triggers wrote.
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { rows } from "../../db/client.ts";
@@ -19,6 +17,7 @@ import { dailySums } from "../../db/queries/dashboard.ts";
 import { companiesPage } from "../../db/queries/companies.ts";
 import { createCompany, createUser } from "../setup/app.ts";
 import { createTestDatabase } from "../setup/db.ts";
+import { backfillStatement } from "../setup/migration-backfill.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let userId: number;
@@ -169,15 +168,10 @@ describe("documents added up by day, kept by the database", () => {
   it("the migration's backfill writes the same rows as the triggers", async () => {
     const written = await dayRows();
     expect(written.length).toBeGreaterThan(8);
-    const dir = path.join(import.meta.dirname, "../../db/migrations");
-    const file = fs.readdirSync(dir).find((f) => f.endsWith("_document_days_triggers.sql"));
-    expect(file).toBeDefined();
-    const statements = fs.readFileSync(path.join(dir, file!), "utf8").split("--> statement-breakpoint");
-    const backfill = statements.filter((s) => /insert into document_days[\s\S]*from documents/.test(s));
-    expect(backfill).toHaveLength(1);
+    const backfill = backfillStatement("document_days_triggers", "document_days", "documents");
     await database.db.execute(sql`delete from document_days`);
     expect(await dayRows()).toEqual([]);
-    await database.db.execute(sql.raw(backfill[0]));
+    await database.db.execute(sql.raw(backfill));
     expect(await dayRows()).toEqual(written);
     await expectSameAsBefore();
   });

@@ -9,8 +9,6 @@
 //   acceptance states, and after each change of state, of the creditable tax, of the data, and a
 //   deletion;
 // - the backfill statement of the migration writes exactly the rows the triggers wrote.
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { rows } from "../../db/client.ts";
@@ -21,6 +19,7 @@ import { ingestReceivedFiles } from "../../app/server/receptions/intake.server.t
 import { issuingCompany } from "../fixtures/issuing.ts";
 import { acceptedColumns, receivedRow, supplierDocument } from "../fixtures/receptions.ts";
 import { createTestDatabase } from "../setup/db.ts";
+import { backfillStatement } from "../setup/migration-backfill.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let companyId: number;
@@ -217,15 +216,10 @@ describe("received documents' IVA by tariff, kept by the database", () => {
   it("the migration's backfill writes the same rows as the triggers", async () => {
     const written = await tariffRows();
     expect(written.length).toBeGreaterThan(20);
-    const dir = path.join(import.meta.dirname, "../../db/migrations");
-    const file = fs.readdirSync(dir).find((f) => f.endsWith("_received_document_tariffs_backfill.sql"));
-    expect(file).toBeDefined();
-    const statements = fs.readFileSync(path.join(dir, file!), "utf8").split("--> statement-breakpoint");
-    const backfill = statements.filter((s) => /insert into received_document_tariffs[\s\S]*from received_documents r/.test(s));
-    expect(backfill).toHaveLength(1);
+    const backfill = backfillStatement("received_document_tariffs_backfill", "received_document_tariffs", "received_documents");
     await database.db.execute(sql`delete from received_document_tariffs`);
     expect(await tariffRows()).toEqual([]);
-    await database.db.execute(sql.raw(backfill[0]));
+    await database.db.execute(sql.raw(backfill));
     expect(await tariffRows()).toEqual(written);
     await expectSameAsBefore();
   });

@@ -16,8 +16,6 @@
 //   (decision 156): a transaction rolled back leaves it as it was, and the migration's backfill writes
 //   the same rows as the triggers;
 // - the dashboard's expense figures (daily sums, the month's pie) equal the oracle's.
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { rows } from "../../db/client.ts";
@@ -28,6 +26,7 @@ import { expensesReport } from "../../app/server/reports/expenses.server.ts";
 import { issuingCompany } from "../fixtures/issuing.ts";
 import { acceptedColumns, receivedRow } from "../fixtures/receptions.ts";
 import { createTestDatabase } from "../setup/db.ts";
+import { backfillStatement } from "../setup/migration-backfill.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let companyId: number;
@@ -258,17 +257,10 @@ describe("received documents as expenses, kept by the database", () => {
     ).rejects.toThrow("rolled back");
     expect(await dayRows()).toEqual(committed);
     expect(committed.length).toBeGreaterThan(5);
-    const dir = path.join(import.meta.dirname, "../../db/migrations");
-    const file = fs.readdirSync(dir).find((f) => f.endsWith("_received_expense_days_triggers.sql"));
-    expect(file).toBeDefined();
-    const backfill = fs
-      .readFileSync(path.join(dir, file!), "utf8")
-      .split("--> statement-breakpoint")
-      .filter((s) => /insert into received_expense_days[\s\S]*from received_documents/.test(s));
-    expect(backfill).toHaveLength(1);
+    const backfill = backfillStatement("received_expense_days_triggers", "received_expense_days", "received_documents");
     await database.db.execute(sql`delete from received_expense_days`);
     expect(await dayRows()).toEqual([]);
-    await database.db.execute(sql.raw(backfill[0]));
+    await database.db.execute(sql.raw(backfill));
     expect(await dayRows()).toEqual(committed);
     await expectSameEntries();
   });
