@@ -16,14 +16,17 @@ const crDate = (at: Date) => sql`(${at.toISOString()}::timestamptz at time zone 
 export async function dailySums(db: DbOrTx, { companyId, since }: { companyId: number; since: Date }): Promise<DailySum[]> {
   return rows<DailySum>(
     db,
-    sql`select kind, day, sum(total)::text as total from (
-          select kind, to_char(day, 'YYYY-MM-DD') as day, total_crc as total
+    // One row per kind and day already: the documents' days as stored, the expenses' categories added
+    // up per day; the day is written as text last.
+    sql`select kind, to_char(day, 'YYYY-MM-DD') as day, total::text as total from (
+          select kind, day, total_crc as total
             from document_days
            where company_id = ${companyId} and day >= ${crDate(since)} and kind in ('fe','te','nc') and not rejected
           union all
-          select 'expense', to_char(x.day, 'YYYY-MM-DD'), x.amount
+          select 'expense', x.day, sum(x.amount)
             from (${expenseDaysSql(companyId, crDate(since), sql`'infinity'::date`)}) x
-        ) s group by kind, day`,
+           group by x.day
+        ) s`,
   );
 }
 
