@@ -1,6 +1,7 @@
 // The backfill of a table the database keeps with triggers (decisions 156, 193): the one
 // `insert into <table> … from <source>` statement of its custom migration, so a test can run it
-// again and compare with what the triggers wrote.
+// again and compare with what the triggers wrote, and a benchmark's bulk load can add up once what
+// the triggers would have added up row by row (bench/documents.ts).
 import fs from "node:fs";
 import path from "node:path";
 
