@@ -50,6 +50,16 @@ const creator = alias(users, "creator");
 const docsThisYear = (since: Date) =>
   sql<number>`(select coalesce(sum(dd.documents), 0)::int from ${documentDays} dd where dd.company_id = "companies"."id" and dd.kind <> 'qt' and dd.day >= (${since.toISOString()}::timestamptz at time zone 'America/Costa_Rica')::date)`;
 
+/** The columns both company lists show (the user's companies and a user's companies in /users). */
+const listColumns = (now: Date) => ({
+  id: companies.id,
+  name: companies.name,
+  email: companies.email,
+  identification: companies.identification,
+  phone: companies.phone,
+  documentsThisYear: docsThisYear(crYearStart(now)),
+});
+
 export interface CompanyListRow {
   id: number;
   name: string;
@@ -79,16 +89,7 @@ export async function companiesPage(
     ...opts,
     rows: (limit, offset) =>
       db
-        .select({
-          id: companies.id,
-          name: companies.name,
-          email: companies.email,
-          identification: companies.identification,
-          phone: companies.phone,
-          active: companies.active,
-          administrator: creator.name,
-          documentsThisYear: docsThisYear(crYearStart(opts.now)),
-        })
+        .select({ ...listColumns(opts.now), active: companies.active, administrator: creator.name })
         .from(companies)
         .leftJoin(creator, eq(creator.id, companies.userId))
         .where(where)
@@ -175,14 +176,7 @@ export async function companiesOfUserPage(
     ...opts,
     rows: (limit, offset) =>
       db
-        .select({
-          id: companies.id,
-          name: companies.name,
-          email: companies.email,
-          identification: companies.identification,
-          phone: companies.phone,
-          documentsThisYear: docsThisYear(crYearStart(opts.now)),
-        })
+        .select(listColumns(opts.now))
         .from(companies)
         .where(where)
         .orderBy(asc(companies.name), asc(companies.id))
