@@ -5,7 +5,7 @@ import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
 import { documentReferences, documents, OWING_PREDICATE } from "../schema/index.ts";
 import { clientSearchWords } from "./clients.ts";
-import { pageWithTotal } from "./paging.ts";
+import { cappedTotal, countCap, pageWithTotal } from "./paging.ts";
 
 /** Filters of spec part 2 §2 (lists): Hacienda status, payment state and note kind. */
 export type DocumentListFilter = "aceptado" | "rechazado" | "pagado" | "no-pagado" | "nc" | "nd";
@@ -100,8 +100,7 @@ export function documentWordsMatch(words: string[], mode: "whole" | "beginnings"
  */
 async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[], inOrder = false) {
   const perPage = q.perPage;
-  const offset = (Math.max(1, q.page) - 1) * perPage;
-  const cap = offset + perPage + (q.countAhead ?? COUNT_AHEAD);
+  const cap = countCap(q.page, perPage, q.countAhead ?? COUNT_AHEAD);
   const counted = db.select({ one: sql`1`.as("one") }).from(documents).where(and(...where));
   const result = await pageWithTotal({
     page: q.page,
@@ -142,7 +141,7 @@ async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[], inOrde
       return Number(n);
     },
   });
-  return { rows: result.rows, total: Math.min(result.total, cap), totalCapped: result.total > cap };
+  return { rows: result.rows, ...cappedTotal(result.total, cap) };
 }
 
 /** For notes: the document each one belongs to (its first reference), by note id. */

@@ -6,7 +6,7 @@ import type { DbOrTx } from "../client.ts";
 import { expenseAttachments, expenseCategories, expensePaymentMethods, expenses } from "../schema/index.ts";
 import { fold } from "./payments.ts";
 import { COUNT_AHEAD } from "./document-lists.ts";
-import { pageWithTotal } from "./paging.ts";
+import { cappedTotal, countCap, pageWithTotal } from "./paging.ts";
 
 /** The company's expense categories, by name. */
 export async function categoriesOf(db: DbOrTx, { companyId }: { companyId: number }) {
@@ -77,7 +77,7 @@ export async function expensesPage(db: DbOrTx, opts: { companyId: number; search
     const f = (e: SQL | AnyPgColumn) => sql`translate(lower(coalesce(${e}, '')), 'áéíóúüñ', 'aeiouun') like ${like}`;
     where.push(sql`(${sql.join([f(sql`${expenses.id}::text`), f(expenses.description), f(expenses.reference), f(expenseCategories.name)], sql` or `)})`);
   }
-  const cap = (Math.max(1, opts.page) - 1) * opts.perPage + opts.perPage + COUNT_AHEAD;
+  const cap = countCap(opts.page, opts.perPage, COUNT_AHEAD);
   const { rows, total } = await pageWithTotal({
     ...opts,
     rows: (limit, offset) =>
@@ -111,5 +111,5 @@ export async function expensesPage(db: DbOrTx, opts: { companyId: number; search
       return Number(n);
     },
   });
-  return { rows, total: Math.min(total, cap), totalCapped: total > cap };
+  return { rows, ...cappedTotal(total, cap) };
 }

@@ -33,3 +33,16 @@ export async function pageWithTotal<Row>(opts: {
     counted: true,
   };
 }
+
+/**
+ * A capped count (docs/decisions/092, 156): the rows before and on the page and `ahead` more are
+ * counted (the count query reads at most `cap + 1`); beyond, the list shows "more" instead of a last page.
+ */
+export function countCap(page: number, perPage: number, ahead: number): number {
+  return (Math.max(1, page) - 1) * perPage + perPage + ahead;
+}
+
+/** A count read up to `cap + 1` rows, as the lists show it: at most `cap`, and whether there are more. */
+export function cappedTotal(counted: number, cap: number): { total: number; totalCapped: boolean } {
+  return { total: Math.min(counted, cap), totalCapped: counted > cap };
+}

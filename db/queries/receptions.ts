@@ -6,7 +6,7 @@ import { rows as rawRows, type DbOrTx } from "../client.ts";
 import { expenseCategories, receivedDocuments, receptionMailboxes, receptionSettings } from "../schema/index.ts";
 import { clientSearchWords } from "./clients.ts";
 import type { ReceptionFilter } from "../../app/domain/receptions.ts";
-import { pageWithTotal } from "./paging.ts";
+import { cappedTotal, countCap, pageWithTotal } from "./paging.ts";
 
 export const RECEPTION_COUNT_AHEAD = 10_000;
 export const RECEPTION_SEARCH_COUNT_AHEAD = 100;
@@ -66,8 +66,7 @@ export async function receptionList(db: DbOrTx, q: ReceptionListRequest) {
 }
 
 async function page(db: DbOrTx, q: ReceptionListRequest, where: SQL[], ahead: number) {
-  const offset = (Math.max(1, q.page) - 1) * q.perPage;
-  const cap = offset + q.perPage + ahead;
+  const cap = countCap(q.page, q.perPage, ahead);
   const counted = db
     .select({ one: sql`1`.as("one") })
     .from(receivedDocuments)
@@ -81,7 +80,7 @@ async function page(db: DbOrTx, q: ReceptionListRequest, where: SQL[], ahead: nu
     rows: (limit, at) => db.select(listColumns).from(receivedDocuments).where(and(...where)).orderBy(desc(receivedDocuments.issuedAt), desc(receivedDocuments.id)).limit(limit).offset(at),
     count: async () => Number((await db.select({ n: sql<number>`count(*)::int` }).from(counted))[0].n),
   });
-  return { rows: result.rows, total: Math.min(result.total, cap), totalCapped: result.total > cap };
+  return { rows: result.rows, ...cappedTotal(result.total, cap) };
 }
 
 /** One received document of the company, without its files. */
