@@ -8,12 +8,15 @@
  *
  *   tsx bench/hacienda.ts            (BENCH_SECONDS=2 per measurement by default)
  *
- * It measures the engine the way the production server runs it (decision 144): compiled JavaScript
- * run by plain `node`, not TypeScript under the tsx loader (an empty script peaks at 39.5 MB under
- * node, 74.5 MB under tsx, 2026-11-25). `benchHacienda` builds this file with Vite (the
- * production bundler; an SSR build, dependencies left to node_modules as in the server build) into
- * node_modules/.cache/colibri-bench/ and runs it in a child `node` process, so that the peak RSS is
- * the engine's alone and not that of the suites `npm run bench` ran before it. No V8 flags.
+ * It measures the engine the way the production server runs it (decisions 144, 145): compiled
+ * JavaScript run by plain `node`, not TypeScript under the tsx loader (an empty script peaks at
+ * 39.5 MB under node, 74.5 MB under tsx, 2026-11-25), on a worker thread with the heap limits of the
+ * server's engine workers (app/server/engine/limits.ts), where production signs and judges documents.
+ * `benchHacienda` builds this file with Vite (the production bundler; an SSR build, dependencies left
+ * to node_modules as in the server build) into node_modules/.cache/colibri-bench/ and runs it in a
+ * child `node` process, so that the peak RSS is the engine's alone and not that of the suites
+ * `npm run bench` ran before it. No V8 flags. The peak RSS is the whole child process's: its main
+ * thread, which only starts the worker, and the worker.
  *
  * Before/after comparisons on a loaded machine: BENCH_BASELINE=DIR (a checkout of another version
  * of the repository, e.g. `git archive <commit> app | tar -x -C DIR`, with node_modules linked)
@@ -24,6 +27,7 @@ import { spawnSync } from "node:child_process";
 import { generateKeyPairSync, sign as rsaSign, verify as rsaVerify } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { getHeapSpaceStatistics } from "node:v8";
+import { isMainThread, parentPort, Worker } from "node:worker_threads";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildXml } from "../app/hacienda/build.ts";
@@ -35,6 +39,7 @@ import { signXml } from "../app/hacienda/sign.ts";
 import { verifyXml } from "../app/hacienda/verify.ts";
 import { validateSchema } from "../app/hacienda/xsd/index.ts";
 import { loadSchemaSet } from "../app/hacienda/xsd/load.server.ts";
+import { ENGINE_WORKER_LIMITS } from "../app/server/engine/limits.ts";
 
 /** The repository (in the built copy, given by the parent process: the copy lives elsewhere). */
 const repoRoot = process.env.COLIBRI_BENCH_REPO ?? resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
@@ -89,7 +94,7 @@ function memoryNow(): string {
     .filter((s) => s.space_size > 0)
     .map((s) => `${s.space_name.replace(/_space$/, "")} ${mb(s.physical_space_size)}`)
     .join(", ");
-  return `rss ${mb(m.rss)} MB; heap ${mb(m.heapTotal)} (${spaces}), used ${mb(m.heapUsed)} (live and garbage); external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)})`;
+  return `rss ${mb(m.rss)} MB (the process); this thread's heap ${mb(m.heapTotal)} (${spaces}), used ${mb(m.heapUsed)} (live and garbage); external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)})`;
 }
 
 /**
@@ -320,20 +325,24 @@ export async function measureHacienda(): Promise<Record<string, number | string>
   const judgeRss = (mb: number) => (mb <= 150 ? "ok" : "ABOVE");
   results.budget_peak_rss = `≤ 150 MB: ${judgeRss(results.peak_rss_mb as number)} for the whole process (${results.peak_rss_mb} MB); ${judgeRss(results.peak_rss_engine_mb as number)} for the engine's phases, before the bare-RSA loops (${results.peak_rss_engine_mb} MB)`;
   results.node = process.version;
-  results.runtime ??= `child process: ${runtimeOf()}, ${process.execArgv.length ? `node ${process.execArgv.join(" ")}` : "no node flags"}`;
+  const limits = `young generation ${ENGINE_WORKER_LIMITS.maxYoungGenerationSizeMb} MB, old ${ENGINE_WORKER_LIMITS.maxOldGenerationSizeMb} MB`;
+  results.runtime ??= `child process: ${runtimeOf()}, ${process.execArgv.length ? `node ${process.execArgv.join(" ")}` : "no node flags"}; ${isMainThread ? "on the main thread" : `on a worker thread with the engine workers' heap limits (${limits})`}`;
   return results;
 }
 
 const isMain = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain && process.argv.includes("--measure")) {
-  // The built copy, run by benchHacienda: the results as one JSON line.
-  measureHacienda().then(
-    (r) => console.log(JSON.stringify(r)),
-    (err) => {
-      console.error(err);
-      process.exitCode = 1;
-    },
-  );
+if (isMain && !isMainThread) {
+  // The engine worker started below: the measurements, sent to the main thread.
+  measureHacienda().then((r) => parentPort!.postMessage(r));
+} else if (isMain && process.argv.includes("--measure")) {
+  // The built copy, run by benchHacienda: measured on a worker thread sized as the server's engine
+  // workers (an error there ends the worker and reaches this thread); the results as one JSON line.
+  const worker = new Worker(fileURLToPath(import.meta.url), { argv: ["--measure"], resourceLimits: ENGINE_WORKER_LIMITS });
+  worker.on("message", (r) => console.log(JSON.stringify(r)));
+  worker.on("error", (err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
 } else if (isMain) {
   benchHacienda().then(
     (r) => {

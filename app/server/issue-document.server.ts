@@ -12,7 +12,6 @@ import { enqueue } from "../../jobs/runner.ts";
 import { buildClave, buildConsecutivo, DOC_TYPE_CODES, randomSecurityCode, type IdType } from "../hacienda/clave.ts";
 import { buildXml, documentTotals } from "../hacienda/build.ts";
 import type { SigningKey } from "../hacienda/p12.ts";
-import { signXml } from "../hacienda/sign.ts";
 import { validateDocument } from "../hacienda/validate.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
 import { TotalsError } from "../domain/totals.ts";
@@ -21,6 +20,7 @@ import { addDays, costaRicaDay } from "../domain/document-status.ts";
 import { companyHacienda, signingKeyFor, SigningKeyError } from "./signing-key.server.ts";
 import { applyNoteToReferenced } from "./receivables.server.ts";
 import { takeGivenNumber, takeNextNumber, type CounterKey } from "./counters.server.ts";
+import { signOffThread } from "./engine/pool.server.ts";
 
 export type IssueResult =
   | { ok: true; documentId: number; kind: string; number: number; clave: string | null; consecutivo: string | null; status: string; total: string }
@@ -321,7 +321,7 @@ export async function issueDocumentInTx(
       throw new IssueValidationError([{ field: fieldOfPath(e.field ?? ""), message: e.message }]);
     }
     // no_hacienda companies: numbered and validated, never signed nor sent.
-    if (hacienda) signed = Buffer.from(signXml(xml, key!, { now }), "utf8");
+    if (hacienda) signed = Buffer.from(await signOffThread(xml, key!, now), "utf8");
   }
   await tx.update(documents).set({ number, consecutivo, clave, signedXml: signed }).where(eq(documents.id, row.id));
   return { ok: true, documentId: row.id, kind: draft.kind, number, clave, consecutivo, status: hacienda ? "por enviar" : "no aplica", total: summary.total };

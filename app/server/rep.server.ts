@@ -14,11 +14,11 @@ import { buildXml, documentTotals } from "../hacienda/build.ts";
 import { buildClave, buildConsecutivo, DOC_TYPE_CODES, randomSecurityCode } from "../hacienda/clave.ts";
 import type { Comprobante } from "../hacienda/model.ts";
 import type { SigningKey } from "../hacienda/p12.ts";
-import { signXml } from "../hacienda/sign.ts";
 import { validateDocument } from "../hacienda/validate.ts";
 import type { CompiledSchemaSet } from "../hacienda/xsd/index.ts";
 import { companySnapshot } from "./issue-document.server.ts";
 import { companyHacienda } from "./signing-key.server.ts";
+import { signOffThread } from "./engine/pool.server.ts";
 
 /** Thrown inside the payment's transaction: the REP cannot be issued, nothing is saved. */
 export class RepError extends Error {}
@@ -124,7 +124,7 @@ export async function issueRepForPayment(
   const number = counter.next - 1;
   const h = header(number);
   const doc = model(h);
-  const signed = Buffer.from(signXml(buildXml(doc), input.key, { now }), "utf8");
+  const signed = Buffer.from(await signOffThread(buildXml(doc), input.key, now), "utf8");
   const totals = documentTotals(doc);
   const summary = summaryOf(totals);
   const [row] = await tx

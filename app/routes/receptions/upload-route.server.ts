@@ -9,7 +9,7 @@ import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 import { readLimitedForm, submitUpload, uploadFormLists, type UploadState } from "../../server/receptions/upload.server.ts";
-import { warmJudgePool } from "../../server/receptions/judge-pool.server.ts";
+import { warmEnginePool } from "../../server/engine/pool.server.ts";
 
 export function requireWriter(context: Readonly<RouterContextProvider>) {
   const { company, user } = context.get(requestContext);
@@ -29,7 +29,7 @@ export function listUrl(request: Request): string {
 export async function uploadLoader({ request, context }: { request: Request; context: Readonly<RouterContextProvider> }) {
   const { company } = requireWriter(context);
   // The workers that verify the XML start while the user chooses the files.
-  warmJudgePool();
+  warmEnginePool();
   return { lists: await uploadFormLists(db(), company.id), back: listUrl(request) };
 }
 

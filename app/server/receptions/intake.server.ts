@@ -16,7 +16,7 @@ import { dec, money } from "../../domain/decimal.ts";
 import type { ReceivedSummary } from "../../hacienda/parse.ts";
 import { expandFiles, type IncomingFile } from "./files.server.ts";
 import type { ComprobanteFacts } from "./judge.server.ts";
-import { judgeOffThread } from "./judge-pool.server.ts";
+import { judgeOffThread } from "../engine/pool.server.ts";
 
 export interface FileOutcome {
   /** The file's name as shown (inside a .zip: the entry's name, with `from` the archive's). */

@@ -17,13 +17,13 @@ import { buildXml } from "../../hacienda/build.ts";
 import { buildConsecutivo, type DocTypeCode } from "../../hacienda/clave.ts";
 import type { MensajeReceptor } from "../../hacienda/model.ts";
 import type { SigningKey } from "../../hacienda/p12.ts";
-import { signXml } from "../../hacienda/sign.ts";
 import { validateDocument } from "../../hacienda/validate.ts";
 import type { CompiledSchemaSet } from "../../hacienda/xsd/index.ts";
 import { takeNextNumber } from "../counters.server.ts";
 import { appSchemaSet } from "../document-form.server.ts";
 import { companyHacienda, signingKeyFor, SigningKeyError } from "../signing-key.server.ts";
 import { issuerCheckKey } from "./intake.server.ts";
+import { signOffThread } from "../engine/pool.server.ts";
 
 /** MensajeReceptor document type of each acceptance condition (NOTES §4): 05 CCE, 06 CPCE, 07 RCE. */
 export const MESSAGE_DOC_TYPE: Record<1 | 2 | 3, DocTypeCode> = { 1: "05", 2: "06", 3: "07" };
@@ -116,7 +116,7 @@ export async function prepareMessageInTx(tx: Tx, row: ReceivedRow, key: SigningK
   if (!checked.ok) throw new ProcessError(`El mensaje de receptor no es válido: ${checked.errors.map((e) => e.message).join(" ")}`);
   const number = await takeNextNumber(tx, { companyId: row.companyId, branch, terminal, docType });
   const mr = model(number);
-  const signed = signXml(buildXml(mr), key, { now: opts.now });
+  const signed = await signOffThread(buildXml(mr), key, opts.now);
   await tx
     .update(receivedDocuments)
     .set({
