@@ -55,14 +55,11 @@ export function sessionIdFrom(request: Request): string | undefined {
 }
 
 /**
- * Everything a signed-in request needs about its session, in one query: the session, its user, the
- * active company with its currency symbol, the companies of the switcher and the remembered list
- * pages. Always read fresh: a company renamed or a user's companies changed show on the next page,
- * in every process (docs/decisions/191-request-shell.md).
+ * The lookup's query, built once per database: every signed-in request runs it, and drizzle would
+ * otherwise build its SQL text again each time (docs/decisions/157).
  */
-export async function lookupSession(db: DbOrTx, sessionId: string | undefined, now: Date): Promise<SessionLookup> {
-  if (!sessionId) return { state: "none" };
-  const [row] = await db
+function buildLookup(db: DbOrTx) {
+  return db
     .select({
       id: sessions.id,
       expiresAt: sessions.expiresAt,
@@ -89,7 +86,30 @@ export async function lookupSession(db: DbOrTx, sessionId: string | undefined, n
     .leftJoin(companies, eq(companies.id, sessions.companyId))
     .leftJoin(generalConfigurations, eq(generalConfigurations.companyId, companies.id))
     .leftJoin(currencies, eq(currencies.id, generalConfigurations.currencyId))
-    .where(and(eq(sessions.id, sessionId), eq(sessions.kind, "web")));
+    .where(and(eq(sessions.id, sql.placeholder("sessionId")), eq(sessions.kind, "web")))
+    .prepare("session_lookup");
+}
+
+const lookupStatements = new WeakMap<DbOrTx, ReturnType<typeof buildLookup>>();
+
+function lookupStatement(db: DbOrTx) {
+  let statement = lookupStatements.get(db);
+  if (!statement) {
+    statement = buildLookup(db);
+    lookupStatements.set(db, statement);
+  }
+  return statement;
+}
+
+/**
+ * Everything a signed-in request needs about its session, in one query: the session, its user, the
+ * active company with its currency symbol, the companies of the switcher and the remembered list
+ * pages. Always read fresh: a company renamed or a user's companies changed show on the next page,
+ * in every process (docs/decisions/191-request-shell.md).
+ */
+export async function lookupSession(db: DbOrTx, sessionId: string | undefined, now: Date): Promise<SessionLookup> {
+  if (!sessionId) return { state: "none" };
+  const [row] = await lookupStatement(db).execute({ sessionId });
   if (!row) return { state: "none" };
   if (row.closedAt) {
     return row.closedReason === "replaced" ? { state: "closed", message: REPLACED_MESSAGE } : { state: "none" };
