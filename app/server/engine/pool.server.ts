@@ -43,9 +43,9 @@ const SIGNER_STOPPED = "El proceso que firma los comprobantes se detuvo. Intente
 function pool(): Slot[] | null {
   if (disabled) return null;
   if (slots) return slots;
-  const configured = process.env.ENGINE_WORKERS;
-  size = configured === undefined || configured === "" ? os.availableParallelism() : Math.floor(Number(configured)) || 0;
-  if (size < 1) {
+  const configured = Number(process.env.ENGINE_WORKERS?.trim() || Number.NaN);
+  size = Number.isInteger(configured) && configured >= 0 ? configured : os.availableParallelism();
+  if (size === 0) {
     disabled = true;
     return null;
   }

@@ -146,7 +146,7 @@ export async function ingestReceivedFiles(db: Db, input: IntakeInput): Promise<I
   const comprobantes: Array<Judged & { facts: ComprobanteFacts }> = [];
   const answers = new Map<string, Judged & { accepted: boolean; detail: string | null }>();
 
-  // Judged on worker threads, several at once (judge-pool.server.ts); outcomes keep the files' order.
+  // Judged on worker threads, several at once (app/server/engine/pool.server.ts); outcomes keep the files' order.
   const judged = await Promise.all(files.map((f) => ("bytes" in f ? judgeOffThread(f.bytes) : null)));
   for (const [i, f] of files.entries()) {
     if (!("bytes" in f)) {
