@@ -92,9 +92,11 @@ export async function fill(database: Database, documents: number) {
      where x.indrelid = 'documents'::regclass and not x.indisprimary and not x.indisunique`,
   );
   for (const i of indexes) await exec(database, `drop index "${i.name}"`);
-  // The documents' days (document_days, decision 156) are added up once after the load, by the
-  // migration's own backfill, instead of by a deferred trigger call per row at commit.
+  // The documents' days (document_days, decision 156) and the pending counts (pending_documents,
+  // decision 158) are added up once after the load, by the migrations' own backfills, instead of by
+  // a deferred trigger call per row at commit.
   await exec(database, "alter table documents disable trigger document_days_insert");
+  await exec(database, "alter table documents disable trigger pending_documents_insert");
   await exec(
     database,
     `insert into documents (company_id, kind, client_id, status, issued_at, currency_id, exchange_rate, total_comprobante, branch, terminal, number, consecutivo, clave, situacion,
@@ -126,21 +128,27 @@ export async function fill(database: Database, documents: number) {
   );
   const insertMs = performance.now() - t1;
   await exec(database, "alter table documents enable trigger document_days_insert");
+  await exec(database, "alter table documents enable trigger pending_documents_insert");
   await exec(database, "delete from document_days");
   await exec(database, backfillStatement("document_days_triggers", "document_days", "documents"));
+  await exec(database, "delete from pending_documents");
+  await exec(database, backfillStatement("pending_documents_triggers", "pending_documents", "documents"));
   for (const i of indexes) await exec(database, i.def);
   const documentsMs = performance.now() - t1;
   const t2 = performance.now();
   await exec(database, "vacuum analyze clients");
   await exec(database, "vacuum analyze documents");
   const analyzeMs = performance.now() - t2;
-  const counts = await one<{ n: number; top: number; fe: number; days: number }>(
+  const counts = await one<{ n: number; top: number; fe: number; days: number; pending: number; counted: number }>(
     database,
     `select count(*)::int as n, (select count(*)::int from documents where company_id = ${owners[0].companyId}) as top,
             (select count(*)::int from documents where company_id = ${owners[0].companyId} and kind = 'fe') as fe,
-            (select sum(documents)::int from document_days) as days from documents`,
+            (select sum(documents)::int from document_days) as days,
+            (select count(*)::int from documents where status in ('por enviar', 'procesando')) as pending,
+            (select coalesce(sum(documents), 0)::int from pending_documents) as counted from documents`,
   );
   if (counts.n !== documents || counts.days !== documents) throw new Error(`seeded ${counts.n} documents (${counts.days} in document_days), expected ${documents}`);
+  if (counts.counted !== counts.pending) throw new Error(`pending_documents counts ${counts.counted} documents, ${counts.pending} are pending`);
   // A client name and a consecutive of the busiest company to search for.
   const sample = await one<{ name: string; consecutivo: string }>(
     database,

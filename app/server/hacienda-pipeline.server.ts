@@ -2,9 +2,9 @@
 // signed bytes (never re-signed), poll with backoff until Hacienda answers; the callback endpoint
 // only makes a poll happen sooner (its body is never trusted). The clave is the
 // idempotency key: resubmitting is always safe ("ya fue recibido" counts as sent).
-import { and, count, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { companies, documents, EMAIL_RETRY_PREDICATE, jobs } from "../../db/schema/index.ts";
+import { companies, documents, EMAIL_RETRY_PREDICATE, jobs, pendingDocuments } from "../../db/schema/index.ts";
 import { documentRecipients } from "../email/document-email.ts";
 import { enqueue } from "../../jobs/runner.ts";
 import { createHaciendaClient, HaciendaClientError, readMensajeHacienda, sandboxEnvironment, type ClientOptions, type Credentials, type HaciendaClient, type StatusResult } from "../hacienda/client.ts";
@@ -381,19 +381,18 @@ export async function handleHaciendaCallback(db: Db, clave: string, now: Date): 
 // ---------------------------------------------------------------------------------------------
 // For the screens
 
-/** "N documentos pendientes de enviar": documents waiting to be sent or for Hacienda's answer. */
+/**
+ * "N documentos pendientes de enviar": documents waiting to be sent or for Hacienda's answer, by
+ * state, as the database keeps them counted (pending_documents, decision 158).
+ */
 export async function pendingCount(db: DbOrTx, companyId: number): Promise<{ porEnviar: number; procesando: number; total: number }> {
-  const rows = await db
-    .select({ status: documents.status, n: count() })
-    .from(documents)
-    .where(and(eq(documents.companyId, companyId), inArray(documents.status, ["por enviar", "procesando"])))
-    .groupBy(documents.status);
-  const porEnviar = Number(rows.find((r) => r.status === "por enviar")?.n ?? 0);
-  const procesando = Number(rows.find((r) => r.status === "procesando")?.n ?? 0);
+  const rows = await db.select({ status: pendingDocuments.status, n: pendingDocuments.documents }).from(pendingDocuments).where(eq(pendingDocuments.companyId, companyId));
+  const porEnviar = rows.find((r) => r.status === "por enviar")?.n ?? 0;
+  const procesando = rows.find((r) => r.status === "procesando")?.n ?? 0;
   return { porEnviar, procesando, total: porEnviar + procesando };
 }
 
-/** The banner of the dashboard and the document lists, or null when nothing waits (one indexed count). */
+/** The banner of the dashboard and the document lists, or null when nothing waits (one read of at most two rows). */
 export async function pendingBannerText(db: DbOrTx, companyId: number): Promise<string | null> {
   return pendingText(await pendingCount(db, companyId));
 }

@@ -207,6 +207,22 @@ export const documentDays = pgTable(
   (t) => [primaryKey({ columns: [t.companyId, t.day, t.kind, t.rejected] })],
 );
 
+/**
+ * How many documents of a company wait for Hacienda, by state ('por enviar', 'procesando'): the
+ * pending banner of the document lists and the dashboard (pendingCount). Kept by the database
+ * (triggers on documents, migration pending_documents_triggers, decision 158); a state without
+ * documents has no row.
+ */
+export const pendingDocuments = pgTable(
+  "pending_documents",
+  {
+    companyId: integer("company_id").notNull(),
+    status: text("status").notNull(),
+    documents: integer("documents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.status] })],
+);
+
 export const documentLines = pgTable(
   "document_lines",
   {
