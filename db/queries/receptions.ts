@@ -145,16 +145,17 @@ export async function receptionForPdf(db: DbOrTx, { companyId, id }: { companyId
 
 /**
  * Pending documents and their deadlines (dashboard, list banner): how many are pending, how many
- * must be answered within `urgentUntil` (inclusive) and the nearest deadline still open.
+ * must be answered within `urgentUntil` (inclusive) and the nearest deadline still open. Read from
+ * the counts per deadline the database keeps (pending_receptions, decision 158).
  */
 export async function pendingDeadlines(db: DbOrTx, { companyId, today, urgentUntil }: { companyId: number; today: string; urgentUntil: string }) {
   const [row] = await rawRows<{ pending: number; urgent: number; nearest: string | null; passed: number }>(
     db,
-    sql`select count(*)::int as pending,
-               count(*) filter (where reject_deadline >= ${today}::date and reject_deadline <= ${urgentUntil}::date)::int as urgent,
-               count(*) filter (where reject_deadline < ${today}::date)::int as passed,
+    sql`select coalesce(sum(documents), 0)::int as pending,
+               coalesce(sum(documents) filter (where reject_deadline >= ${today}::date and reject_deadline <= ${urgentUntil}::date), 0)::int as urgent,
+               coalesce(sum(documents) filter (where reject_deadline < ${today}::date), 0)::int as passed,
                to_char(min(reject_deadline) filter (where reject_deadline >= ${today}::date), 'YYYY-MM-DD') as nearest
-          from received_documents where company_id = ${companyId} and message = 4`,
+          from pending_receptions where company_id = ${companyId}`,
   );
   return { pending: Number(row?.pending ?? 0), urgent: Number(row?.urgent ?? 0), passed: Number(row?.passed ?? 0), nearest: row?.nearest ?? null };
 }

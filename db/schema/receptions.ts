@@ -246,3 +246,19 @@ export const receivedExpenseDays = pgTable(
   },
   (t) => [primaryKey({ columns: [t.companyId, t.day, t.categoryId] })],
 );
+
+/**
+ * How many received documents of a company wait for its acceptance or rejection (message 4), by the
+ * last day to reject them: the deadline banner of the dashboard and of the reception list
+ * (pendingDeadlines). Kept by the database (triggers on received_documents, migration
+ * pending_receptions_triggers, decision 158); a day without pending documents has no row.
+ */
+export const pendingReceptions = pgTable(
+  "pending_receptions",
+  {
+    companyId: integer("company_id").notNull(),
+    rejectDeadline: date("reject_deadline").notNull(),
+    documents: integer("documents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.rejectDeadline] })],
+);
