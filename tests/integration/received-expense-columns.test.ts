@@ -26,7 +26,7 @@ import { expensesReport } from "../../app/server/reports/expenses.server.ts";
 import { issuingCompany } from "../fixtures/issuing.ts";
 import { acceptedColumns, receivedRow } from "../fixtures/receptions.ts";
 import { createTestDatabase } from "../setup/db.ts";
-import { backfillStatement } from "../setup/migration-backfill.ts";
+import { expectBackfillRewrites } from "../setup/backfill-check.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let companyId: number;
@@ -257,11 +257,7 @@ describe("received documents as expenses, kept by the database", () => {
     ).rejects.toThrow("rolled back");
     expect(await dayRows()).toEqual(committed);
     expect(committed.length).toBeGreaterThan(5);
-    const backfill = backfillStatement("received_expense_days_triggers", "received_expense_days", "received_documents");
-    await database.db.execute(sql`delete from received_expense_days`);
-    expect(await dayRows()).toEqual([]);
-    await database.db.execute(sql.raw(backfill));
-    expect(await dayRows()).toEqual(committed);
+    await expectBackfillRewrites(database.db, { migration: "received_expense_days_triggers", table: "received_expense_days", source: "received_documents", read: dayRows });
     await expectSameEntries();
   });
 });
