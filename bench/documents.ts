@@ -47,6 +47,12 @@ const FIRST = ["María", "José", "Ana", "Luis", "Carlos", "Sofía", "Jorge", "L
 const LAST = ["Rodríguez", "Vargas", "Jiménez", "Mora", "Rojas", "Solís", "Araya", "Herrera", "Castro", "Chaves", "Quesada", "Alfaro", "Ulate", "Brenes", "Salas", "Montero"];
 const sqlArray = (xs: string[]) => `array[${xs.map((s) => `'${s}'`).join(",")}]`;
 
+/** The tables the database keeps from documents by triggers: their insert trigger and the migration whose backfill fills them. */
+const KEPT_BY_TRIGGERS = [
+  { table: "document_days", trigger: "document_days_insert", migration: "document_days_triggers" },
+  { table: "pending_documents", trigger: "pending_documents_insert", migration: "pending_documents_triggers" },
+];
+
 /**
  * Three companies (one user each), CLIENTS clients split by SHARES, then `documents` documents:
  * 80 % fe, 12 % te, 5 % nc, 2 % nd, 1 % fec over ~3 years (newest last); 85 % aceptado, 7 %
@@ -95,8 +101,7 @@ export async function fill(database: Database, documents: number) {
   // The documents' days (document_days, decision 156) and the pending counts (pending_documents,
   // decision 158) are added up once after the load, by the migrations' own backfills, instead of by
   // a deferred trigger call per row at commit.
-  await exec(database, "alter table documents disable trigger document_days_insert");
-  await exec(database, "alter table documents disable trigger pending_documents_insert");
+  for (const k of KEPT_BY_TRIGGERS) await exec(database, `alter table documents disable trigger ${k.trigger}`);
   await exec(
     database,
     `insert into documents (company_id, kind, client_id, status, issued_at, currency_id, exchange_rate, total_comprobante, branch, terminal, number, consecutivo, clave, situacion,
@@ -127,12 +132,11 @@ export async function fill(database: Database, documents: number) {
      join companies co on co.id = c.company_id`,
   );
   const insertMs = performance.now() - t1;
-  await exec(database, "alter table documents enable trigger document_days_insert");
-  await exec(database, "alter table documents enable trigger pending_documents_insert");
-  await exec(database, "delete from document_days");
-  await exec(database, backfillStatement("document_days_triggers", "document_days", "documents"));
-  await exec(database, "delete from pending_documents");
-  await exec(database, backfillStatement("pending_documents_triggers", "pending_documents", "documents"));
+  for (const k of KEPT_BY_TRIGGERS) {
+    await exec(database, `alter table documents enable trigger ${k.trigger}`);
+    await exec(database, `delete from ${k.table}`);
+    await exec(database, backfillStatement(k.migration, k.table, "documents"));
+  }
   for (const i of indexes) await exec(database, i.def);
   const documentsMs = performance.now() - t1;
   const t2 = performance.now();

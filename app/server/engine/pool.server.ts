@@ -43,7 +43,7 @@ const SIGNER_STOPPED = "El proceso que firma los comprobantes se detuvo. Intente
 function pool(): Slot[] | null {
   if (disabled) return null;
   if (slots) return slots;
-  const configured = Number(process.env.ENGINE_WORKERS?.trim() || Number.NaN);
+  const configured = process.env.ENGINE_WORKERS?.trim() ? Number(process.env.ENGINE_WORKERS) : Number.NaN;
   size = Number.isInteger(configured) && configured >= 0 ? configured : os.availableParallelism();
   if (size === 0) {
     disabled = true;
