@@ -306,6 +306,12 @@ describe("the list", () => {
     expect(page1.data.rows[0].description).toBe("Gasto 12");
     const found = await call(a.b, list.loader, { path: "/expenses?search=ref-333" });
     expect(found.data.rows.map((r: { description: string }) => r.description)).toEqual(["Gasto 3"]);
+    expect(found.data.lastPage).toBe(1);
+    // By the category's name (accents ignored): every live expense, counted with the category joined.
+    const byCategory = await call(a.b, list.loader, { path: "/expenses?search=papeleria&perPage=10" });
+    expect(byCategory.data.rows).toHaveLength(10);
+    expect(byCategory.data.lastPage).toBe(2);
+    expect((await call(a.b, list.loader, { path: "/expenses?search=viajes" })).data).toMatchObject({ rows: [], lastPage: 1 });
     expect((await call(other.b, list.loader, { path: "/expenses" })).data.rows).toEqual([]);
   });
 
