@@ -1,9 +1,9 @@
 // The welcome advertisement (spec part 1 §2.3 Advertisement admin, §4 Welcome advertisement).
 // One row; every save increments `code` so each user sees the new version once.
-import { and, asc, eq, sql } from "drizzle-orm";
+import { asc, eq, sql, type SQLWrapper } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import type { Db } from "../../db/client.ts";
-import { advertisements, users } from "../../db/schema/index.ts";
+import { advertisements } from "../../db/schema/index.ts";
 
 export const ADVERTISEMENT_SUPER_ADMIN_ONLY = "Solo el superadministrador puede cambiar el anuncio: lo ven los usuarios de todas las empresas.";
 
@@ -27,18 +27,22 @@ export async function currentAdvertisement(db: Db) {
 }
 
 /**
- * The advertisement the dashboards show: the active one, only when the super-admin saved it. One an
- * ordinary admin saved before this rule (or nobody known) reaches nobody.
+ * The id of the advertisement the dashboards show, as a subquery: the active one, only when the
+ * super-admin (`superAdminEmail`, lower case) saved it. One an ordinary admin saved before this rule
+ * (or nobody known) reaches nobody. The session's query reads its code with it (decision 147).
  */
+export function shownAdvertisementId(superAdminEmail: SQLWrapper | string) {
+  return sql`(select a.id from advertisements a join users su on su.id = a.saved_by_id
+     where a.active and lower(su.email) = ${superAdminEmail} order by a.id limit 1)`;
+}
+
+/** The advertisement the dashboards show (shownAdvertisementId), or undefined. */
 export async function shownAdvertisement(db: Db, superAdminEmail: string) {
   if (!superAdminEmail) return undefined;
   const [row] = await db
     .select({ title: advertisements.title, contentHtml: advertisements.contentHtml, code: advertisements.code })
     .from(advertisements)
-    .innerJoin(users, eq(users.id, advertisements.savedById))
-    .where(and(eq(advertisements.active, true), eq(sql`lower(${users.email})`, superAdminEmail)))
-    .orderBy(asc(advertisements.id))
-    .limit(1);
+    .where(eq(advertisements.id, shownAdvertisementId(superAdminEmail)));
   return row;
 }
 

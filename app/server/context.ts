@@ -28,6 +28,16 @@ export interface SwitcherCompany {
   name: string;
 }
 
+/** What the dashboard's and the document lists' banners need, read with the session (docs/decisions/147). */
+export interface RequestBanners {
+  /** The active company's documents waiting to be sent or for Hacienda's answer (pending_documents). */
+  pending: { porEnviar: number; procesando: number };
+  /** When the active company's stored key expires, if one is stored. */
+  keyNotAfter: Date | null;
+  /** The code of the advertisement the dashboards show, if one is shown (shownAdvertisementId). */
+  advertisementCode: number | null;
+}
+
 export interface RequestState {
   ip: string;
   /** The CSRF token forms must echo in `_csrf`. */
@@ -40,6 +50,8 @@ export interface RequestState {
   companies?: SwitcherCompany[];
   /** The session's remembered list pages (app/server/page-memory.server.ts), read with the session. */
   uiState?: string | null;
+  /** Read with the session (signed in only). */
+  banners?: RequestBanners;
   /** Route rule that matched (title for the page head). */
   title?: string;
 }

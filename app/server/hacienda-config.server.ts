@@ -14,9 +14,7 @@ import {
   CONFIG_MESSAGES,
   CONSECUTIVE_TYPES,
   checkKeyFile,
-  keyExpiryText,
   type HaciendaConfigInput,
-  type KeyExpiryWarning,
 } from "../domain/config-schemas.ts";
 import type { FieldErrors } from "../domain/forms.ts";
 import { decryptSecret, encryptSecret } from "./secrets.server.ts";
@@ -186,12 +184,6 @@ export async function testHaciendaAccess(db: Db, companyId: number, opts: Pick<C
     }
     return { ok: false, message: CONFIG_MESSAGES.accessFailed, detail: error instanceof HaciendaClientError ? error.message : undefined };
   }
-}
-
-/** Dashboard warning: 30 days before the stored key expires, and after. */
-export async function keyExpiryWarning(db: Db, companyId: number, now: Date): Promise<KeyExpiryWarning | null> {
-  const [row] = await db.select({ notAfter: haciendaConfigs.keyNotAfter }).from(haciendaConfigs).where(eq(haciendaConfigs.companyId, companyId));
-  return keyExpiryText(row?.notAfter, now);
 }
 
 /** Any company uses the local simulator (server/start.ts starts it then). */

@@ -4,16 +4,16 @@
 // idempotency key: resubmitting is always safe ("ya fue recibido" counts as sent).
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { companies, documents, EMAIL_RETRY_PREDICATE, jobs, pendingDocuments } from "../../db/schema/index.ts";
+import { companies, documents, EMAIL_RETRY_PREDICATE, jobs } from "../../db/schema/index.ts";
 import { documentRecipients } from "../email/document-email.ts";
 import { enqueue } from "../../jobs/runner.ts";
 import { createHaciendaClient, HaciendaClientError, readMensajeHacienda, sandboxEnvironment, type ClientOptions, type Credentials, type HaciendaClient, type StatusResult } from "../hacienda/client.ts";
 import { verifyXml } from "../hacienda/verify.ts";
 import type { DocumentDraft } from "../domain/document-draft.ts";
-import { pendingText } from "../domain/document-status.ts";
 import { companyHacienda, type CompanyHacienda } from "./signing-key.server.ts";
 import { idTypeOf } from "./issue-document.server.ts";
 import { sandboxUrlFor } from "./hacienda-config.server.ts";
+import { pendingOf } from "./session.server.ts";
 import { applyNoteToReferenced } from "./receivables.server.ts";
 import { queueDocumentEvent } from "./api/webhooks.server.ts";
 
@@ -382,19 +382,17 @@ export async function handleHaciendaCallback(db: Db, clave: string, now: Date): 
 // For the screens
 
 /**
- * "N documentos pendientes de enviar": documents waiting to be sent or for Hacienda's answer, by
- * state, as the database keeps them counted (pending_documents, decision 158).
+ * "N documentos pendientes de enviar": a company's documents waiting to be sent or for Hacienda's
+ * answer, by state, as the database keeps them counted (pending_documents, decision 158). Pages read
+ * the same counts with the session (pendingOf, decision 147).
  */
 export async function pendingCount(db: DbOrTx, companyId: number): Promise<{ porEnviar: number; procesando: number; total: number }> {
-  const rows = await db.select({ status: pendingDocuments.status, n: pendingDocuments.documents }).from(pendingDocuments).where(eq(pendingDocuments.companyId, companyId));
-  const porEnviar = rows.find((r) => r.status === "por enviar")?.n ?? 0;
-  const procesando = rows.find((r) => r.status === "procesando")?.n ?? 0;
+  const [row] = await db
+    .select({ porEnviar: pendingOf(companies.id, "por enviar"), procesando: pendingOf(companies.id, "procesando") })
+    .from(companies)
+    .where(eq(companies.id, companyId));
+  const { porEnviar, procesando } = row ?? { porEnviar: 0, procesando: 0 };
   return { porEnviar, procesando, total: porEnviar + procesando };
-}
-
-/** The banner of the dashboard and the document lists, or null when nothing waits (one read of at most two rows). */
-export async function pendingBannerText(db: DbOrTx, companyId: number): Promise<string | null> {
-  return pendingText(await pendingCount(db, companyId));
 }
 
 async function storedDraft(db: DbOrTx, companyId: number, documentId: number) {

@@ -34,6 +34,7 @@ export const rootMiddleware: MiddlewareFunction<Response> = async ({ request, co
     state.company = lookup.company;
     state.companies = lookup.companies;
     state.uiState = lookup.uiState;
+    state.banners = lookup.banners;
   }
   context.set(requestContext, state);
 

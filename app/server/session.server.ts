@@ -2,10 +2,11 @@
 // One active session per user: a newer sign-in closes the older ones with reason 'replaced'. API
 // tokens (kind 'api', app/server/api/tokens.server.ts) share the table but are never a cookie's
 // session, and a browser sign-in does not close them.
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql, type SQLWrapper } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
-import { companies, currencies, generalConfigurations, sessions, users } from "../../db/schema/index.ts";
-import type { CurrentCompany, CurrentUser, SwitcherCompany } from "./context.ts";
+import { advertisements, companies, currencies, generalConfigurations, haciendaConfigs, pendingDocuments, sessions, users } from "../../db/schema/index.ts";
+import { shownAdvertisementId } from "./advertisement.server.ts";
+import type { CurrentCompany, CurrentUser, RequestBanners, SwitcherCompany } from "./context.ts";
 import { clearCookie, readCookie, serializeCookie } from "./cookies.server.ts";
 import { env } from "./env.server.ts";
 import { randomToken, sha256Hex } from "./secrets.server.ts";
@@ -17,7 +18,7 @@ export const EXPIRED_MESSAGE = "Tu sesión expiró. Inicia sesión de nuevo.";
 export type SessionLookup =
   | { state: "none" }
   | { state: "closed"; message: string }
-  | { state: "active"; sessionId: string; user: CurrentUser; company?: CurrentCompany; companies: SwitcherCompany[]; uiState: string | null };
+  | { state: "active"; sessionId: string; user: CurrentUser; company?: CurrentCompany; companies: SwitcherCompany[]; uiState: string | null; banners: RequestBanners };
 
 /** Companies in the switcher, at most (the layout's select). */
 export const SWITCHER_LIMIT = 200;
@@ -34,6 +35,10 @@ const switcherCompanies = sql<SwitcherCompany[] | string | null>`(
     order by c.name, c.id limit ${sql.raw(String(SWITCHER_LIMIT))}
   ) s
 )`;
+
+/** A company's documents waiting in a state, as the database keeps them counted (pending_documents, decision 158). */
+export const pendingOf = (companyId: SQLWrapper | number, status: "por enviar" | "procesando") =>
+  sql<number>`coalesce((select ${pendingDocuments.documents} from ${pendingDocuments} where ${pendingDocuments.companyId} = ${companyId} and ${pendingDocuments.status} = ${status}), 0)`.mapWith(Number);
 
 export async function createSession(db: DbOrTx, userId: number, companyId: number | null, meta: { ip: string; userAgent: string | null; now: Date }) {
   const token = randomToken();
@@ -80,6 +85,12 @@ function buildLookup(db: DbOrTx) {
       currencySymbol: currencies.symbol,
       uiState: sessions.uiState,
       companies: switcherCompanies,
+      // The banners of the dashboard and the document lists, read here rather than by a query each
+      // (docs/decisions/147): documents waiting, the key's expiry, the advertisement's code.
+      porEnviar: pendingOf(companies.id, "por enviar"),
+      procesando: pendingOf(companies.id, "procesando"),
+      keyNotAfter: sql`(select ${haciendaConfigs.keyNotAfter} from ${haciendaConfigs} where ${haciendaConfigs.companyId} = ${companies.id})`.mapWith(haciendaConfigs.keyNotAfter),
+      advertisementShown: sql`(select ${advertisements.code} from ${advertisements} where ${advertisements.id} = ${shownAdvertisementId(sql.placeholder("superAdminEmail"))})`.mapWith(advertisements.code),
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -103,13 +114,13 @@ function lookupStatement(db: DbOrTx) {
 
 /**
  * Everything a signed-in request needs about its session, in one query: the session, its user, the
- * active company with its currency symbol, the companies of the switcher and the remembered list
- * pages. Always read fresh: a company renamed or a user's companies changed show on the next page,
+ * active company with its currency symbol, the companies of the switcher, the remembered list
+ * pages and what the banners need (documents waiting, the key's expiry, the advertisement's code). Always read fresh: a company renamed or a user's companies changed show on the next page,
  * in every process (docs/decisions/191-request-shell.md).
  */
 export async function lookupSession(db: DbOrTx, sessionId: string | undefined, now: Date): Promise<SessionLookup> {
   if (!sessionId) return { state: "none" };
-  const [row] = await lookupStatement(db).execute({ sessionId });
+  const [row] = await lookupStatement(db).execute({ sessionId, superAdminEmail: env().superAdminEmail });
   if (!row) return { state: "none" };
   if (row.closedAt) {
     return row.closedReason === "replaced" ? { state: "closed", message: REPLACED_MESSAGE } : { state: "none" };
@@ -136,7 +147,12 @@ export async function lookupSession(db: DbOrTx, sessionId: string | undefined, n
       ? { id: row.companyId, name: row.companyName!, active: row.companyActive!, permission: row.permission!, currencySymbol: row.currencySymbol ?? "₡" }
       : undefined;
   const switcher = (typeof row.companies === "string" ? JSON.parse(row.companies) : (row.companies ?? [])) as SwitcherCompany[];
-  return { state: "active", sessionId: row.id, user, company, companies: switcher, uiState: row.uiState };
+  const banners: RequestBanners = {
+    pending: { porEnviar: row.porEnviar, procesando: row.procesando },
+    keyNotAfter: row.keyNotAfter,
+    advertisementCode: row.advertisementShown,
+  };
+  return { state: "active", sessionId: row.id, user, company, companies: switcher, uiState: row.uiState, banners };
 }
 
 export async function setSessionCompany(db: DbOrTx, sessionId: string, companyId: number) {

@@ -7,9 +7,8 @@ import * as route from "../../app/routes/config/config-hacienda.tsx";
 import { makeTestP12 } from "../../app/hacienda/cert.ts";
 import { startRealSandbox } from "../../app/hacienda/sandbox/real.ts";
 import { DEFAULT_SANDBOX_USER, type Sandbox } from "../../app/hacienda/sandbox/server.ts";
-import { CONFIG_MESSAGES, CONSECUTIVE_TYPES } from "../../app/domain/config-schemas.ts";
+import { CONFIG_MESSAGES, CONSECUTIVE_TYPES, keyExpiryText } from "../../app/domain/config-schemas.ts";
 import { setupConfigForCompany, setupDemoCompany } from "../../app/server/config-setup.server.ts";
-import { keyExpiryWarning } from "../../app/server/hacienda-config.server.ts";
 import { decryptSecret } from "../../app/server/secrets.server.ts";
 import { call, createCompany, createUser, signedIn, type CallResult } from "../setup/app.ts";
 import { createTestDatabase } from "../setup/db.ts";
@@ -299,15 +298,19 @@ describe("probar acceso against the real local sandbox", () => {
   });
 });
 
+/** The dashboard's key warning from the stored expiry (the dashboard reads it with the session: request-shell.test.ts). */
+const keyWarning = async (companyId: number, now: Date) =>
+  keyExpiryText((await database.db.select({ notAfter: haciendaConfigs.keyNotAfter }).from(haciendaConfigs).where(eq(haciendaConfigs.companyId, companyId)))[0]?.notAfter, now);
+
 describe("key expiry warning", () => {
   it("nothing far from expiry; the spec text within 30 days; a clear message once expired", async () => {
     const { company } = await setup();
-    expect(await keyExpiryWarning(database.db, company.id, now)).toBeNull();
+    expect(await keyWarning(company.id, now)).toBeNull();
     const notAfter = new Date("2027-03-10T18:00:00Z");
     await database.db.update(haciendaConfigs).set({ keyNotAfter: notAfter }).where(eq(haciendaConfigs.companyId, company.id));
-    expect(await keyExpiryWarning(database.db, company.id, new Date("2027-01-01T12:00:00Z"))).toBeNull();
-    expect((await keyExpiryWarning(database.db, company.id, new Date("2027-02-28T18:00:00Z")))!.text).toBe("La llave criptográfica vence el 10/03/2027 (faltan 10 días).");
-    const expired = (await keyExpiryWarning(database.db, company.id, new Date("2027-03-11T12:00:00Z")))!;
+    expect(await keyWarning(company.id, new Date("2027-01-01T12:00:00Z"))).toBeNull();
+    expect((await keyWarning(company.id, new Date("2027-02-28T18:00:00Z")))!.text).toBe("La llave criptográfica vence el 10/03/2027 (faltan 10 días).");
+    const expired = (await keyWarning(company.id, new Date("2027-03-11T12:00:00Z")))!;
     expect(expired.kind).toBe("expired");
     expect(expired.text).toContain("La llave criptográfica venció el 10/03/2027");
   });

@@ -1,7 +1,7 @@
 // The documents waiting for Hacienda, counted by the database (docs/decisions/158): the table
 // pending_documents, written by deferred triggers of documents and filled for existing rows by the
 // custom migration pending_documents_triggers. Checked here, on both databases:
-// - pendingCount (the banner of the document lists and the dashboard) equals what the count it
+// - pendingCount (the counts the session reads for the banner of the document lists and the dashboard, pendingOf: decision 147) equals what the count it
 //   replaced computed from documents on every request — kept below only as the oracle — for every
 //   state, kind and company, deleted documents included as before;
 // - it follows the life of a document (issued 'por enviar', sent 'procesando', answered), a document
@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { rows } from "../../db/client.ts";
 import { documents } from "../../db/schema/index.ts";
-import { pendingBannerText, pendingCount } from "../../app/server/hacienda-pipeline.server.ts";
+import { pendingCount } from "../../app/server/hacienda-pipeline.server.ts";
+import { pendingText } from "../../app/domain/document-status.ts";
 import { createCompany, createUser } from "../setup/app.ts";
 import { createTestDatabase } from "../setup/db.ts";
 import { expectBackfillRewrites } from "../setup/backfill-check.ts";
@@ -80,7 +81,7 @@ describe("documents waiting for Hacienda, counted by the database", () => {
     ]);
     await expectSameAsBefore();
     expect(await pendingCount(database.db, companyId)).toEqual({ porEnviar: 3, procesando: 1, total: 4 });
-    expect(await pendingBannerText(database.db, companyId)).not.toBeNull();
+    expect(pendingText(await pendingCount(database.db, companyId))).not.toBeNull();
   });
 
   it("follows a document's life, commits only, and drops a state left empty", async () => {
@@ -95,7 +96,7 @@ describe("documents waiting for Hacienda, counted by the database", () => {
     await database.db.delete(documents).where(eq(documents.id, ids.deleted));
     await expectSameAsBefore();
     expect((await pendingRows()).filter((r) => r.company_id === companyId)).toEqual([]);
-    expect(await pendingBannerText(database.db, companyId)).toBeNull();
+    expect(pendingText(await pendingCount(database.db, companyId))).toBeNull();
     // Changes of other columns leave the rows alone.
     const before = await pendingRows();
     await database.db.update(documents).set({ paymentAmount: "100.00000", emailError: "x" }).where(eq(documents.id, ids.other));

@@ -7,10 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../db/client.ts";
 import { installQueryStats } from "../../db/query-stats.ts";
 import { counted } from "../setup/query-count.ts";
-import { advertisements, companies, companyUsers, haciendaConfigs } from "../../db/schema/index.ts";
+import { advertisements, companies, companyUsers, documents, haciendaConfigs, users } from "../../db/schema/index.ts";
 import * as layout from "../../app/routes/app-layout.tsx";
 import * as companiesRoute from "../../app/routes/companies/companies.tsx";
 import * as dashboard from "../../app/routes/dashboard/dashboard.tsx";
+import * as invoices from "../../app/routes/documents/documents-list.tsx";
 import { call, createCompany, createUser, signedIn, type Browser } from "../setup/app.ts";
 import { createTestDatabase } from "../setup/db.ts";
 
@@ -92,6 +93,38 @@ describe("the signed-in shell", () => {
     expect((await call(b, dashboard.loader, { path: "/dashboard" })).data.ad).toMatchObject({ title: "Aviso dos", code: 2 });
     await other.db.update(advertisements).set({ active: false });
     expect((await call(b, dashboard.loader, { path: "/dashboard" })).data.ad).toBeNull();
+  });
+
+  it("the banners come with the session: a document list is the shell's query and its rows, the dashboard its figures, deadlines and nothing more", async () => {
+    await call(b, invoices.loader, { path: "/invoices" }); // remembers the page
+    const list = await counted(() => call(b, invoices.loader, { path: "/invoices" }));
+    expect(list.result.data.pending).toBeNull();
+    expect(list.queries).toBe(2);
+    // The advertisement is read only while this user has not closed it.
+    await database.db.update(advertisements).set({ active: false });
+    const board = await counted(() => call(b, dashboard.loader, { path: "/dashboard" }));
+    expect(board.result.data.ad).toBeNull();
+    expect(board.queries).toBe(4);
+  });
+
+  it("documents issued elsewhere and waiting: the next list and dashboard show the banner", async () => {
+    const [doc] = await other.db.insert(documents).values({ companyId: companyA.id, kind: "fe", status: "por enviar", issuedAt: new Date(), totalComprobante: "1.00000" }).returning({ id: documents.id });
+    expect((await call(b, invoices.loader, { path: "/invoices" })).data.pending).toBe("1 documento espera respuesta de Hacienda (1 por enviar). Se envían solos cuando Hacienda responde; no hace falta emitirlos de nuevo.");
+    expect((await call(b, dashboard.loader, { path: "/dashboard" })).data.pending).toBe("1 documento espera respuesta de Hacienda (1 por enviar). Se envían solos cuando Hacienda responde; no hace falta emitirlos de nuevo.");
+    await other.db.delete(documents).where(eq(documents.id, doc.id));
+    expect((await call(b, invoices.loader, { path: "/invoices" })).data.pending).toBeNull();
+  });
+
+  it("an advertisement this user closed is not read again; a new version is", async () => {
+    await other.db.update(advertisements).set({ active: true, code: 7 });
+    expect((await call(b, dashboard.loader, { path: "/dashboard" })).data.ad).toMatchObject({ code: 7 });
+    await other.db.update(users).set({ advertisementCode: 7 }).where(eq(users.id, userId));
+    const closed = await counted(() => call(b, dashboard.loader, { path: "/dashboard" }));
+    expect(closed.result.data.ad).toBeNull();
+    expect(closed.queries).toBe(4);
+    await other.db.update(advertisements).set({ code: 8 });
+    expect((await call(b, dashboard.loader, { path: "/dashboard" })).data.ad).toMatchObject({ code: 8 });
+    await other.db.update(advertisements).set({ active: false });
   });
 
   it("a key uploaded elsewhere that expires soon: the next dashboard warns", async () => {

@@ -8,7 +8,7 @@ import { currencySymbols } from "../../server/reference-cache.server.ts";
 import { detailTypeOf, DOCUMENT_LIST_FILTERS, documentList, noteParents, type DocumentListFilter } from "../../../db/queries/document-lists.ts";
 import { linkableClientIds } from "../../../db/queries/clients.ts";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
-import { costaRicaDay, dueState, haciendaStatusLabel, paymentStatus, reminderAllowed } from "../../domain/document-status.ts";
+import { costaRicaDay, dueState, haciendaStatusLabel, paymentStatus, pendingText, reminderAllowed } from "../../domain/document-status.ts";
 import { DocumentRowActions } from "../../components/document-row-actions.tsx";
 import { formatDate, formatMoney, truncate } from "../../domain/format.ts";
 import { lastPage } from "../../domain/pagination.ts";
@@ -17,7 +17,6 @@ import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
 import { PendingBanner } from "../../components/pending-banner.tsx";
-import { pendingBannerText } from "../../server/hacienda-pipeline.server.ts";
 
 type Section = "invoices" | "tickets" | "notes" | "simples";
 
@@ -68,7 +67,7 @@ function sectionOf(pathname: string): Section {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { company } = context.get(requestContext);
+  const { company, banners } = context.get(requestContext);
   const url = new URL(request.url);
   const section = sectionOf(url.pathname);
   const info = SECTIONS[section];
@@ -77,8 +76,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const req = await listRequest(request, context, `/${section}${filter ? `?${filter}` : ""}`);
   const database = db();
   const query = { companyId: company!.id, kinds: info.kinds, search: req.search, filter, perPage: req.perPage };
-  // The pending-documents banner does not depend on the page: read beside it (PostgreSQL runs both at once).
-  const [first, pending] = await Promise.all([documentList(database, { ...query, page: req.page }), pendingBannerText(database, company!.id)]);
+  // The pending-documents banner's counts came with the session (docs/decisions/147).
+  const pending = pendingText(banners!.pending);
+  const first = await documentList(database, { ...query, page: req.page });
   let { rows, total, totalCapped } = first;
   // A remembered page past the end (documents were filtered or the page size grew): show the last one.
   if (rows.length === 0 && total > 0 && req.page > lastPage(total, req.perPage)) {
