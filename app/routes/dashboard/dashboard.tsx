@@ -37,7 +37,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const since = crMonthStart(today.year, today.month - 6);
   const day = costaRicaDay(new Date());
   const [sums, expenses, ad, pending, deadlines, keyWarning] = await Promise.all([
-    dailySums(db(), { companyId: company!.id, since }),
+    dailySums(db(), { companyId: company!.id, since, daysFrom: crMonthStart(today.year, today.month - 1) }),
     expensesOfMonth(db(), { companyId: company!.id, from: crMonthStart(today.year, today.month) }),
     shownAdvertisement(db(), env().superAdminEmail),
     pendingBannerText(db(), company!.id),
