@@ -12,9 +12,10 @@ const crDate = (at: Date) => sql`(${at.toISOString()}::timestamptz at time zone 
  * month's first, YYYY-MM-01; a month that starts before `since` adds up only its days from `since`).
  * Both are Costa Rica midnights; the dashboard asks for seven months with days for the current and
  * the previous month (dashboardFigures, app/domain/dashboard.ts, reads days only for those). Rejected
- * documents and quotations do not count; deleted expenses neither. The documents come added up by
- * day (document_days, decision 156); the older months are added up here (decision 159). Accepted
- * received documents with a category are expenses too (view received_expenses, docs/decisions/176).
+ * documents and quotations do not count; deleted expenses neither. Documents and expenses come added
+ * up by day (document_days, decision 156; expenseDaysSql: expense_days and received_expense_days,
+ * decision 159). Accepted received documents with a category are expenses too (view
+ * received_expenses, docs/decisions/176).
  */
 export async function dailySums(db: DbOrTx, { companyId, since, daysFrom }: { companyId: number; since: Date; daysFrom: Date }): Promise<DailySum[]> {
   return rows<DailySum>(
