@@ -21,17 +21,21 @@ export async function dailySums(db: DbOrTx, { companyId, since, daysFrom }: { co
   return rows<DailySum>(
     db,
     // The documents' days as stored and the expenses' categories added up per day, then each kind's
-    // days before `daysFrom` added up per month (decision 159): a few dozen rows instead of one per
-    // kind and day of seven months. The day is written as text last.
-    sql`select kind, case when day >= ${crDate(daysFrom)} then to_char(day, 'YYYY-MM-DD') else to_char(day, 'YYYY-MM') || '-01' end as day, sum(total)::text as total from (
-          select kind, day, total_crc as total
-            from document_days
-           where company_id = ${companyId} and day >= ${crDate(since)} and kind in ('fe','te','nc') and not rejected
-          union all
-          select 'expense', x.day, x.amount
-            from (${expenseDaysSql(companyId, crDate(since), sql`'infinity'::date`)}) x
-        ) s
-        group by 1, 2`,
+    // days before `daysFrom` added up per month (decision 159): one row per kind and day of two months
+    // and per kind and month before, instead of one per kind and day of seven. Grouped by dates; the
+    // day is written as text last.
+    sql`select kind, to_char(day, 'YYYY-MM-DD') as day, total::text as total from (
+          select kind, case when day >= ${crDate(daysFrom)} then day else date_trunc('month', day::timestamp)::date end as day, sum(total) as total from (
+            select kind, day, total_crc as total
+              from document_days
+             where company_id = ${companyId} and day >= ${crDate(since)} and kind in ('fe','te','nc') and not rejected
+            union all
+            select 'expense', x.day, sum(x.amount)
+              from (${expenseDaysSql(companyId, crDate(since), sql`'infinity'::date`)}) x
+             group by x.day
+          ) s
+          group by 1, 2
+        ) m`,
   );
 }
 
