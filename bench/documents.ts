@@ -47,11 +47,32 @@ const FIRST = ["María", "José", "Ana", "Luis", "Carlos", "Sofía", "Jorge", "L
 const LAST = ["Rodríguez", "Vargas", "Jiménez", "Mora", "Rojas", "Solís", "Araya", "Herrera", "Castro", "Chaves", "Quesada", "Alfaro", "Ulate", "Brenes", "Salas", "Montero"];
 const sqlArray = (xs: string[]) => `array[${xs.map((s) => `'${s}'`).join(",")}]`;
 
-/** The tables the database keeps from documents by triggers: their insert trigger and the migration whose backfill fills them. */
+/**
+ * The tables the database keeps by triggers from a table the benchmarks fill in bulk (`source`):
+ * their insert trigger on it and the migration whose backfill fills them.
+ */
 const KEPT_BY_TRIGGERS = [
-  { table: "document_days", trigger: "document_days_insert", migration: "document_days_triggers" },
-  { table: "pending_documents", trigger: "pending_documents_insert", migration: "pending_documents_triggers" },
+  { source: "documents", table: "document_days", trigger: "document_days_insert", migration: "document_days_triggers" },
+  { source: "documents", table: "pending_documents", trigger: "pending_documents_insert", migration: "pending_documents_triggers" },
+  { source: "expenses", table: "expense_days", trigger: "expense_days_insert", migration: "expense_days_triggers" },
 ];
+
+/** Before a bulk insert into `source`: its insert triggers that keep other tables are disabled. */
+export async function disableKeptTriggers(database: Database, source: string) {
+  for (const k of KEPT_BY_TRIGGERS.filter((k) => k.source === source)) await exec(database, `alter table ${source} disable trigger ${k.trigger}`);
+}
+
+/**
+ * After it: the triggers are enabled again and each table they keep is filled once, from everything
+ * in `source`, by its migration's own backfill instead of a deferred trigger call per row at commit.
+ */
+export async function refillKeptTables(database: Database, source: string) {
+  for (const k of KEPT_BY_TRIGGERS.filter((k) => k.source === source)) {
+    await exec(database, `alter table ${source} enable trigger ${k.trigger}`);
+    await exec(database, `delete from ${k.table}`);
+    await exec(database, backfillStatement(k.migration, k.table, source));
+  }
+}
 
 /**
  * Three companies (one user each), CLIENTS clients split by SHARES, then `documents` documents:
@@ -99,9 +120,8 @@ export async function fill(database: Database, documents: number) {
   );
   for (const i of indexes) await exec(database, `drop index "${i.name}"`);
   // The documents' days (document_days, decision 156) and the pending counts (pending_documents,
-  // decision 158) are added up once after the load, by the migrations' own backfills, instead of by
-  // a deferred trigger call per row at commit.
-  for (const k of KEPT_BY_TRIGGERS) await exec(database, `alter table documents disable trigger ${k.trigger}`);
+  // decision 158) are added up once after the load.
+  await disableKeptTriggers(database, "documents");
   await exec(
     database,
     `insert into documents (company_id, kind, client_id, status, issued_at, currency_id, exchange_rate, total_comprobante, branch, terminal, number, consecutivo, clave, situacion,
@@ -132,11 +152,7 @@ export async function fill(database: Database, documents: number) {
      join companies co on co.id = c.company_id`,
   );
   const insertMs = performance.now() - t1;
-  for (const k of KEPT_BY_TRIGGERS) {
-    await exec(database, `alter table documents enable trigger ${k.trigger}`);
-    await exec(database, `delete from ${k.table}`);
-    await exec(database, backfillStatement(k.migration, k.table, "documents"));
-  }
+  await refillKeptTables(database, "documents");
   for (const i of indexes) await exec(database, i.def);
   const documentsMs = performance.now() - t1;
   const t2 = performance.now();

@@ -28,6 +28,23 @@ describe("dashboardFigures", () => {
     expect(f.months[4]).toEqual({ label: "Oct", incomes: "700.00", expenses: "0.00" });
     expect(f.series.invoices[1]).toBe("1000.50");
   });
+  it("counts a month's row (its first day) only in its month, and several rows of one kind and day together", () => {
+    const days = [
+      { kind: "fe", day: "2026-08-01", total: "100" },
+      { kind: "fe", day: "2026-08-17", total: "200.25" },
+      { kind: "nc", day: "2026-08-20", total: "50" },
+      { kind: "expense", day: "2026-08-03", total: "70.10" },
+      { kind: "expense", day: "2026-08-03", total: "0.40" },
+    ] as const;
+    const month = [
+      { kind: "fe", day: "2026-08-01", total: "300.25" },
+      { kind: "nc", day: "2026-08-01", total: "50" },
+      { kind: "expense", day: "2026-08-01", total: "70.50" },
+    ] as const;
+    const today = { year: 2026, month: 11 };
+    expect(dashboardFigures([...month], today)).toEqual(dashboardFigures([...days], today));
+    expect(dashboardFigures([...month], today).months[2]).toEqual({ label: "Ago", incomes: "250.25", expenses: "70.50" });
+  });
   it("handles January (previous month in the previous year)", () => {
     const f = dashboardFigures([{ kind: "te", day: "2025-12-31", total: "50" }], { year: 2026, month: 1 });
     expect(f.salesLastMonth).toBe("50.00");

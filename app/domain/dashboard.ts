@@ -27,6 +27,13 @@ function monthKey(year: number, month: number) {
   return `${year}-${String(month).padStart(2, "0")}`;
 }
 
+/**
+ * The figures of the current month `today` (Costa Rica calendar). `sums` may hold several rows per
+ * kind and day, in any order; they are added up. Only the days of the current and the previous month
+ * are read one by one (cards, sparklines, sales by day); every other row counts only in its month
+ * (`day`'s YYYY-MM), so older months can come as one row per kind and month (db/queries/dashboard.ts
+ * dailySums).
+ */
 export function dashboardFigures(sums: DailySum[], today: { year: number; month: number }): DashboardFigures {
   const current = monthKey(today.year, today.month);
   const prev = today.month === 1 ? monthKey(today.year - 1, 12) : monthKey(today.year, today.month - 1);

@@ -7,26 +7,35 @@ import { expenseDaysSql } from "./reports.ts";
 const crDate = (at: Date) => sql`(${at.toISOString()}::timestamptz at time zone 'America/Costa_Rica')::date`;
 
 /**
- * Daily sums in colones (amount × exchange rate) for the last seven months, by Costa Rica day,
- * for the company. Rejected documents and quotations do not count; deleted expenses neither. The
- * documents come added up by day (document_days, decision 156); `since` is a Costa Rica midnight.
- * Accepted received documents with a category are expenses too (view received_expenses,
- * docs/decisions/176).
+ * Sums in colones (amount × exchange rate) by kind and Costa Rica day from `since`, for the company:
+ * one row per kind and day from `daysFrom` on, and one per kind and month before it (its day is the
+ * month's first, YYYY-MM-01; a month that starts before `since` adds up only its days from `since`).
+ * Both are Costa Rica midnights; the dashboard asks for seven months with days for the current and
+ * the previous month (dashboardFigures, app/domain/dashboard.ts, reads days only for those). Rejected
+ * documents and quotations do not count; deleted expenses neither. Documents and expenses come added
+ * up by day (document_days, decision 156; expenseDaysSql: expense_days and received_expense_days,
+ * decision 159). Accepted received documents with a category are expenses too (view
+ * received_expenses, docs/decisions/176).
  */
-export async function dailySums(db: DbOrTx, { companyId, since }: { companyId: number; since: Date }): Promise<DailySum[]> {
+export async function dailySums(db: DbOrTx, { companyId, since, daysFrom }: { companyId: number; since: Date; daysFrom: Date }): Promise<DailySum[]> {
   return rows<DailySum>(
     db,
-    // One row per kind and day already: the documents' days as stored, the expenses' categories added
-    // up per day; the day is written as text last.
+    // The documents' days as stored and the expenses' categories added up per day, then each kind's
+    // days before `daysFrom` added up per month (decision 159): one row per kind and day of two months
+    // and per kind and month before, instead of one per kind and day of seven. Grouped by dates; the
+    // day is written as text last.
     sql`select kind, to_char(day, 'YYYY-MM-DD') as day, total::text as total from (
-          select kind, day, total_crc as total
-            from document_days
-           where company_id = ${companyId} and day >= ${crDate(since)} and kind in ('fe','te','nc') and not rejected
-          union all
-          select 'expense', x.day, sum(x.amount)
-            from (${expenseDaysSql(companyId, crDate(since), sql`'infinity'::date`)}) x
-           group by x.day
-        ) s`,
+          select kind, case when day >= ${crDate(daysFrom)} then day else date_trunc('month', day::timestamp)::date end as day, sum(total) as total from (
+            select kind, day, total_crc as total
+              from document_days
+             where company_id = ${companyId} and day >= ${crDate(since)} and kind in ('fe','te','nc') and not rejected
+            union all
+            select 'expense', x.day, sum(x.amount)
+              from (${expenseDaysSql(companyId, crDate(since), sql`'infinity'::date`)}) x
+             group by x.day
+          ) s
+          group by 1, 2
+        ) m`,
   );
 }
 

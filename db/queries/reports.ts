@@ -415,10 +415,12 @@ export async function itemsSummary(db: DbOrTx, q: ReportQuery) {
  * alone (company, day, category, amount; the view's condition), and added up in the index's order
  * before anything else sees it — a year is about 4,000 days and categories instead of 110,000
  * documents (decision 194). Without a search they come already added up by day and category
- * (received_expense_days, kept by triggers whose condition is the view's; decision 156).
+ * (received_expense_days, kept by triggers whose condition is the view's; decision 156), and so do
+ * the company's own expenses (expense_days, kept by triggers that convert and round each expense as
+ * `colones` does; decision 159). Own expenses are the company's whatever their category's company,
+ * as they always were (the received ones keep only the company's categories, as the view does).
  */
 export function expenseDaysSql(companyId: number, from: SQL, until: SQL, match?: (description: SQL, reference: SQL, category: SQL) => SQL): SQL {
-  const own = match ? sql` and ${match(sql`e.description`, sql`e.reference`, sql`e.category_id`)}` : sql``;
   const received = match
     ? sql`select r.expense_category_id, r.expense_day, count(*), sum(r.expense_crc)
       from received_documents r
@@ -431,10 +433,15 @@ export function expenseDaysSql(companyId: number, from: SQL, until: SQL, match?:
       from received_expense_days d
      where d.company_id = ${companyId} and d.day >= ${from} and d.day < ${until}
        and d.category_id in (select c.id from expense_categories c where c.company_id = ${companyId})`;
-  return sql`select e.category_id, e.spent_on as day, count(*) as expenses, sum(${conv("e", "amount")}) as amount
+  const mine = match
+    ? sql`select e.category_id, e.spent_on as day, count(*) as expenses, sum(${conv("e", "amount")}) as amount
       from expenses e
-     where e.company_id = ${companyId} and e.deleted_at is null and e.spent_on >= ${from} and e.spent_on < ${until}${own}
-     group by e.spent_on, e.category_id
+     where e.company_id = ${companyId} and e.deleted_at is null and e.spent_on >= ${from} and e.spent_on < ${until} and ${match(sql`e.description`, sql`e.reference`, sql`e.category_id`)}
+     group by e.spent_on, e.category_id`
+    : sql`select e.category_id, e.day, e.expenses::bigint as expenses, e.amount_crc as amount
+      from expense_days e
+     where e.company_id = ${companyId} and e.day >= ${from} and e.day < ${until}`;
+  return sql`${mine}
     union all
     ${received}`;
 }

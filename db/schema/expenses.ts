@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, date, index, integer, numeric, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, date, index, integer, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { companies } from "./companies.ts";
 
 /**
@@ -100,4 +100,24 @@ export const expenses = pgTable(
     index("expenses_company_spent_idx").on(t.companyId, t.spentOn, t.id).where(sql`deleted_at is null`),
     check("expenses_one_payment_method", sql`(payment_method_code is null) <> (payment_method_id is null)`),
   ],
+);
+
+/**
+ * The company's own live expenses (not deleted) added up per company, Costa Rica day (spent_on) and
+ * category: how many and their amount in colones (each expense's amount × its own rate when in
+ * dollars, rounded to céntimos before adding: expenseDaysSql's `colones`). Kept by the database
+ * (deferred triggers on expenses, migration expense_days_triggers, decision 159), so the dashboard's
+ * seven months and the expenses report read a few rows per day instead of every expense; a day and
+ * category without live expenses has no row.
+ */
+export const expenseDays = pgTable(
+  "expense_days",
+  {
+    companyId: integer("company_id").notNull(),
+    day: date("day").notNull(),
+    categoryId: integer("category_id").notNull(),
+    expenses: integer("expenses").notNull(),
+    amountCrc: numeric("amount_crc").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.day, t.categoryId] })],
 );

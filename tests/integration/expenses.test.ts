@@ -387,7 +387,8 @@ describe("dashboard", () => {
     const cal = crCalendar(new Date());
     const since = new Date(Date.UTC(cal.year, cal.month - 7, 1, 6));
     const from = new Date(Date.UTC(cal.year, cal.month - 1, 1, 6));
-    const f = dashboardFigures(await dailySums(database.db, { companyId: company.id, since }), cal);
+    const daysFrom = new Date(Date.UTC(cal.year, cal.month - 2, 1, 6));
+    const f = dashboardFigures(await dailySums(database.db, { companyId: company.id, since, daysFrom }), cal);
     // 1 000.50 + 100 × 505.255 = 1 000.50 + 50 525.50 (rounded to céntimos) = 51 526.00.
     expect(f.expenses).toBe("51526.00");
     expect(f.months[5].expenses).toBe("51526.00");

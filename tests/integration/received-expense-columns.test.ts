@@ -232,7 +232,7 @@ describe("received documents as expenses, kept by the database", () => {
       database.db,
       sql`select to_char(x.day, 'YYYY-MM-DD') as day, sum(x.amount)::text as total from (${oldEntriesSql(companyId, "2026-01-01", "infinity")}) x group by 1 order by 1`,
     );
-    const daily = (await dailySums(database.db, { companyId, since })).filter((d) => d.kind === "expense").map((d) => ({ day: d.day, total: d.total }));
+    const daily = (await dailySums(database.db, { companyId, since, daysFrom: since })).filter((d) => d.kind === "expense").map((d) => ({ day: d.day, total: d.total }));
     expect(daily.sort((a, b) => a.day.localeCompare(b.day))).toEqual(old);
     expect(await expensesOfMonth(database.db, { companyId, from: new Date("2026-02-01T06:00:00Z") })).toEqual([
       { name: "Alquiler", total: "100000.01" },

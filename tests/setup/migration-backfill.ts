@@ -8,7 +8,8 @@ import path from "node:path";
 /** The statement of migration `*_<name>.sql` that fills `table` from `source`; throws unless exactly one. */
 export function backfillStatement(name: string, table: string, source: string): string {
   const dir = path.join(import.meta.dirname, "../../db/migrations");
-  const file = fs.readdirSync(dir).find((f) => f.endsWith(`_${name}.sql`));
+  // The whole name after the number: expense_days_triggers is not received_expense_days_triggers.
+  const file = fs.readdirSync(dir).find((f) => /^\d+_/.test(f) && f.replace(/^\d+_/, "") === `${name}.sql`);
   if (!file) throw new Error(`no migration named ${name}`);
   const pattern = new RegExp(`insert into ${table}\\b[\\s\\S]*from ${source}\\b`);
   const found = fs

@@ -39,7 +39,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   // (docs/decisions/147); the advertisement itself is read only when this user has not closed it.
   const adCode = banners!.advertisementCode;
   const [sums, expenses, ad, deadlines] = await Promise.all([
-    dailySums(db(), { companyId: company!.id, since }),
+    dailySums(db(), { companyId: company!.id, since, daysFrom: crMonthStart(today.year, today.month - 1) }),
     expensesOfMonth(db(), { companyId: company!.id, from: crMonthStart(today.year, today.month) }),
     adCode !== null && adCode !== user!.advertisementCode ? shownAdvertisement(db(), env().superAdminEmail) : undefined,
     // Received documents waiting for acceptance and the days left to reject them (issue 12 item 4).
