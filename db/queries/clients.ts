@@ -102,7 +102,8 @@ const owingWhere = (opts: { companyId: number; clientIds: number[] }) =>
   and(
     eq(documents.companyId, opts.companyId),
     inArray(documents.clientId, opts.clientIds),
-    eq(documents.kind, "fe"),
+    // Written out, not a parameter: documents_owing_client_idx's condition, which a generic plan must see.
+    sql`${documents.kind} = 'fe'`,
     notInArray(documents.status, ["rechazado", "anulado"]),
     isNull(documents.deletedAt),
     sql.raw(OWING_PREDICATE),

@@ -185,6 +185,10 @@ export const documents = pgTable(
     // alone. The index above also holds deleted quotations, so the count visited the table for each
     // row: 33 ms for a busy company's tickets, 1.9 ms with this one (decision 156).
     index("documents_live_kind_issued_idx").on(t.companyId, t.kind, t.issuedAt, t.id).where(sql`deleted_at is null`),
+    // The receivables of a page of clients (db/queries/clients.ts clientBalances, the account
+    // statement): only their live invoices with something due, not every document of each client
+    // (1,000,000 documents: 2.1–2.3 → 1.05–1.14 ms for a page of ten; decision 148).
+    index("documents_owing_client_idx").on(t.companyId, t.clientId).where(sql.raw(`kind = 'fe' and deleted_at is null and ${OWING_PREDICATE}`)),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "documents_owing_client_idx" ON "documents" USING btree ("company_id","client_id") WHERE kind = 'fe' and deleted_at is null and payment_amount + credit_note_total < total_comprobante + debit_note_total;
