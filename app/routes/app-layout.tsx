@@ -1,6 +1,7 @@
-import { Link, Outlet, useLocation } from "react-router";
+import { Outlet, useLocation } from "react-router";
 import type { Route } from "./+types/app-layout";
 import { AppForm, liveTotalsShouldRevalidate } from "../components/form.tsx";
+import { useFollowedLinks } from "../components/followed-links.ts";
 import { navigationFor } from "../domain/navigation.ts";
 import { requestContext } from "../server/context.ts";
 
@@ -18,12 +19,14 @@ export function loader({ context }: Route.LoaderArgs) {
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
   const { user, company, companies, nav, title } = loaderData;
   const here = useLocation().pathname.toLowerCase();
+  const follow = useFollowedLinks();
   return (
     <div className="min-h-screen lg:flex">
       <input type="checkbox" id="nav-toggle" className="peer hidden" />
       <aside className="hidden w-60 shrink-0 bg-white shadow-sm peer-checked:block lg:block" data-app-nav>
         <div className="px-5 py-4 text-xl font-bold text-primary">Colibrí</div>
-        <nav aria-label="Principal" className="pb-6">
+        {/* Plain links followed by the menu's one handler, not a Link each (docs/decisions/149). */}
+        <nav aria-label="Principal" className="pb-6" onClick={follow}>
           {nav.map((g) => (
             <div key={g.label} className="mt-3">
               <div className="px-5 text-xs font-semibold uppercase text-slate-400">{g.label}</div>
@@ -33,9 +36,9 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
                   const active = here === i.to.toLowerCase() || here.startsWith(i.to.toLowerCase() + "/");
                   return (
                     <li key={i.to}>
-                      <Link to={i.to} prefetch="none" aria-current={active ? "page" : undefined} className={`block px-5 py-1.5 text-sm no-underline ${active ? "bg-primary/10 font-semibold text-primary-dark" : "text-slate-700 hover:bg-slate-50"}`}>
+                      <a aria-current={active ? "page" : undefined} className={`block px-5 py-1.5 text-sm no-underline ${active ? "bg-primary/10 font-semibold text-primary-dark" : "text-slate-700 hover:bg-slate-50"}`} href={i.to} data-discover="true">
                         {i.label}
-                      </Link>
+                      </a>
                     </li>
                   );
                 })}

@@ -142,3 +142,24 @@ test("/login ships no framework: only its small form-check script (decision 166)
     expect(scripts[0]).toMatch(/^\/assets\/auth-checks-[\w-]+\.js$/);
   } else expect(scripts).toEqual([]);
 });
+
+test("the menu's links: with JavaScript a click changes page without reloading it, the current page's replaces its history entry; without, ordinary links (decision 149)", async ({ page }, info) => {
+  await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const documents: string[] = [];
+  page.on("request", (r) => {
+    if (r.resourceType() === "document") documents.push(new URL(r.url()).pathname);
+  });
+  const nav = page.getByRole("navigation", { name: "Principal" });
+  await nav.getByRole("link", { name: "Clientes", exact: true }).click();
+  await expect(page).toHaveURL(/\/clients$/);
+  await expect(page.locator("main h1").first()).toHaveText("Clientes");
+  await expect(nav.getByRole("link", { name: "Clientes", exact: true })).toHaveAttribute("aria-current", "page");
+  if (info.project.use.javaScriptEnabled) {
+    // The page shown, clicked again: its history entry is replaced, so "back" is the dashboard.
+    await nav.getByRole("link", { name: "Clientes", exact: true }).click();
+    await page.goBack();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    expect(documents).toEqual([]);
+  } else expect(documents).toEqual(["/clients"]);
+});
