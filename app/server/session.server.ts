@@ -115,8 +115,9 @@ function lookupStatement(db: DbOrTx) {
 /**
  * Everything a signed-in request needs about its session, in one query: the session, its user, the
  * active company with its currency symbol, the companies of the switcher, the remembered list
- * pages and what the banners need (documents waiting, the key's expiry, the advertisement's code). Always read fresh: a company renamed or a user's companies changed show on the next page,
- * in every process (docs/decisions/191-request-shell.md).
+ * pages and what the banners need (documents waiting, the key's expiry, the advertisement's code;
+ * docs/decisions/147). Always read fresh: a company renamed or a user's companies changed show on
+ * the next page, in every process (docs/decisions/191-request-shell.md).
  */
 export async function lookupSession(db: DbOrTx, sessionId: string | undefined, now: Date): Promise<SessionLookup> {
   if (!sessionId) return { state: "none" };
