@@ -13,7 +13,6 @@ import type { DocumentDraft } from "../domain/document-draft.ts";
 import { companyHacienda, type CompanyHacienda } from "./signing-key.server.ts";
 import { idTypeOf } from "./issue-document.server.ts";
 import { sandboxUrlFor } from "./hacienda-config.server.ts";
-import { pendingOf } from "./session.server.ts";
 import { applyNoteToReferenced } from "./receivables.server.ts";
 import { queueDocumentEvent } from "./api/webhooks.server.ts";
 
@@ -380,20 +379,6 @@ export async function handleHaciendaCallback(db: Db, clave: string, now: Date): 
 
 // ---------------------------------------------------------------------------------------------
 // For the screens
-
-/**
- * "N documentos pendientes de enviar": a company's documents waiting to be sent or for Hacienda's
- * answer, by state, as the database keeps them counted (pending_documents, decision 158). Pages read
- * the same counts with the session (pendingOf, decision 147).
- */
-export async function pendingCount(db: DbOrTx, companyId: number): Promise<{ porEnviar: number; procesando: number; total: number }> {
-  const [row] = await db
-    .select({ porEnviar: pendingOf(companies.id, "por enviar"), procesando: pendingOf(companies.id, "procesando") })
-    .from(companies)
-    .where(eq(companies.id, companyId));
-  const { porEnviar, procesando } = row ?? { porEnviar: 0, procesando: 0 };
-  return { porEnviar, procesando, total: porEnviar + procesando };
-}
 
 async function storedDraft(db: DbOrTx, companyId: number, documentId: number) {
   const doc = await loadDocument(db, companyId, documentId);

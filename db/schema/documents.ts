@@ -213,9 +213,9 @@ export const documentDays = pgTable(
 
 /**
  * How many documents of a company wait for Hacienda, by state ('por enviar', 'procesando'): the
- * pending banner of the document lists and the dashboard (pendingCount). Kept by the database
- * (triggers on documents, migration pending_documents_triggers, decision 158); a state without
- * documents has no row.
+ * pending banner of the document lists and the dashboard (pendingOf, read with the session). Kept by
+ * the database (triggers on documents, migration pending_documents_triggers, decision 158); a state
+ * without documents has no row.
  */
 export const pendingDocuments = pgTable(
   "pending_documents",

@@ -1,9 +1,9 @@
 // The documents waiting for Hacienda, counted by the database (docs/decisions/158): the table
 // pending_documents, written by deferred triggers of documents and filled for existing rows by the
 // custom migration pending_documents_triggers. Checked here, on both databases:
-// - pendingCount (the counts the session reads for the banner of the document lists and the dashboard, pendingOf: decision 147) equals what the count it
-//   replaced computed from documents on every request — kept below only as the oracle — for every
-//   state, kind and company, deleted documents included as before;
+// - the counts the session reads for the banner of the document lists and the dashboard (pendingOf,
+//   decision 147) equal what the count they replaced computed from documents on every request — kept
+//   below only as the oracle — for every state, kind and company, deleted documents included as before;
 // - it follows the life of a document (issued 'por enviar', sent 'procesando', answered), a document
 //   moved to another company, a deletion, several changes in one transaction, a rollback;
 // - the backfill statement of the migration writes exactly the rows the triggers wrote.
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { rows } from "../../db/client.ts";
 import { documents } from "../../db/schema/index.ts";
-import { pendingCount } from "../../app/server/hacienda-pipeline.server.ts";
+import { pendingCount } from "../setup/pending-count.ts";
 import { pendingText } from "../../app/domain/document-status.ts";
 import { createCompany, createUser } from "../setup/app.ts";
 import { createTestDatabase } from "../setup/db.ts";
