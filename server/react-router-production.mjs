@@ -97,7 +97,7 @@ export const MEMO_SOURCE = `
     }
     return matches === NO_MATCH ? null : copied(matches);
   };
-  globalThis[Symbol.for("colibri.react-router-memos")] = true;
+  globalThis[Symbol.for(${JSON.stringify(REACT_ROUTER_MEMOS.description)})] = true;
 }
 `;
 

@@ -78,8 +78,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = { companyId: company!.id, kinds: info.kinds, search: req.search, filter, perPage: req.perPage };
   // The pending-documents banner's counts came with the session (docs/decisions/147).
   const pending = pendingText(banners!.pending);
-  const first = await documentList(database, { ...query, page: req.page });
-  let { rows, total, totalCapped } = first;
+  let { rows, total, totalCapped } = await documentList(database, { ...query, page: req.page });
   // A remembered page past the end (documents were filtered or the page size grew): show the last one.
   if (rows.length === 0 && total > 0 && req.page > lastPage(total, req.perPage)) {
     req.page = lastPage(total, req.perPage);
