@@ -2,8 +2,10 @@
 // when first imported, so NODE_ENV is settled here before anything else loads; React Router always
 // resolves to its development build, so in production its imports are sent to the production one
 // (server/react-router-production.mjs, docs/decisions/198), which remembers what it would rebuild for
-// every page (docs/decisions/146).
+// every page (docs/decisions/146); React's server renderer writes each page as text in few writes
+// (server/react-dom-text-writes.mjs, docs/decisions/178).
 import { register } from "node:module";
+import { installTextWrites, REACT_DOM_TEXT_WRITES } from "./react-dom-text-writes.mjs";
 
 process.env.NODE_ENV ??= "production";
 if (process.env.NODE_ENV === "production") {
@@ -14,6 +16,11 @@ if (process.env.NODE_ENV === "production") {
   const { REACT_ROUTER_MEMOS } = await import("./react-router-production.mjs");
   if (!(globalThis as Record<symbol, unknown>)[REACT_ROUTER_MEMOS]) {
     throw new Error("React Router no longer declares the functions server/react-router-production.mjs remembers (docs/decisions/146).");
+  }
+  installTextWrites();
+  await import("react-dom/server");
+  if (!(globalThis as Record<symbol, unknown>)[REACT_DOM_TEXT_WRITES]) {
+    throw new Error("React's server renderer no longer has the text server/react-dom-text-writes.mjs rewrites (docs/decisions/178).");
   }
 }
 await import("./app-server.ts");
