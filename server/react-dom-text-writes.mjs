@@ -25,7 +25,7 @@ const PRECOMPUTED_AS_TEXT = "function stringToPrecomputedChunk(content) {\n  ret
 export const DECLARED = ["function writeChunk(", "function completeWriting(", "function writeToDestination(", "currentView = null", "writtenBytes = 0"];
 
 /** Flush the joined text past this many characters even before the flush completes. */
-const TEXT_LIMIT = 8192;
+const TEXT_LIMIT = 65536;
 
 /** Appended to the module (function declarations are assignable bindings of its scope). */
 export const TEXT_WRITES_SOURCE = `
