@@ -42,6 +42,24 @@ export interface OpenOptions {
   maxConnections?: number;
 }
 
+/**
+ * Every query with parameters becomes a named prepared statement of its connection, kept by
+ * postgres.js per SQL text (docs/decisions/179). drizzle asks postgres.js to prepare only the
+ * queries given a name (`.prepare(name)`): all others were parsed, analysed and planned by the server
+ * on every run, and the dashboard's three queries spent most of their time there. PostgreSQL replans a
+ * statement when a table it reads changes, and postgres.js drops a statement whose plan can no
+ * longer be used and runs the query again. Statements live as long as their connection (postgres.js
+ * replaces each connection after 30 to 60 minutes). Queries without parameters keep the simple
+ * protocol, so a text of several statements still runs.
+ */
+export function preparedOnEachConnection(client: postgres.Sql) {
+  const shipped = client.unsafe;
+  client.unsafe = ((query: string, ...rest: unknown[]) => {
+    const [args, options] = rest as [postgres.ParameterOrJSON<never>[], postgres.UnsafeQueryOptions | undefined];
+    return Array.isArray(args) ? shipped(query, args, { ...options, prepare: true }) : shipped(query, ...(rest as []));
+  }) as typeof client.unsafe;
+}
+
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
     const client = postgres(opts.databaseUrl, {
@@ -51,6 +69,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       // than running it — 260 ms of the items report's 540 (docs/decisions/151).
       connection: { TimeZone: "UTC", jit: "off" },
     });
+    preparedOnEachConnection(client);
     const db = drizzlePostgres(client, { schema }) as unknown as Db;
     // The lock lives on a connection of its own, so the pool (even of one) stays free for `fn`.
     const exclusive = async <T>(lockKey: bigint, fn: () => Promise<T>): Promise<T> => {

@@ -1,0 +1,52 @@
+// On PostgreSQL every query with parameters runs as a named prepared statement of its connection
+// (db/client.ts preparedOnEachConnection, docs/decisions/179): planned once per connection instead of
+// on every run. The embedded database does the same in db/pglite-prepared.ts (its own tests).
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../../db/client.ts";
+import { companies } from "../../db/schema/index.ts";
+import { createTestDatabase } from "../setup/db.ts";
+
+describe.skipIf(!process.env.DATABASE_URL)("PostgreSQL: queries as prepared statements (decision 179)", () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  /** One connection, so the session views below see the statements of the queries before them. */
+  let one: Database;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    one = await openDatabase({ databaseUrl: database.url!, maxConnections: 1 });
+  });
+
+  afterAll(async () => {
+    await one?.close();
+    await database?.drop();
+  });
+
+  const prepared = async () =>
+    (await one.db.execute<{ statement: string; calls: string }>(sql`select statement, (generic_plans + custom_plans)::text as calls from pg_prepared_statements`)) as unknown as { statement: string; calls: string }[];
+
+  it("a query built by drizzle is prepared once and run again by name", async () => {
+    const query = one.db.select({ id: companies.id, name: companies.name }).from(companies).where(eq(companies.id, -1));
+    for (let i = 0; i < 3; i++) expect(await query).toEqual([]);
+    const statement = (await prepared()).find((s) => s.statement === query.toSQL().sql);
+    expect(statement, "the select is a prepared statement of the connection").toBeDefined();
+    expect(Number(statement!.calls)).toBe(3);
+  });
+
+  it("a hand-written query with parameters too; a text without parameters still runs several statements", async () => {
+    const probe = sql`select ${41}::int + 1 as answer`;
+    const [row] = (await one.db.execute<{ answer: number }>(probe)) as unknown as { answer: number }[];
+    expect(row.answer).toBe(42);
+    expect((await prepared()).some((s) => s.statement === "select $1::int + 1 as answer")).toBe(true);
+    await one.db.execute(sql.raw("create temporary table prepared_probe (id int); insert into prepared_probe values (1)"));
+    const rows = (await one.db.execute<{ id: number }>(sql`select id from prepared_probe where id = ${1}`)) as unknown as { id: number }[];
+    expect(rows).toEqual([{ id: 1 }]);
+  });
+
+  it("a statement whose table changed shape is prepared again, and the query answers", async () => {
+    const all = () => one.db.execute(sql`select * from prepared_probe where id = ${1}`) as unknown as Promise<Record<string, unknown>[]>;
+    expect(await all()).toEqual([{ id: 1 }]);
+    await one.db.execute(sql.raw("alter table prepared_probe add column note text default 'nueva'"));
+    expect(await all()).toEqual([{ id: 1, note: "nueva" }]);
+  });
+});
