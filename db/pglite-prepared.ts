@@ -7,7 +7,7 @@
 // texts over and over (the values travel as parameters), so here each text is parsed once into a
 // named statement (its parameter types kept from that first describe), and every later run is one
 // call: bind + describe + execute + sync. PostgreSQL keeps the statement's plan and replans it when
-// a table it reads changes (as for postgres.js's prepared statements on the server).
+// a table it reads changes (as for the prepared statements on PostgreSQL, docs/decisions/179).
 // Values are serialised and rows parsed by PGlite's own functions, as its `query` does, and the same
 // locks are taken (a query outside a transaction waits for an open transaction), so callers see no
 // difference but the time.
