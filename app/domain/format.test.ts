@@ -28,6 +28,27 @@ describe("dates in Costa Rica time", () => {
     expect(crCalendar(new Date("2026-12-01T05:59:59Z"))).toEqual({ year: 2026, month: 11, day: 30 });
     expect(crCalendar(new Date("2026-12-01T06:00:00Z"))).toEqual({ year: 2026, month: 12, day: 1 });
   });
+
+  it("agrees with the time-zone database on every date since 1993, and uses it before", () => {
+    const intl = new Intl.DateTimeFormat("en-GB", { timeZone: "America/Costa_Rica", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    const expected = (d: Date) => {
+      const p = Object.fromEntries(intl.formatToParts(d).map((x) => [x.type, x.value]));
+      const h = Number(p.hour);
+      return `${p.day}/${p.month}/${p.year} ${String(h % 12 || 12).padStart(2, "0")}:${p.minute} ${h < 12 ? "AM" : "PM"}`;
+    };
+    const start = Date.UTC(1993, 0, 1, 6);
+    const end = Date.UTC(2100, 0, 1);
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    // Random instants, and each hour of a day either side of midnight and noon in Costa Rica.
+    const instants = Array.from({ length: 5000 }, () => new Date(start + Math.floor(random() * (end - start))));
+    for (let h = 0; h < 48; h++) instants.push(new Date(Date.UTC(2026, 11, 31, h, 59, 59)), new Date(Date.UTC(2028, 1, 28, h)));
+    for (const d of instants) expect(formatDateTime(d), d.toISOString()).toBe(expected(d));
+    // 1991–92 had daylight saving: the time-zone database answers (UTC−5 on 1992-02-01).
+    expect(formatDateTime(new Date("1992-02-01T05:30:00Z"))).toBe("01/02/1992 12:30 AM");
+    // Not a date: an error, as from the time-zone database.
+    expect(() => formatDate("not a date")).toThrow(RangeError);
+  });
 });
 
 describe("truncate", () => {

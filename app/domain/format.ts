@@ -18,10 +18,30 @@ const CR_PARTS = new Intl.DateTimeFormat("en-US", {
   hour12: true,
 });
 
-function parts(date: Date) {
-  const p: Record<string, string> = {};
-  for (const { type, value } of CR_PARTS.formatToParts(date)) p[type] = value;
-  return p;
+/** Costa Rica's clock: UTC−6 all year since 1993 (no daylight saving; docs/decisions/022). */
+const CR_OFFSET_MS = -6 * 3_600_000;
+const FIXED_OFFSET_SINCE = Date.UTC(1993, 0, 1, 6);
+
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/** The date's parts as CR_PARTS gives them; since 1993 by arithmetic (100 rows' dates cost 0.3 ms through Intl). */
+function parts(date: Date): Record<string, string> {
+  const t = date.getTime();
+  if (!(t >= FIXED_OFFSET_SINCE)) {
+    const p: Record<string, string> = {};
+    for (const { type, value } of CR_PARTS.formatToParts(date)) p[type] = value;
+    return p;
+  }
+  const cr = new Date(t + CR_OFFSET_MS);
+  const hours = cr.getUTCHours();
+  return {
+    year: String(cr.getUTCFullYear()),
+    month: two(cr.getUTCMonth() + 1),
+    day: two(cr.getUTCDate()),
+    hour: two(hours % 12 || 12),
+    minute: two(cr.getUTCMinutes()),
+    dayPeriod: hours < 12 ? "AM" : "PM",
+  };
 }
 
 /** DD/MM/YYYY in Costa Rica time. */
