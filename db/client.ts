@@ -8,6 +8,7 @@ import { sql, type SQL } from "drizzle-orm";
 import postgres from "postgres";
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
+import { customPlansWanted } from "./custom-plans.ts";
 import { preparedStatements } from "./pglite-prepared.ts";
 import * as schema from "./schema/index.ts";
 
@@ -50,13 +51,14 @@ export interface OpenOptions {
  * statement when a table it reads changes, and postgres.js drops a statement whose plan can no
  * longer be used and runs the query again. Statements live as long as their connection (postgres.js
  * replaces each connection after 30 to 60 minutes). Queries without parameters keep the simple
- * protocol, so a text of several statements still runs.
+ * protocol, so a text of several statements still runs. Inside `withCustomPlans` (reports) queries
+ * go as drizzle sends them, planned for their own values (db/custom-plans.ts).
  */
 export function preparedOnEachConnection(client: postgres.Sql) {
   const shipped = client.unsafe;
   client.unsafe = ((query: string, ...rest: unknown[]) => {
     const [args, options] = rest as [postgres.ParameterOrJSON<never>[], postgres.UnsafeQueryOptions | undefined];
-    return Array.isArray(args) ? shipped(query, args, { ...options, prepare: true }) : shipped(query, ...(rest as []));
+    return Array.isArray(args) && !customPlansWanted() ? shipped(query, args, { ...options, prepare: true }) : shipped(query, ...(rest as []));
   }) as typeof client.unsafe;
 }
 

@@ -13,6 +13,7 @@
 // difference but the time.
 import { randomBytes } from "node:crypto";
 import { PGlite, parse, protocol, types, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
+import { customPlansWanted } from "./custom-plans.ts";
 
 /** The part of PGlite that drizzle's pglite driver calls. */
 export interface PgliteQueryClient {
@@ -153,7 +154,9 @@ export function preparedStatements(pg: PGlite, maxStatements = MAX_STATEMENTS): 
     }
   }
 
-  const usesPGliteQuery = (options: QueryOptions | undefined) => !!(options?.paramTypes || options?.blob);
+  // PGlite's own query: explicit parameter types, a blob, or a query planned for its own values
+  // (inside withCustomPlans: reports; docs/decisions/179).
+  const usesPGliteQuery = (options: QueryOptions | undefined) => !!(options?.paramTypes || options?.blob) || customPlansWanted();
 
   return {
     async query<T>(text: string, params?: unknown[], options?: QueryOptions) {

@@ -7,6 +7,7 @@ import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, migrateDatabase, type Database } from "../../db/client.ts";
+import { withCustomPlans } from "../../db/custom-plans.ts";
 import { parseResult, preparedStatements } from "../../db/pglite-prepared.ts";
 import { currencies } from "../../db/schema/index.ts";
 
@@ -77,6 +78,16 @@ describe("PGlite queries as prepared statements", () => {
     const after = (await prepared()).rows;
     expect(after.length).toBe(before + 1);
     expect(after.filter((s) => s.statement === "select $1::int + 1 as n")).toHaveLength(1);
+  });
+
+  it("leave a report's queries unprepared, planned for their own values (decision 179)", async () => {
+    const client = preparedStatements(pg);
+    const text = "select $1::int * 2 as n";
+    const n = await withCustomPlans(async () => (await client.query<{ n: number }>(text, [21])).rows[0].n);
+    expect(n).toBe(42);
+    expect((await prepared()).rows.some((s) => s.statement === text)).toBe(false);
+    await client.query(text, [1]);
+    expect((await prepared()).rows.some((s) => s.statement === text)).toBe(true);
   });
 
   it("keep at most the given number of statements, closing the least recently used", async () => {

@@ -4,6 +4,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../db/client.ts";
+import { withCustomPlans } from "../../db/custom-plans.ts";
 import { companies } from "../../db/schema/index.ts";
 import { createTestDatabase } from "../setup/db.ts";
 
@@ -41,6 +42,15 @@ describe.skipIf(!process.env.DATABASE_URL)("PostgreSQL: queries as prepared stat
     await one.db.execute(sql.raw("create temporary table prepared_probe (id int); insert into prepared_probe values (1)"));
     const rows = (await one.db.execute<{ id: number }>(sql`select id from prepared_probe where id = ${1}`)) as unknown as { id: number }[];
     expect(rows).toEqual([{ id: 1 }]);
+  });
+
+  it("a report's queries are not prepared: each is planned for its own period and company", async () => {
+    const text = "select $1::int * 2 as n";
+    const [row] = await withCustomPlans(async () => (await one.db.execute<{ n: number }>(sql`select ${21}::int * 2 as n`)) as unknown as { n: number }[]);
+    expect(row.n).toBe(42);
+    expect((await prepared()).some((s) => s.statement === text)).toBe(false);
+    await one.db.execute(sql`select ${1}::int * 2 as n`);
+    expect((await prepared()).some((s) => s.statement === text)).toBe(true);
   });
 
   it("a statement whose table changed shape is prepared again, and the query answers", async () => {

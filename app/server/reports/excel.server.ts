@@ -10,6 +10,7 @@ import ExcelJS from "exceljs";
 import type { RouterContextProvider } from "react-router";
 import { data } from "react-router";
 import type { Db } from "../../../db/client.ts";
+import { withCustomPlans } from "../../../db/custom-plans.ts";
 import { crCalendar } from "../../domain/format.ts";
 import { requestContext } from "../context.ts";
 import { db } from "../db.server.ts";
@@ -301,7 +302,12 @@ export async function writeReportWorkbook<Row>(
  * screen), then the workbook streamed at once: the summary and fixed tables (SQL) at its top as
  * soon as they are ready, then the rows while they are read.
  */
-export async function excelResponse<Row>(def: ReportDefinition<Row>, request: Request, context: Readonly<RouterContextProvider>): Promise<Response> {
+export function excelResponse<Row>(def: ReportDefinition<Row>, request: Request, context: Readonly<RouterContextProvider>): Promise<Response> {
+  // Its queries, those that stream the rows included, are planned for the period and company (docs/decisions/179).
+  return withCustomPlans(() => excelStream(def, request, context));
+}
+
+async function excelStream<Row>(def: ReportDefinition<Row>, request: Request, context: Readonly<RouterContextProvider>): Promise<Response> {
   const { company } = context.get(requestContext);
   if (!company) throw data("No encontrado", { status: 404 });
   const parsed = parseReportRequest(def, new URL(request.url), company.id, crCalendar(new Date()));

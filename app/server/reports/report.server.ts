@@ -8,6 +8,7 @@
 // registry.server.ts, a ten-line route module, two lines in app/routes.ts and one in access.ts.
 import { data, type RouterContextProvider } from "react-router";
 import type { Db } from "../../../db/client.ts";
+import { withCustomPlans } from "../../../db/custom-plans.ts";
 import { crCalendar, formatMoney } from "../../domain/format.ts";
 import { DEFAULT_PAGE_SIZE, lastPage, PAGE_SIZES } from "../../domain/pagination.ts";
 import { parseMonth, parseRange, parseYear, monthRange, MONTH_NAMES, REPORT_MESSAGES, showDay, type DayRange } from "../../domain/reports.ts";
@@ -256,7 +257,12 @@ function cellOf<Row>(c: Column<Row>, row: Row): CellView {
 const footerCells = (kinds: CellKind[], footer: (string | number | null)[]) => footer.map((v, i) => ({ text: showValue(kinds[i] ?? "text", v), ...(numericKind(kinds[i] ?? "text") ? { numeric: true } : {}) }));
 
 /** The screen of a report: the guard, its request, the summary (SQL), one page of rows, the fixed tables. */
-export async function loadReport<Row>(def: ReportDefinition<Row>, request: Request, context: Readonly<RouterContextProvider>): Promise<ReportView> {
+export function loadReport<Row>(def: ReportDefinition<Row>, request: Request, context: Readonly<RouterContextProvider>): Promise<ReportView> {
+  // A report's queries are planned for its period and company each time (docs/decisions/179).
+  return withCustomPlans(() => reportView(def, request, context));
+}
+
+async function reportView<Row>(def: ReportDefinition<Row>, request: Request, context: Readonly<RouterContextProvider>): Promise<ReportView> {
   const company = requireCompany(context);
   const url = new URL(request.url);
   const p = parseReportRequest(def, url, company.id, crCalendar(new Date()));
