@@ -34,6 +34,9 @@ export const clients = pgTable(
   },
   (t) => [
     index("clients_company_list_idx").on(t.companyId, t.provider, t.active, t.name),
+    // The lists' count of live clients (db/queries/clients.ts clientsPage), read from this small
+    // index alone: 7,000 clients 2.4 → 0.6 ms instead of a scan of the table (decision 189).
+    index("clients_live_count_idx").on(t.companyId, t.provider, t.active).where(sql`deleted_at is null`),
     index("clients_company_identification_idx").on(t.companyId, t.identification),
     // List search (db/queries/clients.ts, docs/decisions/041): accent-folded words of name,
     // identification and e-mail (split at @ and .), prefix matching with :*.

@@ -1,0 +1,1 @@
+CREATE INDEX "clients_live_count_idx" ON "clients" USING btree ("company_id","provider","active") WHERE deleted_at is null;
