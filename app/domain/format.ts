@@ -18,7 +18,7 @@ const CR_PARTS = new Intl.DateTimeFormat("en-US", {
   hour12: true,
 });
 
-/** Costa Rica's clock: UTC−6 all year since 1993 (no daylight saving; docs/decisions/022). */
+/** Costa Rica's clock: UTC−6 all year since 1993 (no daylight saving; docs/decisions/022, 195). */
 const CR_OFFSET_MS = -6 * 3_600_000;
 const FIXED_OFFSET_SINCE = Date.UTC(1993, 0, 1, 6);
 
