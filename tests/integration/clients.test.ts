@@ -17,11 +17,14 @@ import { readToasts } from "../../app/server/flash.server.ts";
 import { AE_CASES, startFakeHaciendaAe, type FakeHacienda } from "../fixtures/fake-hacienda-ae.ts";
 import { call, createCompany, createUser, signedIn, type Browser } from "../setup/app.ts";
 import { createTestDatabase } from "../setup/db.ts";
+import { counted } from "../setup/query-count.ts";
+import { installQueryStats } from "../../db/query-stats.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let fake: FakeHacienda;
 beforeAll(async () => {
   database = await createTestDatabase();
+  installQueryStats();
   fake = await startFakeHaciendaAe({ slowMs: 1500 });
   process.env.HACIENDA_PUBLIC_API_URL = fake.url;
   process.env.HACIENDA_LOOKUP_TIMEOUT_MS = "300";
@@ -351,6 +354,20 @@ describe("saving, editing and the list", () => {
     await call(b, clientsRoute.action, { path: "/clients", form: { intent: "delete", client_id: String(free), confirm: "yes" } });
     expect(toastsOf(b)[0].text).toBe("Cliente eliminado");
     expect((await listOf(b, "?search=documentos")).rows.map((r: { id: number }) => r.id)).toEqual([busy]);
+  });
+
+  it("a page that fits brings its clients' balances with their rows: the session's query and one more (decision 189)", async () => {
+    const { b, company } = await staff();
+    const owing = await createVia(b, { name: "Debe algo" });
+    await createVia(b, { name: "Al día" });
+    await database.db.insert(documents).values({ companyId: company.id, kind: "fe", clientId: owing, issuedAt: new Date(), status: "aceptado", totalComprobante: "250.00000", paymentAmount: "100.00000" });
+    await listOf(b); // the first visit remembers the page (one write)
+    const { result, queries } = await counted(() => listOf(b));
+    expect(result.rows.map((r: { name: string; balance: string }) => [r.name, r.balance])).toEqual([
+      ["Al día", "0"],
+      ["Debe algo", "150.00000"],
+    ]);
+    expect(queries).toBe(2);
   });
 
   it("plan 5 hides the balance and 'Nuevo Cliente' and refuses creation", async () => {

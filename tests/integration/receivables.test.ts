@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { companies, documents } from "../../db/schema/index.ts";
-import { clientBalances } from "../../db/queries/clients.ts";
+import { clientBalances, clientsPage } from "../../db/queries/clients.ts";
 import { documentList } from "../../db/queries/document-lists.ts";
 import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
 import { issueDocument } from "../../app/server/issue-document.server.ts";
@@ -231,6 +231,10 @@ describe("the client balance added up by the database and the domain rule agree"
     expect(money(expected)).toBe("1246621.52486");
     expect((await clientBalances(database.db, { companyId: a.company.id, clientIds: [a.client.id, a.provider.id] })).get(a.client.id)).toBe(money(expected));
     expect((await clientBalances(database.db, { companyId: a.company.id, clientIds: [a.provider.id] })).get(a.provider.id)).toBe("0");
+    // The clients list reads the same figure with each row (decision 189).
+    const page = await clientsPage(database.db, { companyId: a.company.id, provider: false, search: "", page: 1, perPage: 50, balances: true });
+    expect(page.rows.find((r) => r.id === a.client.id)?.balance).toBe(money(expected));
+    expect(page.rows.filter((r) => r.id !== a.client.id).map((r) => r.balance)).toEqual(page.rows.filter((r) => r.id !== a.client.id).map(() => "0"));
   });
 });
 

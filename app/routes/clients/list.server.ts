@@ -2,7 +2,7 @@
 // remembered page), the new/edit dialog (?new=1, ?edit=ID), the account statement (?statement=ID),
 // the activity catalogue import (?activities=1, admins) and the row actions.
 import { data, type RouterContextProvider } from "react-router";
-import { clientBalances, clientsPage } from "../../../db/queries/clients.ts";
+import { clientsPage } from "../../../db/queries/clients.ts";
 import { countActivities } from "../../../db/queries/activities.ts";
 import { CLIENT_MESSAGES } from "../../domain/client-schemas.ts";
 import { lastPage } from "../../domain/pagination.ts";
@@ -52,8 +52,8 @@ export async function clientListLoader({ request, context, provider }: { request
   if (editId) form = await clientFormState(db(), { companyId, mode: "dialog", provider, clientId: editId });
   else if (url.searchParams.get("new") && !readOnly) form = await clientFormState(db(), { companyId, mode: "dialog", provider });
   // The new/edit popup is full-screen: while it is open the page shows no list (client-list-screen.tsx).
-  const { rows, total } = form ? { rows: [], total: 0 } : await clientsPage(db(), { companyId, provider, active: provider ? undefined : !inactive, ...req });
-  const balances = readOnly || form ? new Map<number, string>() : await clientBalances(db(), { companyId, clientIds: rows.map((r) => r.id) });
+  // Each client's balance comes with its row; plan 5 shows none.
+  const { rows, total } = form ? { rows: [], total: 0 } : await clientsPage(db(), { companyId, provider, active: provider ? undefined : !inactive, ...req, balances: !readOnly });
   const statementId = positiveId(url.searchParams.get("statement"));
   const statement = statementId ? await statementScreen(db(), companyId, statementId) : null;
   // The activity catalogue is shared by every company: only the super-admin imports it (decision 121).
@@ -67,7 +67,7 @@ export async function clientListLoader({ request, context, provider }: { request
     readOnly,
     canImportActivities: user!.isSuperAdmin,
     currencySymbol: company!.currencySymbol,
-    rows: rows.map((r) => ({ ...r, balance: balances.get(r.id) ?? "0" })),
+    rows: rows.map((r) => ({ ...r, balance: r.balance ?? "0" })),
     total,
     page: req.page,
     perPage: req.perPage,
