@@ -22,7 +22,7 @@ const PRECOMPUTED = "function stringToPrecomputedChunk(content) {\n  return text
 const PRECOMPUTED_AS_TEXT = "function stringToPrecomputedChunk(content) {\n  return content;\n}";
 
 /** The names the appended text reassigns or reads; each must be declared in the module. */
-export const DECLARED = ["function writeChunk(", "function completeWriting(", "function writeToDestination(", "currentView = null", "writtenBytes = 0"];
+const DECLARED = ["function writeChunk(", "function completeWriting(", "function writeToDestination(", "currentView = null", "writtenBytes = 0"];
 
 /** Flush the joined text past this many characters even before the flush completes. */
 const TEXT_LIMIT = 65536;
