@@ -3,7 +3,7 @@
 // Tenancy: every query is bounded by companyId.
 import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
-import { documentReferences, documents, OWING_PREDICATE } from "../schema/index.ts";
+import { documentCounts, documentReferences, documents, OWING_PREDICATE } from "../schema/index.ts";
 import { clientSearchWords } from "./clients.ts";
 import { cappedTotal, countCap, pageWithTotal } from "./paging.ts";
 
@@ -72,14 +72,14 @@ export async function documentList(db: DbOrTx, q: DocumentListRequest) {
       where.push(eq(documents.kind, q.filter));
       break;
   }
-  if (!(q.search ?? "").trim()) return listPage(db, q, where);
+  if (!(q.search ?? "").trim()) return listPage(db, q, where, { live: !q.filter && !q.clientId });
   const words = clientSearchWords(q.search ?? "");
   // A search with no letters or digits matches nothing rather than everything.
   if (!words.length) return listPage(db, q, [...where, sql`false`]);
   const search = { ...q, countAhead: q.countAhead ?? SEARCH_COUNT_AHEAD };
-  const whole = await listPage(db, search, [...where, documentWordsMatch(words, "whole")], true);
+  const whole = await listPage(db, search, [...where, documentWordsMatch(words, "whole")], { inOrder: true });
   if (whole.total > 0 || words.every((w) => /^[0-9]+$/.test(w))) return whole;
-  return listPage(db, search, [...where, documentWordsMatch(words, "beginnings")], true);
+  return listPage(db, search, [...where, documentWordsMatch(words, "beginnings")], { inOrder: true });
 }
 
 /**
@@ -96,9 +96,12 @@ export function documentWordsMatch(words: string[], mode: "whole" | "beginnings"
 
 /**
  * A page and its capped count. A search's count takes the rows in list order, like the page, so
- * the planner can walk the list index and stop at the cap instead of gathering every match first.
+ * the planner can walk the list index and stop at the cap instead of gathering every match first
+ * (`inOrder`). A list of every live document of its kinds (`live`: no search, filter or client)
+ * reads its count from document_counts, a row per kind kept by the database (docs/decisions/200),
+ * and caps it the same way.
  */
-async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[], inOrder = false) {
+async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[], { inOrder = false, live = false } = {}) {
   const perPage = q.perPage;
   const cap = countCap(q.page, perPage, q.countAhead ?? COUNT_AHEAD);
   const counted = db.select({ one: sql`1`.as("one") }).from(documents).where(and(...where));
@@ -135,6 +138,7 @@ async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[], inOrde
         .limit(limit)
         .offset(at),
     count: async () => {
+      if (live) return liveDocuments(db, q.companyId, q.kinds);
       const [{ n }] = await db
         .select({ n: sql<number>`count(*)::int` })
         .from((inOrder ? counted.orderBy(desc(documents.issuedAt), desc(documents.id)) : counted).limit(cap + 1).as("capped"));
@@ -142,6 +146,15 @@ async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[], inOrde
     },
   });
   return { rows: result.rows, ...cappedTotal(result.total, cap) };
+}
+
+/** The company's live documents of these kinds (document_counts). */
+async function liveDocuments(db: DbOrTx, companyId: number, kinds: string[]): Promise<number> {
+  const [{ n }] = await db
+    .select({ n: sql<string | null>`sum(${documentCounts.documents})` })
+    .from(documentCounts)
+    .where(and(eq(documentCounts.companyId, companyId), inArray(documentCounts.kind, kinds)));
+  return Number(n ?? 0);
 }
 
 /** For notes: the document each one belongs to (its first reference), by note id. */

@@ -227,6 +227,35 @@ export const pendingDocuments = pgTable(
   (t) => [primaryKey({ columns: [t.companyId, t.status] })],
 );
 
+/**
+ * Live documents (deleted_at null) per company and kind: the total of a document list without search,
+ * filter or client (db/queries/document-lists.ts), read from a row per kind instead of counted in the
+ * index on every page (docs/decisions/200). Kept by the database (triggers on documents, migration
+ * document_counts_triggers); a kind without live documents has no row.
+ */
+export const documentCounts = pgTable(
+  "document_counts",
+  {
+    companyId: integer("company_id").notNull(),
+    kind: text("kind").notNull(),
+    documents: integer("documents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.kind] })],
+);
+
+/**
+ * A number that changes whenever the company's figures of the dashboard may have changed: every
+ * change of its rows in document_days, expense_days, received_expense_days or expense_categories
+ * adds one (triggers, migration document_counts_triggers). The dashboard keeps the figures it read
+ * with the number it read them at, and reads them again only when the number has moved
+ * (app/server/dashboard-figures.server.ts, docs/decisions/200). A company whose figures never
+ * changed has no row (number 0).
+ */
+export const figuresVersions = pgTable("figures_versions", {
+  companyId: integer("company_id").primaryKey(),
+  version: bigint("version", { mode: "number" }).notNull(),
+});
+
 export const documentLines = pgTable(
   "document_lines",
   {

@@ -1,10 +1,10 @@
 import type { Route } from "./+types/dashboard";
-import { dailySums, expensesOfMonth } from "../../../db/queries/dashboard.ts";
 import { CHART_COLORS, ExpensesPie, IncomeExpenseChart, MonthSalesChart, Sparkline } from "../../components/charts.tsx";
 import { AppForm } from "../../components/form.tsx";
 import { dashboardFigures } from "../../domain/dashboard.ts";
 import { crCalendar, formatMoney } from "../../domain/format.ts";
 import { requestContext } from "../../server/context.ts";
+import { dashboardSums } from "../../server/dashboard-figures.server.ts";
 import { shownAdvertisement } from "../../server/advertisement.server.ts";
 import { db } from "../../server/db.server.ts";
 import { env } from "../../server/env.server.ts";
@@ -38,9 +38,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   // The documents waiting, the key's expiry and which advertisement is shown came with the session
   // (docs/decisions/147); the advertisement itself is read only when this user has not closed it.
   const adCode = banners!.advertisementCode;
-  const [sums, expenses, ad, deadlines] = await Promise.all([
-    dailySums(db(), { companyId: company!.id, since, daysFrom: crMonthStart(today.year, today.month - 1) }),
-    expensesOfMonth(db(), { companyId: company!.id, from: crMonthStart(today.year, today.month) }),
+  const [{ sums, expenses }, ad, deadlines] = await Promise.all([
+    // Read again only when the company's figures changed (docs/decisions/200).
+    dashboardSums(db(), { companyId: company!.id, since, daysFrom: crMonthStart(today.year, today.month - 1), monthFrom: crMonthStart(today.year, today.month) }),
     adCode !== null && adCode !== user!.advertisementCode ? shownAdvertisement(db(), env().superAdminEmail) : undefined,
     // Received documents waiting for acceptance and the days left to reject them (issue 12 item 4).
     pendingDeadlines(db(), { companyId: company!.id, today: day, urgentUntil: addDays(day, DEADLINE_WARNING_DAYS) }),

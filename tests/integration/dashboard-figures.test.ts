@@ -1,0 +1,136 @@
+// The dashboard's sums kept in memory with the version of the company's figures (docs/decisions/200).
+// Checked here, on both databases:
+// - the version (figures_versions) moves when a change of documents, expenses, received expenses or
+//   expense categories commits, for the company it belongs to only, and not when other columns change
+//   or a transaction is rolled back;
+// - dashboardSums gives what dailySums and expensesOfMonth read, reads only the version while it has
+//   not moved, reads again after any such change and for other ranges, and keeps each company and
+//   each database apart.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { documents, expenseCategories, expenses, figuresVersions, receivedExpenseDays } from "../../db/schema/index.ts";
+import { dailySums, expensesOfMonth, figuresVersion } from "../../db/queries/dashboard.ts";
+import { dashboardSums } from "../../app/server/dashboard-figures.server.ts";
+import { createCompany, createUser } from "../setup/app.ts";
+import { createTestDatabase } from "../setup/db.ts";
+import { counted } from "../setup/query-count.ts";
+import { installQueryStats } from "../../db/query-stats.ts";
+
+type Database = Awaited<ReturnType<typeof createTestDatabase>>;
+let database: Database;
+let companyId: number;
+let otherCompanyId: number;
+let categoryId: number;
+let invoiceId: number;
+
+/** Costa Rica midnight (UTC−6) of a day. */
+const crMidnight = (day: string) => new Date(`${day}T06:00:00Z`);
+const ranges = { since: crMidnight("2026-05-01"), daysFrom: crMidnight("2026-10-01"), monthFrom: crMidnight("2026-11-01") };
+
+const issue = (db: Database["db"], company: number, total: string, over: Partial<typeof documents.$inferInsert> = {}) =>
+  db
+    .insert(documents)
+    .values({ companyId: company, kind: "fe", status: "aceptado", issuedAt: new Date("2026-11-20T15:00:00Z"), totalComprobante: total, ...over })
+    .returning({ id: documents.id });
+
+const spend = (amount: string) =>
+  database.db
+    .insert(expenses)
+    .values({ companyId, spentOn: "2026-11-10", categoryId, description: "Papel", amount, currencyId: 2, exchangeRate: "1", paymentMethodCode: "01" })
+    .returning({ id: expenses.id });
+
+/** Expects `change` to move the company's version (and not the other company's) when `moves`. */
+async function expectMoves(moves: boolean, change: () => Promise<unknown>) {
+  const [mine, other] = [await figuresVersion(database.db, companyId), await figuresVersion(database.db, otherCompanyId)];
+  await change();
+  expect(await figuresVersion(database.db, companyId) > mine).toBe(moves);
+  expect(await figuresVersion(database.db, otherCompanyId)).toBe(other);
+}
+
+/** What the dashboard's queries read now, straight. */
+async function readNow(company: number) {
+  return {
+    sums: await dailySums(database.db, { companyId: company, since: ranges.since, daysFrom: ranges.daysFrom }),
+    expenses: await expensesOfMonth(database.db, { companyId: company, from: ranges.monthFrom }),
+  };
+}
+
+beforeAll(async () => {
+  installQueryStats();
+  database = await createTestDatabase();
+  const user = await createUser(database.db);
+  companyId = (await createCompany(database.db, { userIds: [user.id], name: "Alfa Comercial" })).id;
+  otherCompanyId = (await createCompany(database.db, { userIds: [user.id], name: "Beta Servicios" })).id;
+  [{ id: categoryId }] = await database.db.insert(expenseCategories).values({ companyId, name: "Papelería" }).returning();
+  [{ id: invoiceId }] = await issue(database.db, companyId, "1000.00000");
+  await issue(database.db, otherCompanyId, "50.00000");
+}, 120_000);
+afterAll(async () => {
+  await database?.drop();
+});
+
+describe("the version of a company's dashboard figures", () => {
+  it("moves with every change the sums are read from, for its company only, once committed", async () => {
+    await expectMoves(true, () => issue(database.db, companyId, "10.00000"));
+    await expectMoves(true, () => database.db.update(documents).set({ status: "rechazado" }).where(eq(documents.id, invoiceId)));
+    await expectMoves(true, () => database.db.update(documents).set({ totalComprobante: "2000.00000" }).where(eq(documents.id, invoiceId)));
+    const [{ id: expenseId }] = await spend("25.00000");
+    await expectMoves(true, () => database.db.update(expenses).set({ deletedAt: new Date() }).where(eq(expenses.id, expenseId)));
+    await expectMoves(true, () => database.db.insert(receivedExpenseDays).values({ companyId, day: "2026-11-11", categoryId, documents: 1, amountCrc: "30.00" }));
+    await expectMoves(true, () => database.db.update(expenseCategories).set({ name: "Papelería y útiles" }).where(eq(expenseCategories.id, categoryId)));
+    // Columns the sums do not read, and a rollback, leave it.
+    await expectMoves(false, () => database.db.update(documents).set({ emailError: "buzón lleno", paymentAmount: "5.00000" }).where(eq(documents.id, invoiceId)));
+    await expectMoves(false, () =>
+      database.db
+        .transaction(async (tx) => {
+          await issue(tx as unknown as Database["db"], companyId, "99.00000");
+          throw new Error("rolled back");
+        })
+        .catch(() => undefined),
+    );
+  });
+});
+
+describe("the dashboard's sums kept in memory", () => {
+  it("reads only the version until the figures change, then reads them again", async () => {
+    const first = await counted(() => dashboardSums(database.db, { companyId, ...ranges }));
+    expect({ sums: first.result.sums, expenses: first.result.expenses }).toEqual(await readNow(companyId));
+    const again = await counted(() => dashboardSums(database.db, { companyId, ...ranges }));
+    expect(again.queries).toBe(1);
+    expect(again.result.sums).toBe(first.result.sums);
+    // A new invoice and a new expense show on the next view.
+    await issue(database.db, companyId, "500.00000");
+    await spend("70.00000");
+    const after = await counted(() => dashboardSums(database.db, { companyId, ...ranges }));
+    expect(after.queries).toBe(3);
+    expect({ sums: after.result.sums, expenses: after.result.expenses }).toEqual(await readNow(companyId));
+    expect(after.result.sums).not.toEqual(first.result.sums);
+    expect(after.result.expenses).not.toEqual(first.result.expenses);
+    // Other ranges (the next day, the next month) are read again.
+    const nextMonth = await counted(() => dashboardSums(database.db, { companyId, ...ranges, monthFrom: crMidnight("2026-12-01") }));
+    expect(nextMonth.queries).toBe(3);
+    expect(nextMonth.result.expenses).toEqual([]);
+  });
+
+  it("keeps each company and each database apart", async () => {
+    const mine = await dashboardSums(database.db, { companyId, ...ranges });
+    const other = await dashboardSums(database.db, { companyId: otherCompanyId, ...ranges });
+    expect({ sums: other.sums, expenses: other.expenses }).toEqual(await readNow(otherCompanyId));
+    expect(other.sums).not.toEqual(mine.sums);
+    // A second database whose company has the same id and version reads its own figures.
+    const second = await createTestDatabase();
+    try {
+      const user = await createUser(second.db);
+      const twin = (await createCompany(second.db, { userIds: [user.id], name: "Alfa Comercial" })).id;
+      await issue(second.db, twin, "7.00000");
+      // The same company id at the same version as the figures kept for the first database.
+      expect(twin).toBe(companyId);
+      await second.db.insert(figuresVersions).values({ companyId: twin, version: await figuresVersion(database.db, companyId) }).onConflictDoUpdate({ target: figuresVersions.companyId, set: { version: await figuresVersion(database.db, companyId) } });
+      const own = await dashboardSums(second.db, { companyId: twin, ...ranges });
+      expect(own.sums).toEqual(await dailySums(second.db, { companyId: twin, since: ranges.since, daysFrom: ranges.daysFrom }));
+      expect(own.sums.map((s) => Number(s.total))).toEqual([7]);
+    } finally {
+      await second.drop();
+    }
+  });
+});
