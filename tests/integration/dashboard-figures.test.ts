@@ -3,14 +3,15 @@
 // - the version (figures_versions) moves when a change of documents, expenses, received expenses or
 //   expense categories commits, for the company it belongs to only, and not when other columns change
 //   or a transaction is rolled back;
-// - dashboardSums gives what dailySums and expensesOfMonth read, reads only the version while it has
-//   not moved, reads again after any such change and for other ranges, and keeps each company and
-//   each database apart.
+// - monthFigures gives the figures of what dailySums and expensesOfMonth read, reads only the version
+//   while it has not moved, reads again after any such change and for another month, and keeps each
+//   company and each database apart.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { documents, expenseCategories, expenses, figuresVersions, receivedExpenseDays } from "../../db/schema/index.ts";
 import { dailySums, expensesOfMonth, figuresVersion } from "../../db/queries/dashboard.ts";
-import { dashboardSums } from "../../app/server/dashboard-figures.server.ts";
+import { monthFigures } from "../../app/server/dashboard-figures.server.ts";
+import { dashboardFigures } from "../../app/domain/dashboard.ts";
 import { createCompany, createUser } from "../setup/app.ts";
 import { createTestDatabase } from "../setup/db.ts";
 import { counted } from "../setup/query-count.ts";
@@ -25,7 +26,7 @@ let invoiceId: number;
 
 /** Costa Rica midnight (UTC−6) of a day. */
 const crMidnight = (day: string) => new Date(`${day}T06:00:00Z`);
-const ranges = { since: crMidnight("2026-05-01"), daysFrom: crMidnight("2026-10-01"), monthFrom: crMidnight("2026-11-01") };
+const today = { year: 2026, month: 11 };
 
 const issue = (db: Database["db"], company: number, total: string, over: Partial<typeof documents.$inferInsert> = {}) =>
   db
@@ -47,13 +48,14 @@ async function expectMoves(moves: boolean, change: () => Promise<unknown>) {
   expect(await figuresVersion(database.db, otherCompanyId)).toBe(other);
 }
 
-/** What the dashboard's queries read now, straight. */
-async function readNow(company: number) {
+/** November 2026's figures from what the dashboard's queries read now, straight. */
+async function readNow(db: Database["db"], company: number) {
   return {
-    sums: await dailySums(database.db, { companyId: company, since: ranges.since, daysFrom: ranges.daysFrom }),
-    expenses: await expensesOfMonth(database.db, { companyId: company, from: ranges.monthFrom }),
+    figures: dashboardFigures(await dailySums(db, { companyId: company, since: crMidnight("2026-05-01"), daysFrom: crMidnight("2026-10-01") }), today),
+    expenses: await expensesOfMonth(db, { companyId: company, from: crMidnight("2026-11-01") }),
   };
 }
+const shown = ({ figures, expenses }: { figures: unknown; expenses: unknown }) => ({ figures, expenses });
 
 beforeAll(async () => {
   installQueryStats();
@@ -91,32 +93,33 @@ describe("the version of a company's dashboard figures", () => {
   });
 });
 
-describe("the dashboard's sums kept in memory", () => {
+describe("the dashboard's figures kept in memory", () => {
   it("reads only the version until the figures change, then reads them again", async () => {
-    const first = await counted(() => dashboardSums(database.db, { companyId, ...ranges }));
-    expect({ sums: first.result.sums, expenses: first.result.expenses }).toEqual(await readNow(companyId));
-    const again = await counted(() => dashboardSums(database.db, { companyId, ...ranges }));
+    const first = await counted(() => monthFigures(database.db, { companyId, today }));
+    expect(shown(first.result)).toEqual(await readNow(database.db, companyId));
+    const again = await counted(() => monthFigures(database.db, { companyId, today }));
     expect(again.queries).toBe(1);
-    expect(again.result.sums).toBe(first.result.sums);
+    expect(again.result.figures).toBe(first.result.figures);
     // A new invoice and a new expense show on the next view.
     await issue(database.db, companyId, "500.00000");
     await spend("70.00000");
-    const after = await counted(() => dashboardSums(database.db, { companyId, ...ranges }));
+    const after = await counted(() => monthFigures(database.db, { companyId, today }));
     expect(after.queries).toBe(3);
-    expect({ sums: after.result.sums, expenses: after.result.expenses }).toEqual(await readNow(companyId));
-    expect(after.result.sums).not.toEqual(first.result.sums);
+    expect(shown(after.result)).toEqual(await readNow(database.db, companyId));
+    expect(after.result.figures.invoices).not.toBe(first.result.figures.invoices);
     expect(after.result.expenses).not.toEqual(first.result.expenses);
-    // Other ranges (the next day, the next month) are read again.
-    const nextMonth = await counted(() => dashboardSums(database.db, { companyId, ...ranges, monthFrom: crMidnight("2026-12-01") }));
-    expect(nextMonth.queries).toBe(3);
-    expect(nextMonth.result.expenses).toEqual([]);
+    // Another month is read again.
+    const december = await counted(() => monthFigures(database.db, { companyId, today: { year: 2026, month: 12 } }));
+    expect(december.queries).toBe(3);
+    expect(december.result.expenses).toEqual([]);
+    expect(december.result.figures.salesLastMonth).toBe(after.result.figures.salesThisMonth);
   });
 
   it("keeps each company and each database apart", async () => {
-    const mine = await dashboardSums(database.db, { companyId, ...ranges });
-    const other = await dashboardSums(database.db, { companyId: otherCompanyId, ...ranges });
-    expect({ sums: other.sums, expenses: other.expenses }).toEqual(await readNow(otherCompanyId));
-    expect(other.sums).not.toEqual(mine.sums);
+    const mine = await monthFigures(database.db, { companyId, today });
+    const other = await monthFigures(database.db, { companyId: otherCompanyId, today });
+    expect(shown(other)).toEqual(await readNow(database.db, otherCompanyId));
+    expect(other.figures).not.toEqual(mine.figures);
     // A second database whose company has the same id and version reads its own figures.
     const second = await createTestDatabase();
     try {
@@ -125,10 +128,11 @@ describe("the dashboard's sums kept in memory", () => {
       await issue(second.db, twin, "7.00000");
       // The same company id at the same version as the figures kept for the first database.
       expect(twin).toBe(companyId);
-      await second.db.insert(figuresVersions).values({ companyId: twin, version: await figuresVersion(database.db, companyId) }).onConflictDoUpdate({ target: figuresVersions.companyId, set: { version: await figuresVersion(database.db, companyId) } });
-      const own = await dashboardSums(second.db, { companyId: twin, ...ranges });
-      expect(own.sums).toEqual(await dailySums(second.db, { companyId: twin, since: ranges.since, daysFrom: ranges.daysFrom }));
-      expect(own.sums.map((s) => Number(s.total))).toEqual([7]);
+      const version = await figuresVersion(database.db, companyId);
+      await second.db.insert(figuresVersions).values({ companyId: twin, version }).onConflictDoUpdate({ target: figuresVersions.companyId, set: { version } });
+      const own = await monthFigures(second.db, { companyId: twin, today });
+      expect(shown(own)).toEqual(await readNow(second.db, twin));
+      expect(own.figures.invoices).toBe("7.00");
     } finally {
       await second.drop();
     }

@@ -1,10 +1,9 @@
 import type { Route } from "./+types/dashboard";
 import { CHART_COLORS, ExpensesPie, IncomeExpenseChart, MonthSalesChart, Sparkline } from "../../components/charts.tsx";
 import { AppForm } from "../../components/form.tsx";
-import { dashboardFigures } from "../../domain/dashboard.ts";
 import { crCalendar, formatMoney } from "../../domain/format.ts";
 import { requestContext } from "../../server/context.ts";
-import { dashboardSums } from "../../server/dashboard-figures.server.ts";
+import { monthFigures } from "../../server/dashboard-figures.server.ts";
 import { shownAdvertisement } from "../../server/advertisement.server.ts";
 import { db } from "../../server/db.server.ts";
 import { env } from "../../server/env.server.ts";
@@ -27,27 +26,23 @@ function pendingLink(today: { year: number; month: number }) {
   return `/message-receptors?filter=pendiente&from=${ymd(prev.year, prev.month, 1)}&to=${ymd(today.year, today.month, last)}`;
 }
 
-/** Midnight in Costa Rica (UTC−6, no daylight saving) of the first day of a month. */
-const crMonthStart = (year: number, month: number) => new Date(Date.UTC(year, month - 1, 1, 6));
-
 export async function loader({ context }: Route.LoaderArgs) {
   const { user, company, banners } = context.get(requestContext);
   const today = crCalendar(new Date());
-  const since = crMonthStart(today.year, today.month - 6);
   const day = costaRicaDay(new Date());
   // The documents waiting, the key's expiry and which advertisement is shown came with the session
   // (docs/decisions/147); the advertisement itself is read only when this user has not closed it.
   const adCode = banners!.advertisementCode;
-  const [{ sums, expenses }, ad, deadlines] = await Promise.all([
+  const [{ figures, expenses }, ad, deadlines] = await Promise.all([
     // Read again only when the company's figures changed (docs/decisions/200).
-    dashboardSums(db(), { companyId: company!.id, since, daysFrom: crMonthStart(today.year, today.month - 1), monthFrom: crMonthStart(today.year, today.month) }),
+    monthFigures(db(), { companyId: company!.id, today }),
     adCode !== null && adCode !== user!.advertisementCode ? shownAdvertisement(db(), env().superAdminEmail) : undefined,
     // Received documents waiting for acceptance and the days left to reject them (issue 12 item 4).
     pendingDeadlines(db(), { companyId: company!.id, today: day, urgentUntil: addDays(day, DEADLINE_WARNING_DAYS) }),
   ]);
   const showAd = ad && ad.code !== user!.advertisementCode ? { title: ad.title, html: ad.contentHtml, code: ad.code } : null;
   return {
-    figures: dashboardFigures(sums, today),
+    figures,
     expenses,
     ad: showAd,
     pending: pendingText(banners!.pending),
