@@ -7,7 +7,6 @@ import { data, isRouteErrorResponse, Link, useRouteError } from "react-router";
 import type { Route } from "./+types/quotations";
 import { documentList } from "../../../db/queries/document-lists.ts";
 import { invoicesOfQuotations } from "../../../db/queries/quotations.ts";
-import { linkableClientIds } from "../../../db/queries/clients.ts";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { QuotationActions } from "../../components/quotation-actions.tsx";
 import { formatDate, formatMoney, truncate } from "../../domain/format.ts";
@@ -37,11 +36,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     req.page = lastPage(total, req.perPage);
     ({ rows, total } = await documentList(database, { ...query, page: req.page }));
   }
-  const invoices = await invoicesOfQuotations(database, { companyId: company.id, quotationIds: rows.map((r) => r.id) });
-  const linkable = await linkableClientIds(database, { companyId: company.id, ids: rows.flatMap((r) => (r.clientId ? [r.clientId] : [])) });
+  // Independent reads of the page, at once.
+  const [invoices, name] = await Promise.all([invoicesOfQuotations(database, { companyId: company.id, quotationIds: rows.map((r) => r.id) }), quotationNameOf(database, company.id)]);
   const money = (v: string, currencyId: number) => formatMoney(v, currencyId === 1 ? "$" : "₡");
   return {
-    name: await quotationNameOf(database, company.id),
+    name,
     plan5: company.permission === 5,
     page: req.page,
     perPage: req.perPage,
@@ -52,7 +51,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       return {
         id: r.id,
         number: String(r.number ?? r.id),
-        clientId: r.clientId && linkable.has(r.clientId) ? r.clientId : null,
+        // Linked to client-detail unless the client is deleted (or the generic client).
+        clientId: r.clientLinkable ? r.clientId : null,
         clientName: client.name ?? "",
         subtotal: money(r.subtotal, r.currencyId),
         discount: money(r.discount, r.currencyId),
