@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull, notInArray, or, sql, type SQL } from "dr
 import { dec, money } from "../../app/domain/decimal.ts";
 import { amountDue } from "../../app/domain/receivables.ts";
 import type { DbOrTx } from "../client.ts";
-import { barrios, cantons, clientContacts, clients, countries, districts, documents, identificationTypes, DUE_EXPRESSION, OWING_PREDICATE, provinces } from "../schema/index.ts";
+import { barrios, cantons, clientContacts, clientCounts, clients, countries, districts, documents, identificationTypes, DUE_EXPRESSION, OWING_PREDICATE, provinces } from "../schema/index.ts";
 import { pageWithTotal } from "./paging.ts";
 
 /** The expression of the GIN index clients_search_words_idx (db/schema/master.ts). */
@@ -75,7 +75,8 @@ export async function clientsPage(
         .orderBy(words.length ? sql`${clients.name} || ''` : asc(clients.name), asc(clients.id))
         .limit(limit)
         .offset(offset),
-    count: () => db.$count(clients, where),
+    // Without a search, every live client of the list is in client_counts (docs/decisions/200).
+    count: () => (opts.search ? db.$count(clients, where) : liveClients(db, opts)),
   });
   return { rows: rows.map((r) => ({ ...r, hasDocuments: !!r.hasDocuments })), total };
 }
@@ -177,6 +178,15 @@ export async function clientHasDocuments(db: DbOrTx, opts: { companyId: number; 
     .where(and(eq(documents.companyId, opts.companyId), eq(documents.clientId, opts.clientId)))
     .limit(1);
   return !!row;
+}
+
+/** The company's live clients (or providers), active or not or only those `active` says (client_counts). */
+async function liveClients(db: DbOrTx, opts: { companyId: number; provider: boolean; active?: boolean }): Promise<number> {
+  const [{ n }] = await db
+    .select({ n: sql<string | null>`sum(${clientCounts.clients})` })
+    .from(clientCounts)
+    .where(and(eq(clientCounts.companyId, opts.companyId), eq(clientCounts.provider, opts.provider), opts.active === undefined ? undefined : eq(clientCounts.active, opts.active)));
+  return Number(n ?? 0);
 }
 
 /**
