@@ -190,25 +190,18 @@ async function liveClients(db: DbOrTx, opts: { companyId: number; provider: bool
 }
 
 /**
- * A client a document list links to client-detail (spec part 2: "client (link to client-detail
- * unless the client is deleted)"): the company's client, not deleted, and not the generic client (a
- * ticket's buyer, even an international one, has no detail page).
+ * Of these client ids, the ones a document list links to client-detail (spec part 2: "client (link
+ * to client-detail unless the client is deleted)"): the company's clients not deleted, and not the
+ * generic client (a ticket's buyer, even an international one, has no detail page).
  */
-const linkable = (companyId: number | SQL) => and(eq(clients.companyId, companyId), isNull(clients.deletedAt), eq(clients.generic, false));
-
-/** Of these client ids, the ones a list links to client-detail (`linkable`). */
 export async function linkableClientIds(db: DbOrTx, { companyId, ids }: { companyId: number; ids: number[] }): Promise<Set<number>> {
   if (!ids.length) return new Set();
   const rows = await db
     .select({ id: clients.id })
     .from(clients)
-    .where(and(inArray(clients.id, [...new Set(ids)]), linkable(companyId)));
+    .where(and(eq(clients.companyId, companyId), inArray(clients.id, [...new Set(ids)]), isNull(clients.deletedAt), eq(clients.generic, false)));
   return new Set(rows.map((r) => r.id));
 }
-
-/** Whether a list links the document's client to client-detail (`linkable`), read with the document's row. */
-export const documentClientLinkable = () =>
-  sql<boolean>`exists (select 1 from ${clients} where ${clients.id} = ${documents.clientId} and ${linkable(sql`${documents.companyId}`)})`;
 
 export async function genericClient(db: DbOrTx, companyId: number) {
   const [row] = await db

@@ -4,7 +4,7 @@
 import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
 import { documentCounts, documentReferences, documents, OWING_PREDICATE } from "../schema/index.ts";
-import { clientSearchWords, documentClientLinkable } from "./clients.ts";
+import { clientSearchWords } from "./clients.ts";
 import { cappedTotal, countCap, pageWithTotal } from "./paging.ts";
 
 /** Filters of spec part 2 §2 (lists): Hacienda status, payment state and note kind. */
@@ -131,7 +131,6 @@ async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[], { inOr
           creditNoteTotal: documents.creditNoteTotal,
           debitNoteTotal: documents.debitNoteTotal,
           remindersSent: documents.remindersSent,
-          clientLinkable: documentClientLinkable(),
         })
         .from(documents)
         .where(and(...where))

@@ -7,6 +7,7 @@ import { data, isRouteErrorResponse, Link, useRouteError } from "react-router";
 import type { Route } from "./+types/quotations";
 import { documentList } from "../../../db/queries/document-lists.ts";
 import { invoicesOfQuotations } from "../../../db/queries/quotations.ts";
+import { linkableClientIds } from "../../../db/queries/clients.ts";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { QuotationActions } from "../../components/quotation-actions.tsx";
 import { formatDate, formatMoney, truncate } from "../../domain/format.ts";
@@ -37,7 +38,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ({ rows, total } = await documentList(database, { ...query, page: req.page }));
   }
   // Independent reads of the page, at once.
-  const [invoices, name] = await Promise.all([invoicesOfQuotations(database, { companyId: company.id, quotationIds: rows.map((r) => r.id) }), quotationNameOf(database, company.id)]);
+  const [invoices, linkable, name] = await Promise.all([
+    invoicesOfQuotations(database, { companyId: company.id, quotationIds: rows.map((r) => r.id) }),
+    linkableClientIds(database, { companyId: company.id, ids: rows.flatMap((r) => (r.clientId ? [r.clientId] : [])) }),
+    quotationNameOf(database, company.id),
+  ]);
   const money = (v: string, currencyId: number) => formatMoney(v, currencyId === 1 ? "$" : "₡");
   return {
     name,
@@ -51,8 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       return {
         id: r.id,
         number: String(r.number ?? r.id),
-        // Linked to client-detail unless the client is deleted (or the generic client).
-        clientId: r.clientLinkable ? r.clientId : null,
+        clientId: r.clientId && linkable.has(r.clientId) ? r.clientId : null,
         clientName: client.name ?? "",
         subtotal: money(r.subtotal, r.currencyId),
         discount: money(r.discount, r.currencyId),
