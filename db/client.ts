@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { customPlansWanted } from "./custom-plans.ts";
 import { preparedStatements } from "./pglite-prepared.ts";
 import * as schema from "./schema/index.ts";
+import { countShellChanges } from "./shell-changes.ts";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -94,6 +95,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   await pglite.waitReady;
   // Queries as named prepared statements, one call into PGlite each (docs/decisions/196).
   const db = drizzlePglite(preparedStatements(pglite) as unknown as PGlite, { schema }) as unknown as Db;
+  // The session's row may be kept between requests (docs/decisions/201).
+  await countShellChanges(db, pglite);
   return { db, kind: "pglite", pglite, close: () => pglite.close(), exclusive: (_key, fn) => fn() };
 }
 

@@ -4,6 +4,7 @@
 // session, and a browser sign-in does not close them.
 import { and, eq, isNull, lt, or, sql, type SQLWrapper } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
+import { shellChanges } from "../../db/shell-changes.ts";
 import { advertisements, companies, currencies, generalConfigurations, haciendaConfigs, pendingDocuments, sessions, users } from "../../db/schema/index.ts";
 import { shownAdvertisementId } from "./advertisement.server.ts";
 import type { CurrentCompany, CurrentUser, RequestBanners, SwitcherCompany } from "./context.ts";
@@ -112,16 +113,47 @@ function lookupStatement(db: DbOrTx) {
   return statement;
 }
 
+type LookupRow = Awaited<ReturnType<ReturnType<typeof buildLookup>["execute"]>>[number];
+
+/** Session rows kept per embedded database, with the count of its announced changes when read (docs/decisions/201). */
+const keptRows = new WeakMap<DbOrTx, Map<string, { changes: number; row: LookupRow }>>();
+/** Sessions kept per database; past it the one kept longest ago is dropped. */
+const KEPT_SESSIONS = 1000;
+
+/**
+ * The lookup's row. On the embedded database a row is kept until any table the lookup reads changes
+ * (shellChanges counts the database's announcements; docs/decisions/201); elsewhere it is read on
+ * every request.
+ */
+async function lookupRow(db: DbOrTx, sessionId: string): Promise<LookupRow | undefined> {
+  const changes = shellChanges(db);
+  const read = async () => (await lookupStatement(db).execute({ sessionId, superAdminEmail: env().superAdminEmail }))[0];
+  if (changes === undefined) return read();
+  let kept = keptRows.get(db);
+  if (!kept) keptRows.set(db, (kept = new Map()));
+  const found = kept.get(sessionId);
+  if (found?.changes === changes) return found.row;
+  kept.delete(sessionId);
+  // Counted before the read: a change announced while it runs leaves the row older than the count.
+  const row = await read();
+  if (row) {
+    if (kept.size >= KEPT_SESSIONS) kept.delete(kept.keys().next().value!);
+    kept.set(sessionId, { changes, row });
+  }
+  return row;
+}
+
 /**
  * Everything a signed-in request needs about its session, in one query: the session, its user, the
  * active company with its currency symbol, the companies of the switcher, the remembered list
  * pages and what the banners need (documents waiting, the key's expiry, the advertisement's code;
- * docs/decisions/147). Always read fresh: a company renamed or a user's companies changed show on
- * the next page, in every process (docs/decisions/191-request-shell.md).
+ * docs/decisions/147). Always current: a company renamed or a user's companies changed show on the
+ * next page, in every process (docs/decisions/191-request-shell.md); the embedded database reads it
+ * again only after such a change (docs/decisions/201).
  */
 export async function lookupSession(db: DbOrTx, sessionId: string | undefined, now: Date): Promise<SessionLookup> {
   if (!sessionId) return { state: "none" };
-  const [row] = await lookupStatement(db).execute({ sessionId, superAdminEmail: env().superAdminEmail });
+  const row = await lookupRow(db, sessionId);
   if (!row) return { state: "none" };
   if (row.closedAt) {
     return row.closedReason === "replaced" ? { state: "closed", message: REPLACED_MESSAGE } : { state: "none" };
