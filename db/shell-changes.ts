@@ -6,7 +6,10 @@
 // count: there the setting stays off and nothing is announced.
 import type { PGlite } from "@electric-sql/pglite";
 
-const counters = new WeakMap<object, { changes: number }>();
+// On the client object itself, under a registered symbol: the server's app bundle has its own copy
+// of this module, so a map here would not be the one the server filled.
+const COUNTER = Symbol.for("colibri.shellChanges");
+type Counted = { [COUNTER]?: { changes: number } };
 
 /** Starts counting the announced changes of the embedded database `pglite`, for its client `db`. */
 export async function countShellChanges(db: object, pglite: PGlite): Promise<void> {
@@ -15,10 +18,10 @@ export async function countShellChanges(db: object, pglite: PGlite): Promise<voi
     counter.changes++;
   });
   await pglite.exec("set colibri.shell_notify = on");
-  counters.set(db, counter);
+  (db as Counted)[COUNTER] = counter;
 }
 
 /** How many changes `db` has announced so far; undefined where none are announced (PostgreSQL, a transaction's client). */
 export function shellChanges(db: object): number | undefined {
-  return counters.get(db)?.changes;
+  return (db as Counted)[COUNTER]?.changes;
 }

@@ -5,6 +5,7 @@
 // - browser security headers: a Content-Security-Policy whose nonce every inline script carries,
 //   frame-ancestors, nosniff, no-store on signed-in pages and their data only;
 // - GET /healthz without a session; the demo password printed on the first start only;
+// - the session's row kept by the embedded database between pages (queries counted per answer);
 // - PostgreSQL: the web server and the jobs process started together on an empty database.
 // The app is built once for this file into node_modules/.cache (BUILD_DIR), which takes a while.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
@@ -332,6 +333,36 @@ describe("the app server over a real build", () => {
     const css = /<style>([\s\S]*?)<\/style>/.exec(await pub.text())![1];
     expect(pubCsp).toContain(`style-src 'sha256-${createHash("sha256").update(css).digest("base64")}'`);
     expect(pubCsp).toContain("default-src 'none'");
+  }, 60_000);
+});
+
+describe("the session's row in the served app (QUERY_STATS: each answer counts its queries)", () => {
+  let server: Server;
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+
+  beforeAll(async () => {
+    if (process.env.DATABASE_URL) database = await createTestDatabase();
+    server = await startServer({ dataDir: path.join(work, "data-stats"), databaseUrl: database?.url, extra: { QUERY_STATS: "1" } });
+  }, WAIT_MS + 10_000);
+  afterAll(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  it("the embedded database reads it once and keeps it; PostgreSQL reads it on each page (docs/decisions/201)", async () => {
+    const b = browser(server.url);
+    await b.signIn();
+    const queries = async (pathname: string) => {
+      const res = await b.request(pathname);
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      return Number(/db;desc="(\d+) consultas"/.exec(res.headers.get("server-timing") ?? "")?.[1]);
+    };
+    await queries("/users"); // remembers the page: a change of the session's row
+    // The list's rows, and the session's lookup: read again after that change, then kept by the
+    // embedded database (so the app's bundle and the server share one count of its changes).
+    const views = [await queries("/users"), await queries("/users"), await queries("/users")];
+    expect(views).toEqual(database ? [2, 2, 2] : [2, 1, 1]);
   }, 60_000);
 });
 
