@@ -54,6 +54,7 @@ const sqlArray = (xs: string[]) => `array[${xs.map((s) => `'${s}'`).join(",")}]`
 const KEPT_BY_TRIGGERS = [
   { source: "documents", table: "document_days", trigger: "document_days_insert", migration: "document_days_triggers" },
   { source: "documents", table: "pending_documents", trigger: "pending_documents_insert", migration: "pending_documents_triggers" },
+  { source: "documents", table: "document_counts", trigger: "document_counts_insert", migration: "document_counts_triggers" },
   { source: "expenses", table: "expense_days", trigger: "expense_days_insert", migration: "expense_days_triggers" },
 ];
 
@@ -119,8 +120,8 @@ export async function fill(database: Database, documents: number) {
      where x.indrelid = 'documents'::regclass and not x.indisprimary and not x.indisunique`,
   );
   for (const i of indexes) await exec(database, `drop index "${i.name}"`);
-  // The documents' days (document_days, decision 156) and the pending counts (pending_documents,
-  // decision 158) are added up once after the load.
+  // The documents' days (document_days, decision 156), the pending counts (pending_documents,
+  // decision 158) and the live counts (document_counts, decision 200) are added up once after the load.
   await disableKeptTriggers(database, "documents");
   await exec(
     database,
