@@ -36,6 +36,12 @@ export interface RequestBanners {
   keyNotAfter: Date | null;
   /** The code of the advertisement the dashboards show, if one is shown (shownAdvertisementId). */
   advertisementCode: number | null;
+  /**
+   * The version of the active company's dashboard figures (figures_versions; 0 before their first
+   * change, or without a company): the dashboard reads its figures again only when it moved
+   * (docs/decisions/202).
+   */
+  figuresVersion: number;
 }
 
 export interface RequestState {

@@ -5,7 +5,7 @@
 import { and, eq, isNull, lt, or, sql, type SQLWrapper } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
 import { shellChanges } from "../../db/shell-changes.ts";
-import { advertisements, companies, currencies, generalConfigurations, haciendaConfigs, pendingDocuments, sessions, users } from "../../db/schema/index.ts";
+import { advertisements, companies, currencies, figuresVersions, generalConfigurations, haciendaConfigs, pendingDocuments, sessions, users } from "../../db/schema/index.ts";
 import { shownAdvertisementId } from "./advertisement.server.ts";
 import type { CurrentCompany, CurrentUser, RequestBanners, SwitcherCompany } from "./context.ts";
 import { clearCookie, readCookie, serializeCookie } from "./cookies.server.ts";
@@ -92,6 +92,8 @@ function buildLookup(db: DbOrTx) {
       procesando: pendingOf(companies.id, "procesando"),
       keyNotAfter: sql`(select ${haciendaConfigs.keyNotAfter} from ${haciendaConfigs} where ${haciendaConfigs.companyId} = ${companies.id})`.mapWith(haciendaConfigs.keyNotAfter),
       advertisementShown: sql`(select ${advertisements.code} from ${advertisements} where ${advertisements.id} = ${shownAdvertisementId(sql.placeholder("superAdminEmail"))})`.mapWith(advertisements.code),
+      // The version of the company's dashboard (docs/decisions/202): 0 before its first change.
+      figuresVersion: sql<number>`coalesce((select ${figuresVersions.version} from ${figuresVersions} where ${figuresVersions.companyId} = ${companies.id}), 0)`.mapWith(Number),
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -147,7 +149,7 @@ async function lookupRow(db: DbOrTx, sessionId: string): Promise<LookupRow | und
  * Everything a signed-in request needs about its session, in one query: the session, its user, the
  * active company with its currency symbol, the companies of the switcher, the remembered list
  * pages and what the banners need (documents waiting, the key's expiry, the advertisement's code;
- * docs/decisions/147). Always current: a company renamed or a user's companies changed show on the
+ * docs/decisions/147) and the version of the dashboard's figures (docs/decisions/202). Always current: a company renamed or a user's companies changed show on the
  * next page, in every process (docs/decisions/191-request-shell.md); the embedded database reads it
  * again only after such a change (docs/decisions/201).
  */
@@ -184,6 +186,7 @@ export async function lookupSession(db: DbOrTx, sessionId: string | undefined, n
     pending: { porEnviar: row.porEnviar, procesando: row.procesando },
     keyNotAfter: row.keyNotAfter,
     advertisementCode: row.advertisementShown,
+    figuresVersion: row.figuresVersion,
   };
   return { state: "active", sessionId: row.id, user, company, companies: switcher, uiState: row.uiState, banners };
 }

@@ -49,9 +49,3 @@ export async function expensesOfMonth(db: DbOrTx, { companyId, from }: { company
          group by c.name order by sum(x.amount) desc, c.name limit 10`,
   );
 }
-
-/** The version of the company's dashboard figures (figures_versions; 0 before their first change). */
-export async function figuresVersion(db: DbOrTx, companyId: number): Promise<number> {
-  const [row] = await rows<{ version: string }>(db, sql`select version::text as version from figures_versions where company_id = ${companyId}`);
-  return row ? Number(row.version) : 0;
-}

@@ -1,15 +1,19 @@
-// The dashboard's sums kept in memory with the version of the company's figures (docs/decisions/200).
-// Checked here, on both databases:
-// - the version (figures_versions) moves when a change of documents, expenses, received expenses or
-//   expense categories commits, for the company it belongs to only, and not when other columns change
-//   or a transaction is rolled back;
-// - monthFigures gives the figures of what dailySums and expensesOfMonth read, reads only the version
-//   while it has not moved, reads again after any such change and for another month, and keeps each
-//   company and each database apart.
+// The dashboard's sums kept in memory with the version of the company's figures (docs/decisions/200,
+// 202). Checked here, on both databases:
+// - the version (figures_versions) moves when a change of documents, expenses, received expenses,
+//   expense categories or received documents waiting for acceptance commits, for the company it
+//   belongs to only, and not when other columns change or a transaction is rolled back;
+// - monthFigures gives the figures of what dailySums, expensesOfMonth and pendingDeadlines read, reads
+//   nothing while the version it is given has not moved, reads again after any such change and on
+//   another day, and keeps each company and each database apart.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
-import { documents, expenseCategories, expenses, figuresVersions, receivedExpenseDays } from "../../db/schema/index.ts";
-import { dailySums, expensesOfMonth, figuresVersion } from "../../db/queries/dashboard.ts";
+import { eq, sql } from "drizzle-orm";
+import { documents, expenseCategories, expenses, figuresVersions, pendingReceptions, receivedExpenseDays } from "../../db/schema/index.ts";
+import { rows } from "../../db/client.ts";
+import { dailySums, expensesOfMonth } from "../../db/queries/dashboard.ts";
+import { pendingDeadlines } from "../../db/queries/receptions.ts";
+import { addDays } from "../../app/domain/document-status.ts";
+import { DEADLINE_WARNING_DAYS } from "../../app/domain/reception-deadline.ts";
 import { monthFigures } from "../../app/server/dashboard-figures.server.ts";
 import { dashboardFigures } from "../../app/domain/dashboard.ts";
 import { createCompany, createUser } from "../setup/app.ts";
@@ -26,7 +30,16 @@ let invoiceId: number;
 
 /** Costa Rica midnight (UTC−6) of a day. */
 const crMidnight = (day: string) => new Date(`${day}T06:00:00Z`);
-const today = { year: 2026, month: 11 };
+const day = "2026-11-20";
+
+/** The version of the company's dashboard figures, as the session's lookup reads it (0 before any change). */
+async function figuresVersion(db: Database["db"], company: number): Promise<number> {
+  const [row] = await rows<{ version: string }>(db, sql`select version::text as version from figures_versions where company_id = ${company}`);
+  return row ? Number(row.version) : 0;
+}
+
+/** The dashboard's figures of `at` for the company, at its version now. */
+const figuresOf = async (db: Database["db"], company: number, at = day) => monthFigures(db, { companyId: company, version: await figuresVersion(db, company), day: at });
 
 const issue = (db: Database["db"], company: number, total: string, over: Partial<typeof documents.$inferInsert> = {}) =>
   db
@@ -48,14 +61,15 @@ async function expectMoves(moves: boolean, change: () => Promise<unknown>) {
   expect(await figuresVersion(database.db, otherCompanyId)).toBe(other);
 }
 
-/** November 2026's figures from what the dashboard's queries read now, straight. */
+/** November 20th 2026's figures from what the dashboard's queries read now, straight. */
 async function readNow(db: Database["db"], company: number) {
   return {
-    figures: dashboardFigures(await dailySums(db, { companyId: company, since: crMidnight("2026-05-01"), daysFrom: crMidnight("2026-10-01") }), today),
+    figures: dashboardFigures(await dailySums(db, { companyId: company, since: crMidnight("2026-05-01"), daysFrom: crMidnight("2026-10-01") }), { year: 2026, month: 11 }),
     expenses: await expensesOfMonth(db, { companyId: company, from: crMidnight("2026-11-01") }),
+    deadlines: await pendingDeadlines(db, { companyId: company, today: day, urgentUntil: addDays(day, DEADLINE_WARNING_DAYS) }),
   };
 }
-const shown = ({ figures, expenses }: { figures: unknown; expenses: unknown }) => ({ figures, expenses });
+const shown = ({ figures, expenses, deadlines }: { figures: unknown; expenses: unknown; deadlines: unknown }) => ({ figures, expenses, deadlines });
 
 beforeAll(async () => {
   installQueryStats();
@@ -80,6 +94,7 @@ describe("the version of a company's dashboard figures", () => {
     await expectMoves(true, () => database.db.update(expenses).set({ deletedAt: new Date() }).where(eq(expenses.id, expenseId)));
     await expectMoves(true, () => database.db.insert(receivedExpenseDays).values({ companyId, day: "2026-11-11", categoryId, documents: 1, amountCrc: "30.00" }));
     await expectMoves(true, () => database.db.update(expenseCategories).set({ name: "Papelería y útiles" }).where(eq(expenseCategories.id, categoryId)));
+    await expectMoves(true, () => database.db.insert(pendingReceptions).values({ companyId, rejectDeadline: "2026-11-30", documents: 2 }));
     // Columns the sums do not read, and a rollback, leave it.
     await expectMoves(false, () => database.db.update(documents).set({ emailError: "buzón lleno", paymentAmount: "5.00000" }).where(eq(documents.id, invoiceId)));
     await expectMoves(false, () =>
@@ -94,30 +109,37 @@ describe("the version of a company's dashboard figures", () => {
 });
 
 describe("the dashboard's figures kept in memory", () => {
-  it("reads only the version until the figures change, then reads them again", async () => {
-    const first = await counted(() => monthFigures(database.db, { companyId, today }));
+  it("reads nothing until the figures change, then reads them again", async () => {
+    const version = await figuresVersion(database.db, companyId);
+    const first = await counted(() => monthFigures(database.db, { companyId, version, day }));
+    expect(first.queries).toBe(3);
     expect(shown(first.result)).toEqual(await readNow(database.db, companyId));
-    const again = await counted(() => monthFigures(database.db, { companyId, today }));
-    expect(again.queries).toBe(1);
+    const again = await counted(() => monthFigures(database.db, { companyId, version, day }));
+    expect(again.queries).toBe(0);
     expect(again.result.figures).toBe(first.result.figures);
-    // A new invoice and a new expense show on the next view.
+    // A new invoice, a new expense and a received document waiting show on the next view.
     await issue(database.db, companyId, "500.00000");
     await spend("70.00000");
-    const after = await counted(() => monthFigures(database.db, { companyId, today }));
-    expect(after.queries).toBe(3);
+    await database.db
+      .insert(pendingReceptions)
+      .values({ companyId, rejectDeadline: "2026-11-22", documents: 1 })
+      .onConflictDoUpdate({ target: [pendingReceptions.companyId, pendingReceptions.rejectDeadline], set: { documents: sql`${pendingReceptions.documents} + 1` } });
+    const after = await counted(() => figuresOf(database.db, companyId));
+    expect(after.queries).toBe(4);
     expect(shown(after.result)).toEqual(await readNow(database.db, companyId));
     expect(after.result.figures.invoices).not.toBe(first.result.figures.invoices);
     expect(after.result.expenses).not.toEqual(first.result.expenses);
-    // Another month is read again.
-    const december = await counted(() => monthFigures(database.db, { companyId, today: { year: 2026, month: 12 } }));
-    expect(december.queries).toBe(3);
+    expect(after.result.deadlines.urgent).toBe(first.result.deadlines.urgent + 1);
+    // Another day is read again; another month shows its own figures.
+    const december = await counted(() => figuresOf(database.db, companyId, "2026-12-01"));
+    expect(december.queries).toBe(4);
     expect(december.result.expenses).toEqual([]);
     expect(december.result.figures.salesLastMonth).toBe(after.result.figures.salesThisMonth);
   });
 
   it("keeps each company and each database apart", async () => {
-    const mine = await monthFigures(database.db, { companyId, today });
-    const other = await monthFigures(database.db, { companyId: otherCompanyId, today });
+    const mine = await figuresOf(database.db, companyId);
+    const other = await figuresOf(database.db, otherCompanyId);
     expect(shown(other)).toEqual(await readNow(database.db, otherCompanyId));
     expect(other.figures).not.toEqual(mine.figures);
     // A second database whose company has the same id and version reads its own figures.
@@ -130,7 +152,7 @@ describe("the dashboard's figures kept in memory", () => {
       expect(twin).toBe(companyId);
       const version = await figuresVersion(database.db, companyId);
       await second.db.insert(figuresVersions).values({ companyId: twin, version }).onConflictDoUpdate({ target: figuresVersions.companyId, set: { version } });
-      const own = await monthFigures(second.db, { companyId: twin, today });
+      const own = await monthFigures(second.db, { companyId: twin, version, day });
       expect(shown(own)).toEqual(await readNow(second.db, twin));
       expect(own.figures.invoices).toBe("7.00");
     } finally {

@@ -95,7 +95,7 @@ describe("the signed-in shell", () => {
     expect((await call(b, dashboard.loader, { path: "/dashboard" })).data.ad).toBeNull();
   });
 
-  it("the banners come with the session: a document list is the shell's query and its rows, the dashboard its figures (or their version), deadlines and nothing more", async () => {
+  it("the banners come with the session: a document list is the shell's query and its rows, the dashboard nothing more while its figures are unchanged", async () => {
     await call(b, invoices.loader, { path: "/invoices" }); // remembers the page
     const list = await counted(() => call(b, invoices.loader, { path: "/invoices" }));
     expect(list.result.data.pending).toBeNull();
@@ -104,16 +104,15 @@ describe("the signed-in shell", () => {
     await database.db.update(advertisements).set({ active: false });
     const board = await counted(() => call(b, dashboard.loader, { path: "/dashboard" }));
     expect(board.result.data.ad).toBeNull();
-    // The session, the figures' version and the deadlines: the sums were read by an earlier view and
-    // have not changed since (decision 200). An invoice issued elsewhere changes them: the next view
-    // reads the daily sums and the month's expenses again, and shows it.
-    expect(board.queries).toBe(3);
+    // The session only, with the figures' version: the sums and the deadlines were read by an earlier
+    // view and have not changed since (decisions 200, 202). An invoice issued elsewhere changes them:
+    // the next view reads the daily sums, the month's expenses and the deadlines again, and shows it.
+    expect(board.queries).toBe(1);
     const before = board.result.data.figures.invoices;
     const [invoice] = await other.db.insert(documents).values({ companyId: companyA.id, kind: "fe", status: "aceptado", issuedAt: new Date(), totalComprobante: "1000.00000" }).returning({ id: documents.id });
     const changed = await counted(() => call(b, dashboard.loader, { path: "/dashboard" }));
-    // An accepted invoice changes nothing the session's lookup reads: the embedded database keeps its
-    // row (decision 201); PostgreSQL reads it again.
-    expect(changed.queries).toBe(database.kind === "pglite" ? 4 : 5);
+    // The version moved, so the embedded database reads the session's row again too (decision 202).
+    expect(changed.queries).toBe(4);
     expect(Number(changed.result.data.figures.invoices)).toBe(Number(before) + 1000);
     await other.db.delete(documents).where(eq(documents.id, invoice.id));
   });
@@ -132,7 +131,7 @@ describe("the signed-in shell", () => {
     await other.db.update(users).set({ advertisementCode: 7 }).where(eq(users.id, userId));
     const closed = await counted(() => call(b, dashboard.loader, { path: "/dashboard" }));
     expect(closed.result.data.ad).toBeNull();
-    expect(closed.queries).toBe(3);
+    expect(closed.queries).toBe(1);
     await other.db.update(advertisements).set({ code: 8 });
     expect((await call(b, dashboard.loader, { path: "/dashboard" })).data.ad).toMatchObject({ code: 8 });
     await other.db.update(advertisements).set({ active: false });

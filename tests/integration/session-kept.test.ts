@@ -1,13 +1,13 @@
 // The session's row kept between requests on the embedded database (docs/decisions/201), read again
 // after any change of a table the lookup reads. Checked here:
 // - PostgreSQL reads it on every request (several processes share the database);
-// - PGlite reads it once, then not until a change: one for each of the nine tables the lookup reads,
+// - PGlite reads it once, then not until a change: one for each of the ten tables the lookup reads,
 //   through the app's client, raw SQL, a transaction and PGlite's own query, each shows on the very
 //   next lookup; a rolled-back transaction changes nothing and keeps the row;
 // - a signed-out or expired session is never served from what was kept.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { advertisements, companies, companyUsers, currencies, generalConfigurations, haciendaConfigs, pendingDocuments, sessions, users } from "../../db/schema/index.ts";
+import { advertisements, companies, companyUsers, currencies, documents, figuresVersions, generalConfigurations, haciendaConfigs, pendingDocuments, sessions, users } from "../../db/schema/index.ts";
 import { closeSession, createSession, lookupSession, type SessionLookup } from "../../app/server/session.server.ts";
 import { installQueryStats } from "../../db/query-stats.ts";
 import { createCompany, createUser } from "../setup/app.ts";
@@ -86,6 +86,14 @@ describe("the session's row between requests", () => {
     );
     await expectReadAgain(() => pglite.query(`update currencies set symbol = 'US$' where code = 'USD'`), (l) => l.company?.currencySymbol, "US$");
     await expectReadAgain(() => database.db.update(advertisements).set({ active: false }), (l) => l.banners.advertisementCode, null);
+    // The dashboard's version (docs/decisions/202): written directly, and moved by an accepted invoice
+    // (through the deferred triggers of document_days, at its commit).
+    await expectReadAgain(() => database.db.insert(figuresVersions).values({ companyId, version: 41 }), (l) => l.banners.figuresVersion, 41);
+    await expectReadAgain(
+      () => database.db.insert(documents).values({ companyId, kind: "fe", status: "aceptado", issuedAt: new Date(), totalComprobante: "1.00000" }),
+      (l) => l.banners.figuresVersion,
+      42,
+    );
 
     // A transaction rolled back announces nothing and changes nothing: the row is kept.
     await look();

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/dashboard";
 import { CHART_COLORS, ExpensesPie, IncomeExpenseChart, MonthSalesChart, Sparkline } from "../../components/charts.tsx";
 import { AppForm } from "../../components/form.tsx";
-import { crCalendar, formatMoney } from "../../domain/format.ts";
+import { formatMoney } from "../../domain/format.ts";
 import { requestContext } from "../../server/context.ts";
 import { monthFigures } from "../../server/dashboard-figures.server.ts";
 import { shownAdvertisement } from "../../server/advertisement.server.ts";
@@ -10,35 +10,33 @@ import { env } from "../../server/env.server.ts";
 import { keyExpiryText } from "../../domain/config-texts.ts";
 import { KeyExpiryBanner } from "../../components/key-expiry-banner.tsx";
 import { PendingBanner } from "../../components/pending-banner.tsx";
-import { pendingDeadlines } from "../../../db/queries/receptions.ts";
-import { addDays, costaRicaDay, pendingText } from "../../domain/document-status.ts";
-import { DEADLINE_WARNING_DAYS, deadlineBanner } from "../../domain/reception-deadline.ts";
+import { costaRicaDay, pendingText } from "../../domain/document-status.ts";
+import { deadlineBanner } from "../../domain/reception-deadline.ts";
 import { Link } from "react-router";
 
 /**
  * The pending received documents whose deadline is still open: issued last month or this one (a
  * month's documents can be rejected until the 8th business day of the next; docs/decisions/172).
  */
-function pendingLink(today: { year: number; month: number }) {
-  const prev = today.month === 1 ? { year: today.year - 1, month: 12 } : { year: today.year, month: today.month - 1 };
-  const last = new Date(Date.UTC(today.year, today.month, 0)).getUTCDate();
+function pendingLink(day: string) {
+  const [year, month] = day.split("-").map(Number);
+  const prev = month === 1 ? { year: year - 1, month: 12 } : { year, month: month - 1 };
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
   const ymd = (y: number, m: number, d: number) => `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
-  return `/message-receptors?filter=pendiente&from=${ymd(prev.year, prev.month, 1)}&to=${ymd(today.year, today.month, last)}`;
+  return `/message-receptors?filter=pendiente&from=${ymd(prev.year, prev.month, 1)}&to=${ymd(year, month, last)}`;
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { user, company, banners } = context.get(requestContext);
-  const today = crCalendar(new Date());
   const day = costaRicaDay(new Date());
   // The documents waiting, the key's expiry and which advertisement is shown came with the session
   // (docs/decisions/147); the advertisement itself is read only when this user has not closed it.
   const adCode = banners!.advertisementCode;
-  const [{ figures, expenses }, ad, deadlines] = await Promise.all([
-    // Read again only when the company's figures changed (docs/decisions/200).
-    monthFigures(db(), { companyId: company!.id, today }),
+  const [{ figures, expenses, deadlines }, ad] = await Promise.all([
+    // Read again only when the company's figures, or its received documents waiting for acceptance
+    // (issue 12 item 4), changed: the version came with the session (docs/decisions/200, 202).
+    monthFigures(db(), { companyId: company!.id, version: banners!.figuresVersion, day }),
     adCode !== null && adCode !== user!.advertisementCode ? shownAdvertisement(db(), env().superAdminEmail) : undefined,
-    // Received documents waiting for acceptance and the days left to reject them (issue 12 item 4).
-    pendingDeadlines(db(), { companyId: company!.id, today: day, urgentUntil: addDays(day, DEADLINE_WARNING_DAYS) }),
   ]);
   const showAd = ad && ad.code !== user!.advertisementCode ? { title: ad.title, html: ad.contentHtml, code: ad.code } : null;
   return {
@@ -47,7 +45,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     ad: showAd,
     pending: pendingText(banners!.pending),
     receptions: deadlineBanner(deadlines, day),
-    receptionsLink: pendingLink(today),
+    receptionsLink: pendingLink(day),
     keyWarning: keyExpiryText(banners!.keyNotAfter, new Date()),
     companyId: company!.id,
     isAdmin: user!.isAdmin,
