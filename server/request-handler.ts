@@ -11,6 +11,7 @@ import { writeReadableStreamToWritable } from "@react-router/node";
 import { bodyLimitFor, bodyTooLargeText } from "../app/domain/request-limits.ts";
 import { contentSecurityPolicy } from "../app/server/security-headers.server.ts";
 import { currentQueryStats, serverTiming, withQueryStats, type QueryStats } from "../db/query-stats.ts";
+import { COMPRESS_FROM_BYTES, encodePage, pageEncoding } from "./page-compression.ts";
 
 export class BodyTooLargeError extends Error {}
 
@@ -124,7 +125,7 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number
   res.end(text, () => lingerAndClose(req));
 }
 
-async function send(res: ExpressResponse, response: Response, pathname: string) {
+async function send(req: ExpressRequest, res: ExpressResponse, response: Response) {
   if (res.destroyed || res.writableEnded) {
     await response.body?.cancel().catch(() => {});
     return;
@@ -136,7 +137,7 @@ async function send(res: ExpressResponse, response: Response, pathname: string) 
     if (name === "set-cookie") res.append(name, value);
     else res.setHeader(name, value);
   }
-  if (!response.headers.has("Content-Security-Policy")) res.setHeader("Content-Security-Policy", contentSecurityPolicy({ pathname }));
+  if (!response.headers.has("Content-Security-Policy")) res.setHeader("Content-Security-Policy", contentSecurityPolicy({ pathname: req.path }));
   // Development: the request's queries so far (its loaders are done; the render streams after).
   const stats = currentQueryStats();
   if (stats) res.setHeader("Server-Timing", serverTiming(stats));
@@ -147,7 +148,9 @@ async function send(res: ExpressResponse, response: Response, pathname: string) 
   // A page is written in one piece: React hands its HTML over in many small chunks, and each one
   // written on its own costs a trip through the streams and a zlib call of its own in `compression`
   // (docs/decisions/199). The app's pages have no Suspense boundaries to stream, so the page is
-  // complete within the same render; other answers (files, exports, .data) stay streamed.
+  // complete within the same render; it is compressed here at once and leaves in one write, with
+  // its length (server/page-compression.ts, docs/decisions/202). Other answers (files, exports,
+  // .data) stay streamed through `compression`.
   if (response.headers.get("Content-Type")?.startsWith("text/html")) {
     let page: Buffer;
     try {
@@ -156,7 +159,15 @@ async function send(res: ExpressResponse, response: Response, pathname: string) 
       if (res.destroyed || res.writableEnded) return;
       throw error;
     }
-    if (!res.destroyed) res.end(page);
+    if (res.destroyed) return;
+    res.vary("Accept-Encoding");
+    const encoding = req.method === "HEAD" || page.length < COMPRESS_FROM_BYTES ? "identity" : pageEncoding(req.headers["accept-encoding"]);
+    if (encoding !== "identity") {
+      page = encodePage(page, encoding);
+      res.setHeader("Content-Encoding", encoding);
+    }
+    res.setHeader("Content-Length", page.length);
+    res.end(page);
     return;
   }
   try {
@@ -187,7 +198,7 @@ export function createRequestHandler(opts: {
         await response.body?.cancel().catch(() => {});
         return refuseTooLarge(req, res, limit);
       }
-      await send(res, response, req.path);
+      await send(req, res, response);
       // A body the route did not read to the end (a redirect to sign in, say) is not read further.
       if (hasBody && !req.complete) lingerAndClose(req);
     } catch (error) {

@@ -5,6 +5,8 @@
 // - browser security headers: a Content-Security-Policy whose nonce every inline script carries,
 //   frame-ancestors, nosniff, no-store on signed-in pages and their data only;
 // - GET /healthz without a session; the demo password printed on the first start only;
+// - a page compressed in one piece, sent with its length, in the encoding the client accepts; other
+//   answers still compressed as a stream (docs/decisions/202);
 // - the session's row kept by the embedded database between pages (queries counted per answer);
 // - PostgreSQL: the web server and the jobs process started together on an empty database.
 // The app is built once for this file into node_modules/.cache (BUILD_DIR), which takes a while.
@@ -16,6 +18,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import zlib from "node:zlib";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminUrl } from "../setup/global.ts";
@@ -333,6 +336,41 @@ describe("the app server over a real build", () => {
     const css = /<style>([\s\S]*?)<\/style>/.exec(await pub.text())![1];
     expect(pubCsp).toContain(`style-src 'sha256-${createHash("sha256").update(css).digest("base64")}'`);
     expect(pubCsp).toContain("default-src 'none'");
+  }, 60_000);
+
+  it("a page leaves compressed in one piece with its length, in the encoding the client accepts; data and files stay streamed", async () => {
+    const b = browser(server.url);
+    await b.signIn();
+    /** The answer as sent (not decoded by the client). */
+    const raw = (pathname: string, acceptEncoding?: string): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> =>
+      new Promise((resolve, reject) => {
+        http
+          // /login signed out (signed in, it sends to the dashboard).
+          .get(server.url + pathname, { headers: { ...(pathname === "/login" ? {} : { cookie: b.cookieHeader() }), ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}) } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (c: Buffer) => chunks.push(c));
+            res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          })
+          .on("error", reject);
+      });
+    const decode = { br: zlib.brotliDecompressSync, gzip: zlib.gunzipSync } as const;
+    for (const [accept, encoding] of [["gzip, deflate, br, zstd", "br"], ["gzip, deflate", "gzip"], ["br;q=0, gzip", "gzip"], [undefined, undefined]] as const) {
+      for (const pathname of ["/login", "/dashboard", "/invoices"]) {
+        const { headers, body } = await raw(pathname, accept);
+        expect(headers["content-encoding"], `${pathname} ${accept}`).toBe(encoding);
+        expect(headers["transfer-encoding"], "sent with its length, not chunked").toBeUndefined();
+        expect(Number(headers["content-length"])).toBe(body.length);
+        expect(headers.vary).toMatch(/Accept-Encoding/i);
+        const html = (encoding ? decode[encoding](body) : body).toString("utf8");
+        expect(html.startsWith("<!DOCTYPE html>"), pathname).toBe(true);
+        expect(html.trimEnd().endsWith("</html>"), pathname).toBe(true);
+      }
+    }
+    // A client navigation's data and a script are streamed through the compression middleware.
+    const data = await raw("/dashboard.data", "gzip");
+    expect(data.headers["content-encoding"]).toBe("gzip");
+    expect(data.headers["transfer-encoding"]).toBe("chunked");
+    expect(zlib.gunzipSync(data.body).length).toBeGreaterThan(0);
   }, 60_000);
 });
 
