@@ -1,4 +1,4 @@
-// A page compressed in one piece and written with one write (docs/decisions/202-one-write-per-page.md).
+// A page compressed in one piece and written with one write (docs/decisions/202-one-write-per-page-and-dashboard-with-the-session.md).
 //
 // The `compression` middleware compresses a response as a stream: its zlib work goes to the thread
 // pool and comes back through the event loop, and the answer leaves in three writes to the socket —

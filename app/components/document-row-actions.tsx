@@ -2,35 +2,36 @@
 // pago (due or overdue unpaid invoices, with how many were sent), credit and debit notes, Clonar and
 // Hacer recurrente (invoices). Links: they work without JavaScript (the reminder opens its form on
 // the detail page).
-import { Link } from "react-router";
+
+import { AppLink } from "./app-link.tsx";
 
 /** `back`: where the payment form returns to (app/domain/payments.ts paymentReturn). */
 export function DocumentRowActions({ type, id, pay, reminder, back }: { type: string; id: number; pay: boolean; reminder: number | null; back: string }) {
   return (
     <div className="flex flex-wrap gap-1">
       {pay && (
-        <Link className="btn btn-outline btn-sm" to={`/payments?document_id=${id}&volver=${encodeURIComponent(back)}`} data-pay>
+        <AppLink className="btn btn-outline btn-sm" to={`/payments?document_id=${id}&volver=${encodeURIComponent(back)}`} data-pay>
           Pagar
-        </Link>
+        </AppLink>
       )}
       {reminder !== null && (
-        <Link className="btn btn-outline btn-sm" to={`/detail/invoice/${id}?recordatorio=1`} data-reminder-link>
+        <AppLink className="btn btn-outline btn-sm" to={`/detail/invoice/${id}?recordatorio=1`} data-reminder-link>
           Recordatorio de pago ({reminder})
-        </Link>
+        </AppLink>
       )}
-      <Link className="btn btn-outline btn-sm" to={`/new-note/nc/${type}/${id}`}>
+      <AppLink className="btn btn-outline btn-sm" to={`/new-note/nc/${type}/${id}`}>
         Nota de crédito
-      </Link>
-      <Link className="btn btn-outline btn-sm" to={`/new-note/nd/${type}/${id}`}>
+      </AppLink>
+      <AppLink className="btn btn-outline btn-sm" to={`/new-note/nd/${type}/${id}`}>
         Nota de débito
-      </Link>
-      <Link className="btn btn-outline btn-sm" to={`/new-clone/${type}/${id}`}>
+      </AppLink>
+      <AppLink className="btn btn-outline btn-sm" to={`/new-clone/${type}/${id}`}>
         Clonar
-      </Link>
+      </AppLink>
       {type === "invoice" && (
-        <Link className="btn btn-outline btn-sm" to={`/new-recurring/invoice/${id}`}>
+        <AppLink className="btn btn-outline btn-sm" to={`/new-recurring/invoice/${id}`}>
           Hacer recurrente
-        </Link>
+        </AppLink>
       )}
     </div>
   );

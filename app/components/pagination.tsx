@@ -1,10 +1,12 @@
-import { Form, Link, useLocation } from "react-router";
+import { Form, useLocation } from "react-router";
 import { PAGE_SIZES, pageWindow } from "../domain/pagination.ts";
+import { AppLink } from "./app-link.tsx";
 
-function hrefWith(search: string, changes: Record<string, string | number>) {
+/** The page shown (`pathname`, `search`) with these parameters changed, as an absolute path. */
+function hrefWith({ pathname, search }: { pathname: string; search: string }, changes: Record<string, string | number>) {
   const params = new URLSearchParams(search);
   for (const [k, v] of Object.entries(changes)) params.set(k, String(v));
-  return `?${params.toString()}`;
+  return `${pathname}?${params.toString()}`;
 }
 
 /**
@@ -12,14 +14,14 @@ function hrefWith(search: string, changes: Record<string, string | number>) {
  * `lastPage` (docs/decisions/092), so pages follow it — a gap is shown after it and "next" stays.
  */
 export function Pagination({ page, lastPage, more = false }: { page: number; lastPage: number; more?: boolean }) {
-  const { search } = useLocation();
+  const here = useLocation();
   if (lastPage <= 1 && !more) return null;
   return (
     <nav className="mt-4 flex flex-wrap items-center gap-1" aria-label="Paginación">
       {page > 1 && (
-        <Link className="btn btn-outline btn-sm" to={hrefWith(search, { page: page - 1 })} aria-label="Anterior">
+        <AppLink className="btn btn-outline btn-sm" to={hrefWith(here, { page: page - 1 })} aria-label="Anterior">
           ‹
-        </Link>
+        </AppLink>
       )}
       {pageWindow(page, lastPage).map((p, i) =>
         p === null ? (
@@ -27,9 +29,9 @@ export function Pagination({ page, lastPage, more = false }: { page: number; las
             …
           </span>
         ) : (
-          <Link key={p} className={`btn btn-sm ${p === page ? "btn-primary" : "btn-outline"}`} to={hrefWith(search, { page: p })} aria-current={p === page ? "page" : undefined}>
+          <AppLink key={p} className={`btn btn-sm ${p === page ? "btn-primary" : "btn-outline"}`} to={hrefWith(here, { page: p })} aria-current={p === page ? "page" : undefined}>
             {p}
-          </Link>
+          </AppLink>
         ),
       )}
       {more && (
@@ -38,9 +40,9 @@ export function Pagination({ page, lastPage, more = false }: { page: number; las
         </span>
       )}
       {(page < lastPage || more) && (
-        <Link className="btn btn-outline btn-sm" to={hrefWith(search, { page: page + 1 })} aria-label="Siguiente">
+        <AppLink className="btn btn-outline btn-sm" to={hrefWith(here, { page: page + 1 })} aria-label="Siguiente">
           ›
-        </Link>
+        </AppLink>
       )}
     </nav>
   );

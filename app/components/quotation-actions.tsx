@@ -2,15 +2,16 @@
 // (confirmed; once converted, a link to the invoice), clone and delete (confirmed). The confirmed
 // ones post to /quotations with where to come back to; the confirm step is a <details> panel, so it
 // works the same with JavaScript off.
-import { Link } from "react-router";
+
 import { QUOTATION_MESSAGES } from "../domain/quotations.ts";
 import { ConfirmAction } from "./confirm.tsx";
+import { AppLink } from "./app-link.tsx";
 
 export function QuotationActions({ id, invoiceId, back, name, only }: { id: number; invoiceId: number | null; back: string; name: string; only?: "convert" }) {
   const convert = invoiceId ? (
-    <Link className="btn btn-outline btn-sm" to={`/detail/invoice/${invoiceId}`} data-converted>
+    <AppLink className="btn btn-outline btn-sm" to={`/detail/invoice/${invoiceId}`} data-converted>
       Ver factura
-    </Link>
+    </AppLink>
   ) : (
     <ConfirmAction
       label="Convertir a factura"
@@ -25,13 +26,13 @@ export function QuotationActions({ id, invoiceId, back, name, only }: { id: numb
   if (only === "convert") return convert;
   return (
     <div className="flex flex-wrap gap-1" data-quotation-actions={id}>
-      <Link className="btn btn-outline btn-sm" to={`/edit-quotation/quotation/${id}`}>
+      <AppLink className="btn btn-outline btn-sm" to={`/edit-quotation/quotation/${id}`}>
         Editar
-      </Link>
+      </AppLink>
       {convert}
-      <Link className="btn btn-outline btn-sm" to={`/new-clone/quotation/${id}`}>
+      <AppLink className="btn btn-outline btn-sm" to={`/new-clone/quotation/${id}`}>
         Clonar
-      </Link>
+      </AppLink>
       <ConfirmAction
         label="Eliminar"
         title={`Eliminar ${name}`}

@@ -84,7 +84,8 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
             </AppForm>
           </div>
         </header>
-        <main className="p-4 lg:p-6">
+        {/* The page's plain links (AppLink) are followed by the same handler as the menu's (docs/decisions/202). */}
+        <main className="p-4 lg:p-6" onClick={follow}>
           <h1 className="mb-4">{title}</h1>
           <Outlet />
         </main>

@@ -163,3 +163,18 @@ test("the menu's links: with JavaScript a click changes page without reloading i
     expect(documents).toEqual([]);
   } else expect(documents).toEqual(["/clients"]);
 });
+
+test("a list's links (AppLink): with JavaScript followed without reloading the page; without, ordinary links (decision 202)", async ({ page }, info) => {
+  await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
+  await page.goto("/invoices");
+  const documents: string[] = [];
+  page.on("request", (r) => {
+    if (r.resourceType() === "document") documents.push(new URL(r.url()).pathname);
+  });
+  const newInvoice = page.locator("main [data-new-document]");
+  await expect(newInvoice).toHaveAttribute("data-discover", "true");
+  await newInvoice.click();
+  await expect(page).toHaveURL(/\/new-invoice$/);
+  await expect(page.locator("main form").first()).toBeVisible();
+  expect(documents).toEqual(info.project.use.javaScriptEnabled ? [] : ["/new-invoice"]);
+});

@@ -9,6 +9,7 @@ import { Toasts } from "../../components/toasts.tsx";
 import type { Toast } from "../../server/context.ts";
 import type { ClientListData } from "./client-list-screen.tsx";
 import type { ToggleReply } from "./list.server.ts";
+import { AppLink } from "../../components/app-link.tsx";
 
 // The account statement over the list (?statement=ID) is loaded by the browser only when the URL
 // opens it; the server renders it whole either way (docs/decisions/155). The new/edit client popup
@@ -84,12 +85,12 @@ export function ClientListView({ loaderData }: { loaderData: ClientListData }) {
       </div>
       {!provider && (
         <nav className="mb-4 flex gap-2 border-b border-slate-200" aria-label="Pestañas">
-          <Link to="/clients" className={`px-3 py-2 ${!inactive ? "border-b-2 border-primary font-semibold" : ""}`} aria-current={!inactive ? "page" : undefined}>
+          <AppLink to="/clients" className={`px-3 py-2 ${!inactive ? "border-b-2 border-primary font-semibold" : ""}`} aria-current={!inactive ? "page" : undefined}>
             Clientes activos
-          </Link>
-          <Link to="/clients?tab=inactive" className={`px-3 py-2 ${inactive ? "border-b-2 border-primary font-semibold" : ""}`} aria-current={inactive ? "page" : undefined}>
+          </AppLink>
+          <AppLink to="/clients?tab=inactive" className={`px-3 py-2 ${inactive ? "border-b-2 border-primary font-semibold" : ""}`} aria-current={inactive ? "page" : undefined}>
             Clientes inactivos
-          </Link>
+          </AppLink>
         </nav>
       )}
       <ListControls search={search} perPage={perPage} extra={inactive ? { tab: "inactive" } : undefined} />
@@ -204,7 +205,7 @@ function ClientRow({
     <tr data-client-id={c.id}>
       <td className="max-sm:hidden">{n}</td>
       <td data-label="Nombre" title={c.name}>
-        <Link to={`/client-detail/${c.id}`}>{truncate(c.name)}</Link>
+        <AppLink to={`/client-detail/${c.id}`}>{truncate(c.name)}</AppLink>
       </td>
       <td data-label="Email" title={c.email}>
         {truncate(c.email)}

@@ -1,4 +1,4 @@
-import { Link, redirect } from "react-router";
+import { redirect } from "react-router";
 import type { Route } from "./+types/companies";
 import { companiesPage } from "../../../db/queries/companies.ts";
 import { ConfirmAction } from "../../components/confirm.tsx";
@@ -12,6 +12,7 @@ import { deleteCompany, toggleCompany } from "../../server/companies.server.ts";
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
+import { AppLink } from "../../components/app-link.tsx";
 
 const section = (request: Request) => (new URL(request.url).pathname.startsWith("/all-companies") ? "/all-companies" : "/companies");
 
@@ -61,12 +62,12 @@ export default function Companies({ loaderData }: Route.ComponentProps) {
         <h1 className="text-lg font-semibold">{path === "/all-companies" ? "Todas las compañías" : "Compañías"}</h1>
         {isAdmin && (
           <div className="flex gap-2">
-            <Link to="/assign-company" className="btn btn-outline">
+            <AppLink to="/assign-company" className="btn btn-outline">
               Asignar compañia a usuario
-            </Link>
-            <Link to="/new-company" className="btn btn-primary">
+            </AppLink>
+            <AppLink to="/new-company" className="btn btn-primary">
               Nueva Compañia
-            </Link>
+            </AppLink>
           </div>
         )}
       </div>
@@ -115,18 +116,18 @@ export default function Companies({ loaderData }: Route.ComponentProps) {
                       </button>
                     </AppForm>
                     {isAdmin && (
-                      <Link className="btn btn-outline btn-sm" to={`/config-hacienda/${c.id}`}>
+                      <AppLink className="btn btn-outline btn-sm" to={`/config-hacienda/${c.id}`}>
                         Config Hacienda
-                      </Link>
+                      </AppLink>
                     )}
-                    <Link className="btn btn-outline btn-sm" to={`/main-configurations/${c.id}`}>
+                    <AppLink className="btn btn-outline btn-sm" to={`/main-configurations/${c.id}`}>
                       Configuraciones
-                    </Link>
+                    </AppLink>
                     {isAdmin && (
                       <>
-                        <Link className="btn btn-outline btn-sm" to={`/edit-company/${c.id}`}>
+                        <AppLink className="btn btn-outline btn-sm" to={`/edit-company/${c.id}`}>
                           Editar
-                        </Link>
+                        </AppLink>
                         <ConfirmAction label="Eliminar" title="Eliminar Compañia" message={COMPANY_MESSAGES.confirmDelete} intent="delete" fields={{ company_id: c.id }} />
                         <ConfirmAction
                           label={c.active ? "Desactivar" : "Activar"}

@@ -2,7 +2,7 @@
 // by the URL path. Search, page size, a filter, the remembered page; payment status and due state
 // worded by app/domain/document-status.ts. Plan 5 hides the new-document button, the payment and
 // action columns, and shows the control-number column (invoices and notes).
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import type { Route } from "./+types/documents-list";
 import { currencySymbols } from "../../server/reference-cache.server.ts";
 import { detailTypeOf, DOCUMENT_LIST_FILTERS, documentList, noteParents, type DocumentListFilter } from "../../../db/queries/document-lists.ts";
@@ -17,6 +17,7 @@ import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
 import { PendingBanner } from "../../components/pending-banner.tsx";
+import { AppLink } from "../../components/app-link.tsx";
 
 type Section = "invoices" | "tickets" | "notes" | "simples";
 
@@ -159,9 +160,9 @@ export default function DocumentsList({ loaderData }: Route.ComponentProps) {
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-lg font-semibold">{info.title}</h1>
         {info.newLink && !plan5 && (
-          <Link to={info.newLink.to} className="btn btn-primary" data-new-document>
+          <AppLink to={info.newLink.to} className="btn btn-primary" data-new-document>
             {info.newLink.label}
-          </Link>
+          </AppLink>
         )}
       </div>
       <PendingBanner text={loaderData.pending} className="mb-4" />
@@ -210,12 +211,12 @@ export default function DocumentsList({ loaderData }: Route.ComponentProps) {
             {rows.map((r) => (
               <tr key={r.id} data-document-id={r.id}>
                 <td data-label="Número" className="break-all">
-                  <Link to={`/detail/${info.type}/${r.id}`}>{r.number}</Link>
+                  <AppLink to={`/detail/${info.type}/${r.id}`}>{r.number}</AppLink>
                 </td>
                 {showControl && <td data-label="N° de control">{r.control}</td>}
                 {section === "notes" && <td data-label="Tipo">{r.kindLabel}</td>}
-                {section === "notes" && <td data-label="Pertenece a">{r.parent ? r.parent.href ? <Link to={r.parent.href}>{r.parent.label}</Link> : r.parent.label : ""}</td>}
-                <td data-label="Cliente" title={r.clientName}>{r.clientId ? <Link to={`/client-detail/${r.clientId}`}>{truncate(r.clientName)}</Link> : truncate(r.clientName)}</td>
+                {section === "notes" && <td data-label="Pertenece a">{r.parent ? r.parent.href ? <AppLink to={r.parent.href}>{r.parent.label}</AppLink> : r.parent.label : ""}</td>}
+                <td data-label="Cliente" title={r.clientName}>{r.clientId ? <AppLink to={`/client-detail/${r.clientId}`}>{truncate(r.clientName)}</AppLink> : truncate(r.clientName)}</td>
                 <td data-label="Total" className="whitespace-nowrap text-right">{r.total}</td>
                 {payments && <td data-label="Pagado" className="whitespace-nowrap text-right">{r.paid}</td>}
                 {payments && <td data-label="Estado de pago">{r.paymentStatus ?? ""}</td>}
@@ -223,9 +224,9 @@ export default function DocumentsList({ loaderData }: Route.ComponentProps) {
                 <td data-label="Fecha">{r.date}</td>
                 <td data-label="Hacienda">{statusChip(r.hacienda)}</td>
                 <td className="max-sm:hidden">
-                  <Link className="btn btn-outline btn-sm" to={`/detail/${info.type}/${r.id}`}>
+                  <AppLink className="btn btn-outline btn-sm" to={`/detail/${info.type}/${r.id}`}>
                     Ver
-                  </Link>
+                  </AppLink>
                 </td>
                 {showActions && (
                   <td data-label="Acciones">

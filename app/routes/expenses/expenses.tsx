@@ -3,7 +3,7 @@
 // a confirmation) and 'Nuevo gasto'. Its dialogs are child routes with their own URLs, rendered over
 // the list (without JavaScript the same HTML is a page): /expenses/new (and its new-category dialog),
 // /expenses/categories and /expenses/payment-methods. Plan 5 (read-only) sees the list only.
-import { data, isRouteErrorResponse, Link, Outlet, useRouteError } from "react-router";
+import { data, isRouteErrorResponse, Outlet, useRouteError } from "react-router";
 import type { Route } from "./+types/expenses";
 import { expensesPage } from "../../../db/queries/expenses.ts";
 import { ConfirmAction } from "../../components/confirm.tsx";
@@ -18,6 +18,7 @@ import { deleteExpense } from "../../server/expenses.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
 import { symbolOf } from "../../server/payments.server.ts";
+import { AppLink } from "../../components/app-link.tsx";
 
 /** Where the delete goes back to: this list, with its page and search. */
 function listReturn(raw: unknown): string {
@@ -93,15 +94,15 @@ export default function Expenses({ loaderData: d }: Route.ComponentProps) {
           <h1 className="text-lg font-semibold">Gastos</h1>
           {!d.plan5 && (
             <div className="flex flex-wrap gap-2">
-              <Link className="btn btn-outline" to="/expenses/categories">
+              <AppLink className="btn btn-outline" to="/expenses/categories">
                 Categorías
-              </Link>
-              <Link className="btn btn-outline" to="/expenses/payment-methods">
+              </AppLink>
+              <AppLink className="btn btn-outline" to="/expenses/payment-methods">
                 Métodos de pago
-              </Link>
-              <Link className="btn btn-primary" to="/expenses/new" data-new-expense>
+              </AppLink>
+              <AppLink className="btn btn-primary" to="/expenses/new" data-new-expense>
                 Nuevo gasto
-              </Link>
+              </AppLink>
             </div>
           )}
         </div>

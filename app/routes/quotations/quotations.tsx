@@ -3,7 +3,7 @@
 // total, date and the actions. The new button and the title use the company's own name for its
 // quotations. The action takes the confirmed "convert" and "delete" posted from here, the client
 // detail tab and the detail viewer (docs/decisions/090-quotations.md).
-import { data, isRouteErrorResponse, Link, useRouteError } from "react-router";
+import { data, isRouteErrorResponse, useRouteError } from "react-router";
 import type { Route } from "./+types/quotations";
 import { documentList } from "../../../db/queries/document-lists.ts";
 import { invoicesOfQuotations } from "../../../db/queries/quotations.ts";
@@ -19,6 +19,7 @@ import { appSchemaSet } from "../../server/document-form.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
 import { convertQuotation, deleteQuotation, quotationNameOf } from "../../server/quotations.server.ts";
+import { AppLink } from "../../components/app-link.tsx";
 
 function requireSession(context: Route.LoaderArgs["context"]) {
   const { company, user } = context.get(requestContext);
@@ -105,9 +106,9 @@ export default function Quotations({ loaderData }: Route.ComponentProps) {
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-lg font-semibold">{name}</h1>
         {!plan5 && (
-          <Link to="/new-quotation" className="btn btn-primary" data-new-document>
+          <AppLink to="/new-quotation" className="btn btn-primary" data-new-document>
             Nueva {name}
-          </Link>
+          </AppLink>
         )}
       </div>
       <ListControls search={search} perPage={perPage} />
@@ -136,10 +137,10 @@ export default function Quotations({ loaderData }: Route.ComponentProps) {
             {rows.map((r) => (
               <tr key={r.id} data-document-id={r.id}>
                 <td data-label="Número">
-                  <Link to={`/detail/quotation/${r.id}`}>{r.number}</Link>
+                  <AppLink to={`/detail/quotation/${r.id}`}>{r.number}</AppLink>
                 </td>
                 <td data-label="Cliente" title={r.clientName}>
-                  {r.clientId ? <Link to={`/client-detail/${r.clientId}`}>{truncate(r.clientName)}</Link> : truncate(r.clientName)}
+                  {r.clientId ? <AppLink to={`/client-detail/${r.clientId}`}>{truncate(r.clientName)}</AppLink> : truncate(r.clientName)}
                 </td>
                 <td data-label="Subtotal" className="whitespace-nowrap text-right">{r.subtotal}</td>
                 <td data-label="Descuento" className="whitespace-nowrap text-right">{r.discount}</td>

@@ -6,7 +6,7 @@
 // Hacienda status ('Pendiente' for pending rows) and the actions. Ticking rows and 'Procesar
 // múltiples' is one GET form to the process dialog (works without JavaScript). The dialogs ('Subir
 // Nuevo XML', process) are child routes rendered over the list. Plan 5 sees the list only.
-import { Form, Link, Outlet, useLocation } from "react-router";
+import { Form, Outlet, useLocation } from "react-router";
 import type { Route } from "./+types/message-receptors";
 import { pendingDeadlines, receptionList } from "../../../db/queries/receptions.ts";
 import { Pagination } from "../../components/pagination.tsx";
@@ -19,6 +19,7 @@ import { ACCEPTANCE_LABEL, currencySymbol, RECEIVED_KIND_LABEL, RECEPTION_FILTER
 import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
+import { AppLink } from "../../components/app-link.tsx";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { company } = context.get(requestContext);
@@ -100,9 +101,9 @@ export default function MessageReceptors({ loaderData: d }: Route.ComponentProps
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-lg font-semibold">Documentos recibidos</h1>
         {!d.plan5 && (
-          <Link to={`/message-receptors/upload${query}`} className="btn btn-primary" data-upload-link>
+          <AppLink to={`/message-receptors/upload${query}`} className="btn btn-primary" data-upload-link>
             Subir Nuevo XML
-          </Link>
+          </AppLink>
         )}
       </div>
       {d.banner ? (
@@ -237,9 +238,9 @@ export default function MessageReceptors({ loaderData: d }: Route.ComponentProps
                         </a>
                       )}
                       {r.pending && !d.plan5 && (
-                        <Link className="btn btn-primary btn-sm" to={`/message-receptors/process?id=${r.id}${query ? `&${query.slice(1)}` : ""}`}>
+                        <AppLink className="btn btn-primary btn-sm" to={`/message-receptors/process?id=${r.id}${query ? `&${query.slice(1)}` : ""}`}>
                           Procesar
-                        </Link>
+                        </AppLink>
                       )}
                       <a className="btn btn-outline btn-sm" href={`/message-receptors/${r.id}/pdf`} download>
                         PDF

@@ -16,6 +16,7 @@ import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 import { listRequest } from "../../server/page-memory.server.ts";
 import { deleteStudent, requireStudent, saveStudent, toggleStudent } from "../../server/students.server.ts";
+import { AppLink } from "../../components/app-link.tsx";
 
 const positiveId = (raw: string | null) => (raw && /^\d{1,9}$/.test(raw) ? Number(raw) : null);
 
@@ -144,7 +145,7 @@ export default function Students({ loaderData, actionData }: Route.ComponentProp
                 <td title={s.name}>{truncate(s.name)}</td>
                 <td title={s.surname}>{truncate(s.surname)}</td>
                 <td title={s.representative}>
-                  <Link to={`/client-detail/${s.clientId}`}>{truncate(s.representative)}</Link>
+                  <AppLink to={`/client-detail/${s.clientId}`}>{truncate(s.representative)}</AppLink>
                 </td>
                 <td title={s.email ?? ""}>{truncate(s.email)}</td>
                 <td>{s.identification}</td>

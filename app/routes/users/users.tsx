@@ -12,6 +12,7 @@ import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 import { deleteUser, requireUserAdmin, userFormData, viewerOf } from "../../server/users.server.ts";
 import { UserFormCard } from "../../components/user-form.tsx";
+import { AppLink } from "../../components/app-link.tsx";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUserAdmin(context.get(requestContext).user);
@@ -45,9 +46,9 @@ export default function Users({ loaderData }: Route.ComponentProps) {
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-lg font-semibold">Usuarios</h1>
         <div className="flex gap-2">
-          <Link to="/assign-company" className="btn btn-outline">
+          <AppLink to="/assign-company" className="btn btn-outline">
             Asignar compañia
-          </Link>
+          </AppLink>
           <Link to="?new=1" className="btn btn-primary">
             Nuevo Usuario
           </Link>
@@ -89,9 +90,9 @@ export default function Users({ loaderData }: Route.ComponentProps) {
                     {u.id !== me && (
                       <ConfirmAction label="Eliminar" title={USER_MESSAGES.confirmDeleteTitle} message={USER_MESSAGES.confirmDelete} intent="delete" fields={{ user_id: u.id }} />
                     )}
-                    <Link className="btn btn-outline btn-sm" to={`/companies-user/${u.id}`}>
+                    <AppLink className="btn btn-outline btn-sm" to={`/companies-user/${u.id}`}>
                       Ver Compañias
-                    </Link>
+                    </AppLink>
                   </div>
                 </td>
               </tr>

@@ -1,11 +1,12 @@
 // The payments list and the banks section of /payments (the view of list.server.ts).
-import { Link } from "react-router";
+
 import { ConfirmAction } from "../../../components/confirm.tsx";
 import { AppForm, Field, SubmitButton } from "../../../components/form.tsx";
 import { ListControls, Pagination } from "../../../components/pagination.tsx";
 import { truncate } from "../../../domain/format.ts";
 import { PAYMENT_MESSAGES } from "../../../domain/payment-texts.ts";
 import type { BankFailure, ListScreen } from "./list.server.ts";
+import { AppLink } from "../../../components/app-link.tsx";
 
 const invalid = (errors: Record<string, string | undefined>, name: string) => (errors[name] ? true : undefined);
 const describedBy = (errors: Record<string, string | undefined>, name: string) => (errors[name] ? `${name}-error` : undefined);
@@ -22,9 +23,9 @@ function BanksSection({ d, state }: { d: ListScreen; state?: BankFailure | { int
           Bancos
         </h2>
         {!d.plan5 && !form && (
-          <Link className="btn btn-outline btn-sm" to="/payments?bank=new#banks-title">
+          <AppLink className="btn btn-outline btn-sm" to="/payments?bank=new#banks-title">
             Nuevo banco
-          </Link>
+          </AppLink>
         )}
       </div>
       {form && (
@@ -35,9 +36,9 @@ function BanksSection({ d, state }: { d: ListScreen; state?: BankFailure | { int
             <input id="name" name="name" className="input w-64" maxLength={100} defaultValue={form.name} aria-invalid={invalid(errors, "name")} aria-describedby={describedBy(errors, "name")} required />
           </Field>
           <SubmitButton className="btn btn-primary">Guardar</SubmitButton>
-          <Link className="btn btn-outline" to="/payments">
+          <AppLink className="btn btn-outline" to="/payments">
             Cancelar
-          </Link>
+          </AppLink>
         </AppForm>
       )}
       {d.banks.length === 0 ? (
@@ -48,9 +49,9 @@ function BanksSection({ d, state }: { d: ListScreen; state?: BankFailure | { int
             <li key={b.id} className="flex items-center justify-between gap-2 py-2">
               <span>{b.name}</span>
               {!d.plan5 && (
-                <Link className="btn btn-outline btn-sm" to={`/payments?bank=${b.id}#banks-title`} aria-label={`Editar ${b.name}`}>
+                <AppLink className="btn btn-outline btn-sm" to={`/payments?bank=${b.id}#banks-title`} aria-label={`Editar ${b.name}`}>
                   Editar
-                </Link>
+                </AppLink>
               )}
             </li>
           ))}
@@ -96,10 +97,10 @@ export function PaymentsList({ d, state }: { d: ListScreen; state?: BankFailure 
                 <tr key={r.id} data-payment-id={r.id}>
                   <td data-label="Número">{r.id}</td>
                   <td data-label="Factura" className="break-all">
-                    <Link to={r.document.href}>{r.document.number}</Link>
+                    <AppLink to={r.document.href}>{r.document.number}</AppLink>
                   </td>
                   <td data-label="Cliente" title={r.clientName}>
-                    {r.clientId ? <Link to={`/client-detail/${r.clientId}`}>{truncate(r.clientName)}</Link> : truncate(r.clientName)}
+                    {r.clientId ? <AppLink to={`/client-detail/${r.clientId}`}>{truncate(r.clientName)}</AppLink> : truncate(r.clientName)}
                   </td>
                   <td data-label="Forma de pago">{r.paymentForm}</td>
                   <td data-label="Monto" className="whitespace-nowrap text-right">
