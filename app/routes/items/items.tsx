@@ -58,8 +58,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (req.page > 1) list.set("page", String(req.page));
   // ?new=1 / ?edit=ID open the item form as a dialog over the list (a page without JavaScript too).
   const open = dialogOf(new URL(request.url).searchParams);
-  const dialog = open && (await itemFormState(db(), { companyId: company.id, itemId: open.itemId }));
-  const { rows, total } = await itemsPage(db(), { companyId: company.id, ...req });
+  // The page, the dollar's rate and (super-admin) the catalogue's size side by side.
+  const [dialog, { rows, total }, rate, cabysCount] = await Promise.all([
+    open && itemFormState(db(), { companyId: company.id, itemId: open.itemId }),
+    itemsPage(db(), { companyId: company.id, ...req }),
+    currentRate(db(), { currency: "USD", now: new Date() }),
+    user.isSuperAdmin ? countCabys(db()) : null,
+  ]);
   return {
     rows: rows.map((r) => ({
       id: r.id,
@@ -78,8 +83,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     lastPage: lastPage(total, req.perPage),
     // The CABYS catalogue is shared by every company: only the super-admin imports it (decision 121).
     canImportCabys: user.isSuperAdmin,
-    cabysCount: user.isSuperAdmin ? await countCabys(db()) : null,
-    rate: await currentRate(db(), { currency: "USD", now: new Date() }),
+    cabysCount,
+    rate,
     back: hrefOf(list),
     dialog,
     dialogAction: open && hrefOf(list, open.itemId === null ? ["new", "1"] : ["edit", open.itemId]),

@@ -22,7 +22,9 @@ export async function listScreen(db: Db, request: Request, context: Readonly<Rou
   const plan5 = company.permission === 5;
   const req = await listRequest(request, context, "/payments");
   const query = { companyId: company.id, search: req.search, formCodes: paymentFormsMatching(req.search, fold), perPage: req.perPage };
-  let { rows, total } = await paymentsPage(db, { ...query, page: req.page });
+  // The page and the banks (for the bank filter and the banks' list) side by side.
+  const [first, banks] = await Promise.all([paymentsPage(db, { ...query, page: req.page }), banksOf(db, { companyId: company.id })]);
+  let { rows, total } = first;
   if (rows.length === 0 && total > 0 && req.page > lastPage(total, req.perPage)) {
     req.page = lastPage(total, req.perPage);
     ({ rows, total } = await paymentsPage(db, { ...query, page: req.page }));
@@ -54,7 +56,7 @@ export async function listScreen(db: Db, request: Request, context: Readonly<Rou
         receiptNote: r.repNote,
       };
     }),
-    banks: await banksOf(db, { companyId: company.id }),
+    banks,
     bankForm: plan5 ? null : editing ? { id: editing.id, name: editing.name } : rawBank === "new" ? { id: null, name: "" } : null,
   };
 }
