@@ -109,34 +109,9 @@ async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[], { inOr
     page: q.page,
     perPage,
     rows: (limit, at) =>
-      db
-        .select({
-          id: documents.id,
-          kind: documents.kind,
-          number: documents.number,
-          consecutivo: documents.consecutivo,
-          clave: documents.clave,
-          controlNumber: documents.controlNumber,
-          status: documents.status,
-          issuedAt: documents.issuedAt,
-          expirationDate: documents.expirationDate,
-          clientId: documents.clientId,
-          clientSnapshot: documents.clientSnapshot,
-          currencyId: documents.currencyId,
-          subtotal: documents.subtotal,
-          discount: documents.discount,
-          tax: documents.tax,
-          total: documents.totalComprobante,
-          paymentAmount: documents.paymentAmount,
-          creditNoteTotal: documents.creditNoteTotal,
-          debitNoteTotal: documents.debitNoteTotal,
-          remindersSent: documents.remindersSent,
-        })
-        .from(documents)
-        .where(and(...where))
-        .orderBy(desc(documents.issuedAt), desc(documents.id))
-        .limit(limit)
-        .offset(at),
+      live
+        ? plainStatements(db, q.kinds).page.execute({ companyId: q.companyId, limit, offset: at })
+        : db.select(LIST_COLUMNS).from(documents).where(and(...where)).orderBy(desc(documents.issuedAt), desc(documents.id)).limit(limit).offset(at),
     count: async () => {
       if (live) return liveDocuments(db, q.companyId, q.kinds);
       const [{ n }] = await db
@@ -150,11 +125,68 @@ async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[], { inOr
 
 /** The company's live documents of these kinds (document_counts). */
 async function liveDocuments(db: DbOrTx, companyId: number, kinds: string[]): Promise<number> {
-  const [{ n }] = await db
-    .select({ n: sql<string | null>`sum(${documentCounts.documents})` })
-    .from(documentCounts)
-    .where(and(eq(documentCounts.companyId, companyId), inArray(documentCounts.kind, kinds)));
+  const [{ n }] = await plainStatements(db, kinds).count.execute({ companyId });
   return Number(n ?? 0);
+}
+
+/** The columns of a document list's rows. */
+const LIST_COLUMNS = {
+  id: documents.id,
+  kind: documents.kind,
+  number: documents.number,
+  consecutivo: documents.consecutivo,
+  clave: documents.clave,
+  controlNumber: documents.controlNumber,
+  status: documents.status,
+  issuedAt: documents.issuedAt,
+  expirationDate: documents.expirationDate,
+  clientId: documents.clientId,
+  clientSnapshot: documents.clientSnapshot,
+  currencyId: documents.currencyId,
+  subtotal: documents.subtotal,
+  discount: documents.discount,
+  tax: documents.tax,
+  total: documents.totalComprobante,
+  paymentAmount: documents.paymentAmount,
+  creditNoteTotal: documents.creditNoteTotal,
+  debitNoteTotal: documents.debitNoteTotal,
+  remindersSent: documents.remindersSent,
+};
+
+/**
+ * A list of every live document of its kinds — the page each list opens on — built once per
+ * database and kinds, as the session's lookup is (docs/decisions/157, 202): its page and its count
+ * from document_counts, run with the company, limit and offset as parameters. drizzle would otherwise
+ * build the same SQL text again on every view.
+ */
+function buildPlain(db: DbOrTx, kinds: string[]) {
+  const name = kinds.join("_");
+  return {
+    page: db
+      .select(LIST_COLUMNS)
+      .from(documents)
+      .where(and(eq(documents.companyId, sql.placeholder("companyId")), inArray(documents.kind, kinds), isNull(documents.deletedAt)))
+      .orderBy(desc(documents.issuedAt), desc(documents.id))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare(`document_list_${name}`),
+    count: db
+      .select({ n: sql<string | null>`sum(${documentCounts.documents})` })
+      .from(documentCounts)
+      .where(and(eq(documentCounts.companyId, sql.placeholder("companyId")), inArray(documentCounts.kind, kinds)))
+      .prepare(`document_count_${name}`),
+  };
+}
+
+const plainByDatabase = new WeakMap<DbOrTx, Map<string, ReturnType<typeof buildPlain>>>();
+
+function plainStatements(db: DbOrTx, kinds: string[]) {
+  let byKinds = plainByDatabase.get(db);
+  if (!byKinds) plainByDatabase.set(db, (byKinds = new Map()));
+  const key = kinds.join(",");
+  let statements = byKinds.get(key);
+  if (!statements) byKinds.set(key, (statements = buildPlain(db, kinds)));
+  return statements;
 }
 
 /** For notes: the document each one belongs to (its first reference), by note id. */
