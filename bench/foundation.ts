@@ -305,11 +305,12 @@ async function idleServerTimes(base: string, cookie: string, timingFile: string,
         fs.readSync(fd, buf, 0, buf.length, before);
         fs.closeSync(fd);
         const text = buf.toString("utf8");
-        // Only whole lines: the server may be in the middle of appending the last one.
+        // Only whole lines: the server may be in the middle of appending the last one, and `before`
+        // may have been taken in the middle of the previous request's line (its tail is skipped).
         line = text
           .slice(0, text.lastIndexOf("\n") + 1)
           .split("\n")
-          .filter(Boolean)
+          .filter((l) => l.startsWith("{"))
           .map((l) => JSON.parse(l) as TimingLine)
           .find((l) => l.url === p.path);
         if (!line) await new Promise((r) => setTimeout(r, 2));
