@@ -150,9 +150,9 @@ async function lookupRow(db: DbOrTx, sessionId: string): Promise<LookupRow | und
  * active company with its currency symbol, the companies of the switcher, the remembered list
  * pages, what the banners need (documents waiting, the key's expiry, the advertisement's code;
  * docs/decisions/147) and the version of the dashboard's figures (docs/decisions/202). Always
- * current: a company renamed or a user's companies changed show on the
- * next page, in every process (docs/decisions/191-request-shell.md); the embedded database reads it
- * again only after such a change (docs/decisions/201).
+ * current: a company renamed or a user's companies changed show on the next page, in every process
+ * (docs/decisions/191-request-shell.md); the embedded database reads it again only after such a
+ * change (docs/decisions/201).
  */
 export async function lookupSession(db: DbOrTx, sessionId: string | undefined, now: Date): Promise<SessionLookup> {
   if (!sessionId) return { state: "none" };
