@@ -1,5 +1,6 @@
 import { Outlet, useLocation } from "react-router";
 import type { Route } from "./+types/app-layout";
+import { AppLink } from "../components/app-link.tsx";
 import { AppForm, liveTotalsShouldRevalidate } from "../components/form.tsx";
 import { useFollowedLinks } from "../components/followed-links.ts";
 import { navigationFor } from "../domain/navigation.ts";
@@ -36,9 +37,9 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
                   const active = here === i.to.toLowerCase() || here.startsWith(i.to.toLowerCase() + "/");
                   return (
                     <li key={i.to}>
-                      <a aria-current={active ? "page" : undefined} className={`block px-5 py-1.5 text-sm no-underline ${active ? "bg-primary/10 font-semibold text-primary-dark" : "text-slate-700 hover:bg-slate-50"}`} href={i.to} data-discover="true">
+                      <AppLink aria-current={active ? "page" : undefined} className={`block px-5 py-1.5 text-sm no-underline ${active ? "bg-primary/10 font-semibold text-primary-dark" : "text-slate-700 hover:bg-slate-50"}`} to={i.to}>
                         {i.label}
-                      </a>
+                      </AppLink>
                     </li>
                   );
                 })}

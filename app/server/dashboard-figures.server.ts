@@ -43,19 +43,18 @@ const crMonthStart = (year: number, month: number) => new Date(Date.UTC(year, mo
  */
 export async function monthFigures(db: DbOrTx, { companyId, version, day }: { companyId: number; version: number; day: string }): Promise<MonthFigures> {
   const [year, month] = day.split("-").map(Number);
-  const today = { year, month };
   let kept = byDatabase.get(db);
   if (!kept) byDatabase.set(db, (kept = new Map()));
   const found = kept.get(companyId);
   if (found && found.version === version && found.day === day) return found;
   const [sums, expenses, deadlines] = await Promise.all([
-    dailySums(db, { companyId, since: crMonthStart(today.year, today.month - 6), daysFrom: crMonthStart(today.year, today.month - 1) }),
-    expensesOfMonth(db, { companyId, from: crMonthStart(today.year, today.month) }),
+    dailySums(db, { companyId, since: crMonthStart(year, month - 6), daysFrom: crMonthStart(year, month - 1) }),
+    expensesOfMonth(db, { companyId, from: crMonthStart(year, month) }),
     pendingDeadlines(db, { companyId, today: day, urgentUntil: addDays(day, DEADLINE_WARNING_DAYS) }),
   ]);
   kept.delete(companyId);
   if (kept.size >= KEPT_COMPANIES) kept.delete(kept.keys().next().value!);
-  const read = { version, day, figures: dashboardFigures(sums, today), expenses, deadlines };
+  const read = { version, day, figures: dashboardFigures(sums, { year, month }), expenses, deadlines };
   kept.set(companyId, read);
   return read;
 }
