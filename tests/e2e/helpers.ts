@@ -13,6 +13,16 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByRole("button", { name: "Entrar" }).click();
 }
 
+/**
+ * With JavaScript, waits until React has taken the page over: its router exists once `hydrateRoot` has run, and
+ * from then on React hydrates at once whatever a click or a change reaches. A click before that is an ordinary
+ * link or form (the page works without JavaScript), so a journey that checks what JavaScript does waits first.
+ * Without JavaScript it returns at once.
+ */
+export async function hydrated(page: Page, info: TestInfo) {
+  if (info.project.use.javaScriptEnabled) await page.waitForFunction(() => "__reactRouterDataRouter" in window);
+}
+
 /** Makes `name` the current company from the header's switcher (the user's last choice is remembered across sign-ins). */
 export async function useCompany(page: Page, name: string) {
   if ((await page.locator("#company-switch option:checked").textContent()) === name) return;
