@@ -52,10 +52,13 @@ export async function clientsPage(
     // A search with no letters or digits matches nothing rather than everything.
     opts.search ? (words.length ? sql`${searchWords} @@ to_tsquery('simple'::regconfig, ${query})` : sql`false`) : undefined,
   );
+  // Without a search, every live client of the list is in client_counts (docs/decisions/200); its
+  // number comes with each row (docs/decisions/203), and is read alone only for a page past the end.
+  let liveTotal: number | undefined;
   const { rows, total } = await pageWithTotal({
     ...opts,
-    rows: (limit, offset) =>
-      db
+    rows: async (limit, offset) => {
+      const rows = await db
         .select({
           id: clients.id,
           name: clients.name,
@@ -67,6 +70,7 @@ export async function clientsPage(
           hasDocuments: sql<boolean>`exists (select 1 from ${documents} d where d.company_id = "clients"."company_id" and d.client_id = "clients"."id")`,
           // In the same query rather than a query after it (decision 189).
           ...(opts.balances ? { balance: sql<string>`coalesce((select ${owedInColones} from ${documents} where ${owingWhere({ companyId: opts.companyId, clients: sql`${documents.clientId} = "clients"."id"` })}), '0')` } : {}),
+          liveTotal: opts.search ? sql<null>`null` : sql<string | null>`(select sum(${clientCounts.clients}) from ${clientCounts} where ${liveClientsWhere(opts)})`,
         })
         .from(clients)
         .where(where)
@@ -74,9 +78,11 @@ export async function clientsPage(
         // column would tempt the planner to walk the name index and test every row (seconds at 100k).
         .orderBy(words.length ? sql`${clients.name} || ''` : asc(clients.name), asc(clients.id))
         .limit(limit)
-        .offset(offset),
-    // Without a search, every live client of the list is in client_counts (docs/decisions/200).
-    count: () => (opts.search ? db.$count(clients, where) : liveClients(db, opts)),
+        .offset(offset);
+      if (rows.length && !opts.search) liveTotal = Number(rows[0].liveTotal ?? 0);
+      return rows.map(({ liveTotal: _, ...row }) => row);
+    },
+    count: async () => (opts.search ? db.$count(clients, where) : (liveTotal ?? liveClients(db, opts))),
   });
   return { rows: rows.map((r) => ({ ...r, hasDocuments: !!r.hasDocuments })), total };
 }
@@ -185,9 +191,12 @@ async function liveClients(db: DbOrTx, opts: { companyId: number; provider: bool
   const [{ n }] = await db
     .select({ n: sql<string | null>`sum(${clientCounts.clients})` })
     .from(clientCounts)
-    .where(and(eq(clientCounts.companyId, opts.companyId), eq(clientCounts.provider, opts.provider), opts.active === undefined ? undefined : eq(clientCounts.active, opts.active)));
+    .where(liveClientsWhere(opts));
   return Number(n ?? 0);
 }
+
+const liveClientsWhere = (opts: { companyId: number; provider: boolean; active?: boolean }) =>
+  and(eq(clientCounts.companyId, opts.companyId), eq(clientCounts.provider, opts.provider), opts.active === undefined ? undefined : eq(clientCounts.active, opts.active));
 
 /**
  * Of these client ids, the ones a document list links to client-detail (spec part 2: "client (link

@@ -3,7 +3,7 @@
 // Tenancy: every query is bounded by companyId.
 import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
-import { documentCounts, documentReferences, documents, OWING_PREDICATE } from "../schema/index.ts";
+import { clients, documentCounts, documentReferences, documents, OWING_PREDICATE } from "../schema/index.ts";
 import { clientSearchWords } from "./clients.ts";
 import { cappedTotal, countCap, pageWithTotal } from "./paging.ts";
 
@@ -105,15 +105,19 @@ async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[], { inOr
   const perPage = q.perPage;
   const cap = countCap(q.page, perPage, q.countAhead ?? COUNT_AHEAD);
   const counted = db.select({ one: sql`1`.as("one") }).from(documents).where(and(...where));
+  // The live list's rows carry its count (liveTotal): the count is read only when the page is empty.
+  let liveTotal: number | undefined;
   const result = await pageWithTotal({
     page: q.page,
     perPage,
-    rows: (limit, at) =>
-      live
-        ? plainStatements(db, q.kinds).page.execute({ companyId: q.companyId, limit, offset: at })
-        : db.select(LIST_COLUMNS).from(documents).where(and(...where)).orderBy(desc(documents.issuedAt), desc(documents.id)).limit(limit).offset(at),
+    rows: async (limit, at) => {
+      if (!live) return withClientLinks(db, pageQuery(db).where(and(...where)).orderBy(desc(documents.issuedAt), desc(documents.id)).limit(limit).offset(at)).orderBy(...NEWEST_FIRST);
+      const rows = await plainStatements(db, q.kinds).page.execute({ companyId: q.companyId, limit, offset: at });
+      if (rows.length) liveTotal = Number(rows[0].liveTotal ?? 0);
+      return rows.map(({ liveTotal: _, ...row }) => row);
+    },
     count: async () => {
-      if (live) return liveDocuments(db, q.companyId, q.kinds);
+      if (live) return liveTotal ?? liveDocuments(db, q.companyId, q.kinds);
       const [{ n }] = await db
         .select({ n: sql<number>`count(*)::int` })
         .from((inOrder ? counted.orderBy(desc(documents.issuedAt), desc(documents.id)) : counted).limit(cap + 1).as("capped"));
@@ -129,8 +133,8 @@ async function liveDocuments(db: DbOrTx, companyId: number, kinds: string[]): Pr
   return Number(n ?? 0);
 }
 
-/** The columns of a document list's rows. */
-const LIST_COLUMNS = {
+/** The columns of a document list's page, read first (`p`, below). */
+const PAGE_COLUMNS = {
   id: documents.id,
   kind: documents.kind,
   number: documents.number,
@@ -151,30 +155,54 @@ const LIST_COLUMNS = {
   creditNoteTotal: documents.creditNoteTotal,
   debitNoteTotal: documents.debitNoteTotal,
   remindersSent: documents.remindersSent,
+  companyId: documents.companyId,
 };
+
+type PageQuery = ReturnType<typeof pageQuery>;
+const pageQuery = (db: DbOrTx) => db.select(PAGE_COLUMNS).from(documents).$dynamic();
+
+/**
+ * A page's rows with whether each one's client may be linked to client-detail (`clientLinkable`: a
+ * live client of the company, not the generic one), in the page's own statement. The page is cut
+ * first (`p`) and its few rows joined to their clients by primary key: joined before the limit, the
+ * rows an offset skips were joined too, and an `exists` among the columns became a hashed subplan
+ * over every client of the company at 1,000,000 documents (docs/decisions/200, 203).
+ */
+function withClientLinks<Extra extends Record<string, SQL.Aliased | SQL>>(db: DbOrTx, page: PageQuery, extra?: Extra) {
+  const p = page.as("p");
+  const { companyId: _, ...columns } = Object.fromEntries(Object.keys(PAGE_COLUMNS).map((k) => [k, p[k as keyof typeof PAGE_COLUMNS]])) as { [K in keyof typeof PAGE_COLUMNS]: (typeof p)[K] };
+  return db
+    .select({ ...columns, clientLinkable: sql<boolean>`${clients.id} is not null`.mapWith(Boolean), ...(extra ?? ({} as Extra)) })
+    .from(p)
+    .leftJoin(clients, and(eq(clients.id, p.clientId), eq(clients.companyId, p.companyId), isNull(clients.deletedAt), eq(clients.generic, false)))
+    .$dynamic();
+}
+
+const NEWEST_FIRST = [sql`"p"."issued_at" desc`, sql`"p"."id" desc`];
 
 /**
  * A list of every live document of its kinds — the page each list opens on — built once per
- * database and kinds, as the session's lookup is (docs/decisions/157, 202): its page and its count
- * from document_counts, run with the company, limit and offset as parameters. drizzle would otherwise
- * build the same SQL text again on every view.
+ * database and kinds, as the session's lookup is (docs/decisions/157, 202): its page with its
+ * clients' links and its count from document_counts on every row (`liveTotal`, docs/decisions/203),
+ * run with the company, limit and offset as parameters; and the count alone, for a page past the
+ * end. drizzle would otherwise build the same SQL text again on every view.
  */
 function buildPlain(db: DbOrTx, kinds: string[]) {
   const name = kinds.join("_");
+  const live = and(eq(documentCounts.companyId, sql.placeholder("companyId")), inArray(documentCounts.kind, kinds));
   return {
-    page: db
-      .select(LIST_COLUMNS)
-      .from(documents)
-      .where(and(eq(documents.companyId, sql.placeholder("companyId")), inArray(documents.kind, kinds), isNull(documents.deletedAt)))
-      .orderBy(desc(documents.issuedAt), desc(documents.id))
-      .limit(sql.placeholder("limit"))
-      .offset(sql.placeholder("offset"))
+    page: withClientLinks(
+      db,
+      pageQuery(db)
+        .where(and(eq(documents.companyId, sql.placeholder("companyId")), inArray(documents.kind, kinds), isNull(documents.deletedAt)))
+        .orderBy(desc(documents.issuedAt), desc(documents.id))
+        .limit(sql.placeholder("limit"))
+        .offset(sql.placeholder("offset")),
+      { liveTotal: sql<string | null>`(select sum(${documentCounts.documents}) from ${documentCounts} where ${live})` },
+    )
+      .orderBy(...NEWEST_FIRST)
       .prepare(`document_list_${name}`),
-    count: db
-      .select({ n: sql<string | null>`sum(${documentCounts.documents})` })
-      .from(documentCounts)
-      .where(and(eq(documentCounts.companyId, sql.placeholder("companyId")), inArray(documentCounts.kind, kinds)))
-      .prepare(`document_count_${name}`),
+    count: db.select({ n: sql<string | null>`sum(${documentCounts.documents})` }).from(documentCounts).where(live).prepare(`document_count_${name}`),
   };
 }
 

@@ -6,7 +6,6 @@ import { Form } from "react-router";
 import type { Route } from "./+types/documents-list";
 import { currencySymbols } from "../../server/reference-cache.server.ts";
 import { detailTypeOf, DOCUMENT_LIST_FILTERS, documentList, noteParents, type DocumentListFilter } from "../../../db/queries/document-lists.ts";
-import { linkableClientIds } from "../../../db/queries/clients.ts";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { costaRicaDay, dueState, haciendaStatusLabel, paymentStatus, pendingText, reminderAllowed } from "../../domain/document-status.ts";
 import { DocumentRowActions } from "../../components/document-row-actions.tsx";
@@ -85,11 +84,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     req.page = lastPage(total, req.perPage);
     ({ rows, total, totalCapped } = await documentList(database, { ...query, page: req.page }));
   }
-  // Independent reads of the page, at once. The client links to client-detail unless it is deleted
-  // (or the generic client).
-  const [symbols, linkable, parents] = await Promise.all([
+  // Independent reads of the page, at once.
+  const [symbols, parents] = await Promise.all([
     currencySymbols(database),
-    linkableClientIds(database, { companyId: company!.id, ids: rows.flatMap((r) => (r.clientId ? [r.clientId] : [])) }),
     section === "notes" ? noteParents(database, { companyId: company!.id, noteIds: rows.map((r) => r.id) }) : new Map(),
   ]);
   const today = costaRicaDay(new Date());
@@ -118,7 +115,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         number: r.consecutivo ?? String(r.number ?? r.id),
         // The integrator's reference (API, plan 5): 'N° de control'.
         control: r.controlNumber ?? "",
-        clientId: r.clientId && linkable.has(r.clientId) ? r.clientId : null,
+        // The client links to client-detail unless it is deleted (or the generic client).
+        clientId: r.clientLinkable ? r.clientId : null,
         clientName: client.name ?? "",
         total: formatMoney(r.total, symbol),
         paid: formatMoney(r.paymentAmount, symbol),

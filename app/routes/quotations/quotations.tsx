@@ -7,7 +7,6 @@ import { data, isRouteErrorResponse, useRouteError } from "react-router";
 import type { Route } from "./+types/quotations";
 import { documentList } from "../../../db/queries/document-lists.ts";
 import { invoicesOfQuotations } from "../../../db/queries/quotations.ts";
-import { linkableClientIds } from "../../../db/queries/clients.ts";
 import { ListControls, Pagination } from "../../components/pagination.tsx";
 import { QuotationActions } from "../../components/quotation-actions.tsx";
 import { formatDate, formatMoney, truncate } from "../../domain/format.ts";
@@ -39,9 +38,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ({ rows, total } = await documentList(database, { ...query, page: req.page }));
   }
   // Independent reads of the page, at once.
-  const [invoices, linkable, name] = await Promise.all([
+  const [invoices, name] = await Promise.all([
     invoicesOfQuotations(database, { companyId: company.id, quotationIds: rows.map((r) => r.id) }),
-    linkableClientIds(database, { companyId: company.id, ids: rows.flatMap((r) => (r.clientId ? [r.clientId] : [])) }),
     quotationNameOf(database, company.id),
   ]);
   const money = (v: string, currencyId: number) => formatMoney(v, currencyId === 1 ? "$" : "₡");
@@ -57,7 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       return {
         id: r.id,
         number: String(r.number ?? r.id),
-        clientId: r.clientId && linkable.has(r.clientId) ? r.clientId : null,
+        clientId: r.clientLinkable ? r.clientId : null,
         clientName: client.name ?? "",
         subtotal: money(r.subtotal, r.currencyId),
         discount: money(r.discount, r.currencyId),
