@@ -51,7 +51,7 @@ describe("charts", () => {
     expect(html).not.toMatch(/<script/);
     // Heights are proportional to the axis: Nov's two parts reach 1 630 000 of 2 000 000 × 180 px.
     const nov = /data-month="Nov"><rect[^>]*height="([\d.]+)"[^>]*>.*?<rect[^>]*height="([\d.]+)"/.exec(html)!;
-    expect(Number(nov[1]) + Number(nov[2])).toBeCloseTo((1630000 / 2000000) * 180, 5);
+    expect(Number(nov[1]) + Number(nov[2])).toBeCloseTo((1630000 / 2000000) * 180, 1);
   });
 
   it("'Ventas por mes': this month against the last, running totals by day, with day labels", () => {
@@ -61,6 +61,20 @@ describe("charts", () => {
     expect(html).toContain("Mes anterior</li>");
     expect(html).toContain("<title>Día 10: mes actual ₡1.500,00, mes anterior ₡2.000,00</title>");
     for (const d of [1, 5, 10, 15, 20, 25, 30]) expect(html).toContain(`>${d}</text>`);
+  });
+
+  it("coordinates to two decimals, and a series' stroke said once by its group, not by each of its segments", () => {
+    const days = Array.from({ length: 30 }, (_, i) => ({ day: i + 1, thisMonth: String(1000 + i * 7), lastMonth: String(3000 / (i + 3)) }));
+    const html = renderToStaticMarkup(createElement(MonthSalesChart, { days })) + renderToStaticMarkup(createElement(IncomeExpenseChart, { months }));
+    const numbers = [...html.matchAll(/\s(?:x|y|x1|x2|y1|y2|cx|cy|width|height)="([\d.]+)%?"/g)].map((m) => m[1]);
+    expect(numbers.length).toBeGreaterThan(200);
+    for (const n of numbers) expect(n).toMatch(/^\d+(\.\d{1,2})?$/);
+    // The segments (the grid's lines start at 0%).
+    const segments = html.match(/<line x1="(?!0%)[\d.]+%"[^>]*>/g)!;
+    expect(segments).toHaveLength(2 * 29);
+    for (const l of segments) expect(l).not.toMatch(/stroke/);
+    expect(html).toContain('<g stroke="#94A3B8" stroke-width="2" stroke-dasharray="4 3" stroke-linecap="round">');
+    expect(html).toContain('<g stroke="#7367F0" stroke-width="2" stroke-linecap="round">');
   });
 
   it("'Gastos mes actual': a donut with a slice per category and its list; the text when there are none", () => {
