@@ -56,6 +56,7 @@ const KEPT_BY_TRIGGERS = [
   { source: "documents", table: "pending_documents", trigger: "pending_documents_insert", migration: "pending_documents_triggers" },
   { source: "documents", table: "document_counts", trigger: "document_counts_insert", migration: "document_counts_triggers" },
   { source: "expenses", table: "expense_days", trigger: "expense_days_insert", migration: "expense_days_triggers" },
+  { source: "expenses", table: "expense_counts", trigger: "expense_counts_insert", migration: "expense_counts_triggers" },
   { source: "received_documents", table: "received_expense_days", trigger: "received_expense_days_insert", migration: "received_expense_days_triggers" },
   { source: "received_documents", table: "pending_receptions", trigger: "pending_receptions_insert", migration: "pending_receptions_triggers" },
   { source: "received_documents", table: "received_document_tariffs", trigger: "received_document_tariffs_insert", migration: "received_document_tariffs_backfill" },

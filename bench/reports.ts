@@ -70,7 +70,8 @@ async function addReportData(database: Database) {
     database,
     `insert into expense_categories (company_id, name) select c.id, 'Categoría ' || g from companies c cross join generate_series(1, 12) g where c.name like 'Bench %'`,
   );
-  // The expenses' days (expense_days, decision 159) are added up once after the load.
+  // The expenses' days (expense_days, decision 159) and the live counts (expense_counts, as
+  // client_counts in decision 200) are added up once after the load.
   await disableKeptTriggers(database, "expenses");
   await exec(
     database,
@@ -120,6 +121,8 @@ async function addReportData(database: Database) {
        (select count(*)::int from received_documents) as received, (select coalesce(sum(expenses), 0)::int from expense_days) as "expenseDays"`,
   );
   if (counts.expenseDays !== counts.expenses) throw new Error(`expense_days counts ${counts.expenseDays} expenses, ${counts.expenses} were seeded`);
+  const kept = await one<{ n: number }>(database, `select coalesce(sum(expenses), 0)::int as n from expense_counts`);
+  if (kept.n !== counts.expenses) throw new Error(`expense_counts counts ${kept.n} expenses, ${counts.expenses} were seeded`);
   return { ...counts, linesMs: Math.round(linesMs), referencesMs: Math.round(referencesMs), expensesMs: Math.round(expensesMs), receivedMs: Math.round(receivedMs), vacuumMs: Math.round(performance.now() - t3) };
 }
 

@@ -3,7 +3,7 @@
 import { and, asc, desc, eq, isNull, notExists, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../client.ts";
-import { expenseAttachments, expenseCategories, expensePaymentMethods, expenses } from "../schema/index.ts";
+import { expenseAttachments, expenseCategories, expenseCounts, expensePaymentMethods, expenses } from "../schema/index.ts";
 import { fold } from "./payments.ts";
 import { COUNT_AHEAD } from "./document-lists.ts";
 import { cappedTotal, countCap, pageWithTotal } from "./paging.ts";
@@ -67,7 +67,9 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * One page of the company's live expenses, newest day first (ties: newest first). `search` matches
  * (case- and accent-insensitive, anywhere) the number, the description, the reference and the
  * category's name. The total is exact up to COUNT_AHEAD rows past the page; beyond, `totalCapped`
- * is true and the total is a lower bound.
+ * is true and the total is a lower bound. Without a search the total is the company's row of
+ * expense_counts (kept by the database, migration expense_counts_triggers), read with the page's
+ * rows, or alone for a page past the end; a search counts its matches.
  */
 export async function expensesPage(db: DbOrTx, opts: { companyId: number; search: string; page: number; perPage: number }) {
   const where: SQL[] = [eq(expenses.companyId, opts.companyId), isNull(expenses.deletedAt)];
@@ -78,10 +80,14 @@ export async function expensesPage(db: DbOrTx, opts: { companyId: number; search
     where.push(sql`(${sql.join([f(sql`${expenses.id}::text`), f(expenses.description), f(expenses.reference), f(expenseCategories.name)], sql` or `)})`);
   }
   const cap = countCap(opts.page, opts.perPage, COUNT_AHEAD);
+  // Without a search, every live expense of the company is in expense_counts (as the clients in
+  // client_counts, docs/decisions/200); its number comes with each row, and is read alone only for
+  // a page past the end.
+  let liveTotal: number | undefined;
   const { rows, total } = await pageWithTotal({
     ...opts,
-    rows: (limit, offset) =>
-      db
+    rows: async (limit, offset) => {
+      const rows = await db
         .select({
           id: expenses.id,
           description: expenses.description,
@@ -91,23 +97,38 @@ export async function expensesPage(db: DbOrTx, opts: { companyId: number; search
           reference: expenses.reference,
           category: expenseCategories.name,
           hasAttachment: sql<boolean>`${expenses.attachmentId} is not null`,
+          liveTotal: term ? sql<null>`null` : sql<number | null>`(select ${expenseCounts.expenses} from ${expenseCounts} where ${expenseCounts.companyId} = ${opts.companyId})`,
         })
         .from(expenses)
         .innerJoin(expenseCategories, eq(expenseCategories.id, expenses.categoryId))
         .where(and(...where))
         .orderBy(desc(expenses.spentOn), desc(expenses.id))
         .limit(limit)
-        .offset(offset),
-    // Capped like the documents' lists (COUNT_AHEAD rows past the page, decision 156): a company with
-    // tens of thousands of expenses counted every one on each page view. Every expense has its
-    // category (not null, foreign key), so the category is joined only for a search by its name;
-    // without it the count reads expenses_company_spent_idx alone.
+        .offset(offset);
+      if (rows.length && !term) liveTotal = Number(rows[0].liveTotal ?? 0);
+      return rows.map(({ liveTotal: _, ...row }) => row);
+    },
+    // A search is capped like the documents' lists (COUNT_AHEAD rows past the page, decision 156).
+    // Every expense has its category (not null, foreign key), so the category is joined only for a
+    // search by its name. The total is capped the same way with or without a search: past
+    // COUNT_AHEAD rows beyond the page, the list says "more".
     count: async () => {
-      const from = db.select({ one: sql`1`.as("one") }).from(expenses);
-      const counted = (term ? from.innerJoin(expenseCategories, eq(expenseCategories.id, expenses.categoryId)) : from).where(and(...where)).limit(cap + 1);
+      if (!term) return liveTotal ?? liveExpenses(db, opts.companyId);
+      const counted = db
+        .select({ one: sql`1`.as("one") })
+        .from(expenses)
+        .innerJoin(expenseCategories, eq(expenseCategories.id, expenses.categoryId))
+        .where(and(...where))
+        .limit(cap + 1);
       const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(counted.as("capped"));
       return Number(n);
     },
   });
   return { rows, ...cappedTotal(total, cap) };
+}
+
+/** The company's live expenses (expense_counts). */
+async function liveExpenses(db: DbOrTx, companyId: number): Promise<number> {
+  const [row] = await db.select({ n: expenseCounts.expenses }).from(expenseCounts).where(eq(expenseCounts.companyId, companyId));
+  return Number(row?.n ?? 0);
 }

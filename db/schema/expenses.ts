@@ -121,3 +121,14 @@ export const expenseDays = pgTable(
   },
   (t) => [primaryKey({ columns: [t.companyId, t.day, t.categoryId] })],
 );
+
+/**
+ * Live expenses (deleted_at null) per company: the total of the expenses list without a search
+ * (db/queries/expenses.ts expensesPage), read from one row instead of counted on every page, as
+ * client_counts for the clients lists (docs/decisions/200). Kept by the database (deferred triggers
+ * on expenses, migration expense_counts_triggers); a company without live expenses has no row.
+ */
+export const expenseCounts = pgTable("expense_counts", {
+  companyId: integer("company_id").notNull().primaryKey(),
+  expenses: integer("expenses").notNull(),
+});

@@ -1,0 +1,4 @@
+CREATE TABLE "expense_counts" (
+	"company_id" integer PRIMARY KEY NOT NULL,
+	"expenses" integer NOT NULL
+);
