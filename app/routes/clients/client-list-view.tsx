@@ -224,9 +224,9 @@ function ClientRow({
         {/* Plan 5 (read-only interface): no row actions; the server refuses them too (decision 124). */}
         {!readOnly && (
           <div className="flex flex-wrap justify-end gap-1">
-            <Link className="btn btn-outline btn-sm" to={editHref}>
+            <AppLink className="btn btn-outline btn-sm" to={editHref}>
               Editar
-            </Link>
+            </AppLink>
             {!c.generic &&
               (c.active ? (
                 <ConfirmAction
@@ -253,9 +253,9 @@ function ClientRow({
               <ConfirmAction label="Eliminar" title={`Eliminar ${noun}`} message={CLIENT_SCREEN_TEXTS.confirmDelete} intent="delete" fields={{ client_id: c.id }} action={back} />
             )}
             {!provider && (
-              <Link className="btn btn-outline btn-sm" to={statementHref}>
+              <AppLink className="btn btn-outline btn-sm" to={statementHref}>
                 Estado de cuenta
-              </Link>
+              </AppLink>
             )}
           </div>
         )}

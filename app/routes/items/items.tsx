@@ -1,4 +1,5 @@
 import { data, Link } from "react-router";
+import { AppLink } from "../../components/app-link.tsx";
 import type { Route } from "./+types/items";
 import { countCabys } from "../../../db/queries/cabys.ts";
 import { itemsPage } from "../../../db/queries/items.ts";
@@ -183,9 +184,9 @@ export default function Items({ loaderData, actionData }: Route.ComponentProps) 
                   </td>
                   <td data-label="Acciones">
                     <div className="flex flex-wrap gap-1">
-                      <Link className="btn btn-outline btn-sm" to={dialogHref("edit", r.id)}>
+                      <AppLink className="btn btn-outline btn-sm" to={dialogHref("edit", r.id)}>
                         Editar
-                      </Link>
+                      </AppLink>
                       <ConfirmAction label="Eliminar" title="Eliminar artículo" message={ITEM_MESSAGES.confirmDelete} intent="delete" fields={{ item_id: r.id }} />
                     </div>
                   </td>

@@ -84,9 +84,9 @@ export default function Users({ loaderData }: Route.ComponentProps) {
                 <td>{u.administrator ?? USER_MESSAGES.noCreator}</td>
                 <td>
                   <div className="flex flex-wrap gap-1">
-                    <Link className="btn btn-outline btn-sm" to={`?edit=${u.id}`}>
+                    <AppLink className="btn btn-outline btn-sm" to={`/users?edit=${u.id}`}>
                       Editar
-                    </Link>
+                    </AppLink>
                     {u.id !== me && (
                       <ConfirmAction label="Eliminar" title={USER_MESSAGES.confirmDeleteTitle} message={USER_MESSAGES.confirmDelete} intent="delete" fields={{ user_id: u.id }} />
                     )}
