@@ -3,9 +3,8 @@
 // creates a client and issues an invoice with its control number, which the invoices list shows in
 // 'N° de control'; the token is listed and revoked; a webhook is registered (its key shown once);
 // /api/docs is a page without scripts.
-import { expect, test } from "@playwright/test";
 import { account } from "./fixtures.ts";
-import { expectToast, projectOf, signIn } from "./helpers.ts";
+import { expect, expectToast, projectOf, signIn, test } from "./helpers.ts";
 
 test("Configuraciones › API: credentials, an invoice through the API in 'N° de control', revoke, webhook", async ({ page, request }, info) => {
   const p = projectOf(info);

@@ -1,6 +1,5 @@
-import { expect, test } from "@playwright/test";
 import { account, DEMO_PASSWORD } from "./fixtures.ts";
-import { expectToast, hydrated, mailText, projectOf, signIn, waitForMail } from "./helpers.ts";
+import { expect, expectToast, mailText, projectOf, signIn, test, waitForMail } from "./helpers.ts";
 
 test("the demo credentials sign in and land on the dashboard", async ({ page }) => {
   await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
@@ -146,7 +145,6 @@ test("/login ships no framework: only its small form-check script (decision 166)
 test("the menu's links: with JavaScript a click changes page without reloading it, the current page's replaces its history entry; without, ordinary links (decision 149)", async ({ page }, info) => {
   await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
   await expect(page).toHaveURL(/\/dashboard$/);
-  await hydrated(page, info);
   const documents: string[] = [];
   page.on("request", (r) => {
     if (r.resourceType() === "document") documents.push(new URL(r.url()).pathname);
@@ -168,7 +166,6 @@ test("the menu's links: with JavaScript a click changes page without reloading i
 test("a list's links (AppLink): with JavaScript followed without reloading the page; without, ordinary links (decision 202)", async ({ page }, info) => {
   await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);
   await page.goto("/invoices");
-  await hydrated(page, info);
   const documents: string[] = [];
   page.on("request", (r) => {
     if (r.resourceType() === "document") documents.push(new URL(r.url()).pathname);

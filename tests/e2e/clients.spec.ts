@@ -1,6 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { account } from "./fixtures.ts";
-import { expectToast, hydrated, projectOf, signIn, useCompany, waitForMail } from "./helpers.ts";
+import { expect, expectToast, projectOf, signIn, test, useCompany, waitForMail } from "./helpers.ts";
 
 async function fillClient(page: Page, o: { name: string; identification?: string; email?: string }) {
   const dialog = page.locator("[data-client-form]");
@@ -25,7 +25,6 @@ test("clients: create with two contacts, validation keeps values, edit, deactiva
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/clients");
   await expect(page.getByRole("link", { name: "Clientes activos" })).toBeVisible();
-  await hydrated(page, info);
   await page.getByRole("link", { name: "Nuevo Cliente" }).click();
   await expect(page.locator("[data-client-dialog]")).toBeVisible();
 

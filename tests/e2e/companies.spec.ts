@@ -1,6 +1,5 @@
-import { expect, test } from "@playwright/test";
 import { account, DEMO_PASSWORD } from "./fixtures.ts";
-import { expectToast, hydrated, projectOf, signIn } from "./helpers.ts";
+import { expect, expectToast, projectOf, signIn, test } from "./helpers.ts";
 
 test("an admin creates a company (activity looked up at Hacienda) and edits it", async ({ page }, info) => {
   const p = projectOf(info);
@@ -72,7 +71,6 @@ test("an admin adds a user, assigns a company, sees it and unlinks it", async ({
   await expect(page.locator("tr", { hasText: email })).toContainText(`Carla Editada ${p}`);
 
   await page.goto("/assign-company");
-  await hydrated(page, info);
   await page.getByLabel("Usuario").selectOption({ label: `Carla Editada ${p} (${email})` });
   if (!info.project.use.javaScriptEnabled) await page.getByRole("button", { name: "Elegir" }).click();
   await page.getByLabel("Compañia").selectOption({ label: "Colibrí Demo S.A. (3101123456)" });

@@ -2,10 +2,10 @@
 // test key with its PIN and 'probar llave', set the numbering, 'probar acceso' against the local
 // sandbox the server started for the demo company, save the general configuration, configure the
 // company's SMTP server and send a real test e-mail; staff do not see the admin screens.
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { makeTestP12 } from "../../app/hacienda/cert.ts";
 import { account, DEMO_PASSWORD } from "./fixtures.ts";
-import { expectToast, projectOf, signIn, waitForMail } from "./helpers.ts";
+import { expect, expectToast, projectOf, signIn, test, waitForMail } from "./helpers.ts";
 
 const DAY = 86_400_000;
 

@@ -1,8 +1,7 @@
 import fs from "node:fs";
-import { expect, test } from "@playwright/test";
 import JSZip from "jszip";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { claveOf, expectAccepted, expectAcceptedAndMailed, expectDocumentFiles, expectToast, fillLine, newClient, projectOf, signIn } from "./helpers.ts";
+import { claveOf, expect, expectAccepted, expectAcceptedAndMailed, expectDocumentFiles, expectToast, fillLine, newClient, projectOf, signIn, test } from "./helpers.ts";
 
 test("the demo admin issues an invoice with two lines and lands on its detail page", async ({ page }, info) => {
   // It waits for the jobs, the simulator and the e-mail, each with its own limit below.

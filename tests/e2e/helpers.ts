@@ -1,7 +1,9 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { expect, test as base, type Page, type TestInfo } from "@playwright/test";
+
+export { expect };
 import { PASSWORD } from "./fixtures.ts";
 
 export const projectOf = (info: TestInfo) => info.project.name;
@@ -11,17 +13,35 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByLabel("Correo").fill(email);
   await page.getByLabel("Contraseña").fill(password);
   await page.getByRole("button", { name: "Entrar" }).click();
+  await page.waitForLoadState();
+  await hydrated(page);
 }
 
 /**
- * With JavaScript, waits until React has taken the page over: its router exists once `hydrateRoot` has run, and
- * from then on React hydrates at once whatever a click or a change reaches. A click before that is an ordinary
- * link or form (the page works without JavaScript), so a journey that checks what JavaScript does waits first.
- * Without JavaScript it returns at once.
+ * Waits until React has taken the page over: its router exists once `hydrateRoot` has run, and from then on
+ * React hydrates at once whatever a click or a change reaches. Before that a click is an ordinary link or
+ * form, and what is typed may be overwritten as the page hydrates, so a journey with JavaScript waits first.
+ * A page without the framework (without JavaScript, /login, a file) returns at once.
  */
-export async function hydrated(page: Page, info: TestInfo) {
-  if (info.project.use.javaScriptEnabled) await page.waitForFunction(() => "__reactRouterDataRouter" in window);
+export async function hydrated(page: Page) {
+  await page.waitForFunction(() => !("__reactRouterContext" in window) || "__reactRouterDataRouter" in window);
 }
+
+/**
+ * The journeys' `test`: Playwright's, with a page whose `goto` returns once the page is hydrated
+ * (`hydrated`), so no journey types into or clicks a page React has not yet taken over.
+ */
+export const test = base.extend({
+  page: async ({ page }, use) => {
+    const goto = page.goto.bind(page);
+    page.goto = async (...args: Parameters<Page["goto"]>) => {
+      const response = await goto(...args);
+      await hydrated(page);
+      return response;
+    };
+    await use(page);
+  },
+});
 
 /** Makes `name` the current company from the header's switcher (the user's last choice is remembered across sign-ins). */
 export async function useCompany(page: Page, name: string) {
@@ -145,7 +165,7 @@ export async function expectDocumentFiles(page: Page) {
   await expect(page.locator("[data-public-link]")).toBeVisible();
   const url = await page.locator("[data-public-link]").inputValue();
   expect(url).toMatch(/^http:\/\/[^/]+\/query-public\/[^/?#]+$/);
-  const stranger = await page.context().browser()!.newContext({ javaScriptEnabled: test.info().project.use.javaScriptEnabled });
+  const stranger = await page.context().browser()!.newContext({ javaScriptEnabled: base.info().project.use.javaScriptEnabled });
   try {
     const publicPage = await stranger.newPage();
     const response = (await publicPage.goto(url))!;

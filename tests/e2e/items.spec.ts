@@ -1,9 +1,8 @@
 // Items journeys, with JavaScript on (project js) and off (project nojs): the super-admin imports a CABYS
 // spreadsheet (the demo company's admin does not see the import: the catalogue is shared), then the admin creates an item in the dialog over the list with a CABYS code picked from the search
 // (the tax type follows its rate), edits it in the dialog and on the standalone page, and deletes it.
-import { expect, test } from "@playwright/test";
 import { DEMO_PASSWORD, PASSWORD, SUPER_ADMIN } from "./fixtures.ts";
-import { expectToast, projectOf, signIn } from "./helpers.ts";
+import { expect, expectToast, projectOf, signIn, test } from "./helpers.ts";
 import { writeCabysXlsx } from "../fixtures/cabys-xlsx.ts";
 
 test("CABYS import, then create (CABYS from search), edit and delete an item", async ({ page }, info) => {

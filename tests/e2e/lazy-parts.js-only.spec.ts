@@ -4,9 +4,9 @@
 // and nothing of what the checks promise is lost on the way: a field left before they arrive is
 // checked when they do, a save pressed before they arrive waits for them, and if they never arrive
 // the server says the same.
-import { expect, test, type Page, type Route } from "@playwright/test";
+import type { Page, Route } from "@playwright/test";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { signIn } from "./helpers.ts";
+import { expect, signIn, test } from "./helpers.ts";
 
 const CHECKS = /\/assets\/field-checks-[^/]+\.js$/;
 

@@ -1,8 +1,8 @@
 // Journeys that exist only with JavaScript (the "js" project runs this file; the "nojs" project
 // ignores *.js-only.spec.ts, playwright.config.ts). Decision 102: the live totals of the document form.
-import { expect, test, type Request } from "@playwright/test";
+import type { Request } from "@playwright/test";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { fillLine, signIn } from "./helpers.ts";
+import { expect, fillLine, signIn, test } from "./helpers.ts";
 
 test("with JavaScript, the live totals cost one request and never run alongside a save: a waiting request is dropped, one under way holds the save", async ({ page }) => {
   await signIn(page, "demo@colibri.cr", DEMO_PASSWORD);

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { claveOf, expectAccepted, expectAcceptedAndMailed, expectDocumentFiles, expectToast, fillLine, newClient, projectOf, signIn } from "./helpers.ts";
+import { claveOf, expect, expectAccepted, expectAcceptedAndMailed, expectDocumentFiles, expectToast, fillLine, newClient, projectOf, signIn, test } from "./helpers.ts";
 
 /** A client of its own and an invoice to it with one line; ends on the invoice's detail page. */
 async function invoiceToNewClient(page: Page, name: string, identification: string) {

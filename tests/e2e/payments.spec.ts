@@ -1,6 +1,5 @@
-import { expect, test } from "@playwright/test";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { expectAccepted, expectToast, newClient, projectOf, signIn } from "./helpers.ts";
+import { expect, expectAccepted, expectToast, newClient, projectOf, signIn, test } from "./helpers.ts";
 
 test("from the invoices list, an accepted invoice is paid partly ('Pago Parcial') and then fully ('Pagado')", async ({ page }, info) => {
   test.setTimeout(180_000);

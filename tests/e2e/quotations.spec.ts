@@ -1,6 +1,5 @@
-import { expect, test } from "@playwright/test";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { expectToast, newClient, projectOf, signIn } from "./helpers.ts";
+import { expect, expectToast, newClient, projectOf, signIn, test } from "./helpers.ts";
 
 // One short journey (with and without JavaScript): a quotation is created, edited, converted to an
 // invoice after the confirmation, and the invoice's detail opens.

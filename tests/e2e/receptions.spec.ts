@@ -7,9 +7,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { zipSync, strToU8 } from "fflate";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { expectToast, projectOf, signIn } from "./helpers.ts";
+import { expect, expectToast, projectOf, signIn, test } from "./helpers.ts";
 import { acceptedBySandbox, supplierDocument } from "../fixtures/receptions.ts";
 
 const DEMO = { name: "Colibrí Demo S.A.", id: "3101123456" };

@@ -1,6 +1,5 @@
-import { expect, test } from "@playwright/test";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { expectAcceptedAndMailed, expectDocumentFiles, expectToast, newClient, projectOf, signIn } from "./helpers.ts";
+import { expect, expectAcceptedAndMailed, expectDocumentFiles, expectToast, newClient, projectOf, signIn, test } from "./helpers.ts";
 
 test("create a recurring invoice, its first invoice is issued, accepted and e-mailed; pause it and resume it", async ({ page }, info) => {
   test.setTimeout(180_000);

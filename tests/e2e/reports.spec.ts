@@ -4,9 +4,9 @@
 // company "Reportes <project> S.A." holds the known data of tests/fixtures/reports.ts.
 import ExcelJS from "exceljs";
 import fs from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { account } from "./fixtures.ts";
-import { expectToast, projectOf, signIn } from "./helpers.ts";
+import { expect, expectToast, projectOf, signIn, test } from "./helpers.ts";
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Array.from({ length: 64 }, (_, i) => i)]);
 

@@ -1,9 +1,9 @@
 // The Content-Security-Policy (docs/decisions/113) breaks nothing: across the main screens, a
 // document, its print page and its public page, with JavaScript on and off, the browser reports no
 // policy violation (blocked script, style or frame); the pages keep working (the other journeys).
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { DEMO_PASSWORD } from "./fixtures.ts";
-import { expectToast, fillLine, signIn } from "./helpers.ts";
+import { expect, expectToast, fillLine, signIn, test } from "./helpers.ts";
 
 /** Every policy violation the browser reports for this page, from now on. */
 function violations(page: Page): string[] {

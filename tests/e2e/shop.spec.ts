@@ -2,9 +2,9 @@
 // (point 1), numbers typed the Costa Rican way (point 5), the 80 mm receipt (point 6), forms checked
 // as you type — the server's same messages without JavaScript (point 7), readable charts and lists at
 // 360 px (points 10 and 9), and the invoice lines at 1366 px.
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { account, DEMO_PASSWORD } from "./fixtures.ts";
-import { expectAccepted, expectToast, newClient, projectOf, signIn, useCompany } from "./helpers.ts";
+import { expect, expectAccepted, expectToast, newClient, projectOf, signIn, test, useCompany } from "./helpers.ts";
 
 const js = () => test.info().project.use.javaScriptEnabled;
 
