@@ -4,6 +4,7 @@
 // session, and a browser sign-in does not close them.
 import { and, eq, isNull, lt, or, sql, type SQLWrapper } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
+import { builtOnce } from "../../db/queries/built-once.ts";
 import { shellChanges } from "../../db/shell-changes.ts";
 import { advertisements, companies, currencies, figuresVersions, generalConfigurations, haciendaConfigs, pendingDocuments, sessions, users } from "../../db/schema/index.ts";
 import { shownAdvertisementId } from "./advertisement.server.ts";
@@ -104,16 +105,7 @@ function buildLookup(db: DbOrTx) {
     .prepare("session_lookup");
 }
 
-const lookupStatements = new WeakMap<DbOrTx, ReturnType<typeof buildLookup>>();
-
-function lookupStatement(db: DbOrTx) {
-  let statement = lookupStatements.get(db);
-  if (!statement) {
-    statement = buildLookup(db);
-    lookupStatements.set(db, statement);
-  }
-  return statement;
-}
+const lookupStatement = (db: DbOrTx) => builtOnce(db, "session_lookup", () => buildLookup(db));
 
 type LookupRow = Awaited<ReturnType<ReturnType<typeof buildLookup>["execute"]>>[number];
 

@@ -5,6 +5,7 @@ import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
 import { clients, documentCounts, documentReferences, documents, OWING_PREDICATE } from "../schema/index.ts";
 import { clientSearchWords } from "./clients.ts";
+import { builtOnce } from "./built-once.ts";
 import { cappedTotal, countCap, pageWithTotal } from "./paging.ts";
 
 /** Filters of spec part 2 §2 (lists): Hacienda status, payment state and note kind. */
@@ -206,16 +207,7 @@ function buildPlain(db: DbOrTx, kinds: string[]) {
   };
 }
 
-const plainByDatabase = new WeakMap<DbOrTx, Map<string, ReturnType<typeof buildPlain>>>();
-
-function plainStatements(db: DbOrTx, kinds: string[]) {
-  let byKinds = plainByDatabase.get(db);
-  if (!byKinds) plainByDatabase.set(db, (byKinds = new Map()));
-  const key = kinds.join(",");
-  let statements = byKinds.get(key);
-  if (!statements) byKinds.set(key, (statements = buildPlain(db, kinds)));
-  return statements;
-}
+const plainStatements = (db: DbOrTx, kinds: string[]) => builtOnce(db, `document_list_${kinds.join("_")}`, () => buildPlain(db, kinds));
 
 /** For notes: the document each one belongs to (its first reference), by note id. */
 export async function noteParents(db: DbOrTx, { companyId, noteIds }: { companyId: number; noteIds: number[] }) {

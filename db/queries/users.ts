@@ -4,10 +4,11 @@
 // he administers (he created them) whose companies are all his own companies. Never another
 // account's administrator or staff, never a user of a company he is not linked to, never the
 // super-admin account.
-import { and, asc, eq, ilike, isNull, ne, notExists, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, ilike, isNull, ne, notExists, notInArray, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../client.ts";
 import { companyUsers, users } from "../schema/index.ts";
+import { builtOnce } from "./built-once.ts";
 import { pageWithTotal } from "./paging.ts";
 
 export interface Viewer {
@@ -24,7 +25,7 @@ const creator = alias(users, "creator");
  * himself, or a user he created who is linked to no company the viewer is not linked to (archived
  * companies included: their links stay). The super-admin: every user.
  */
-export function visibleUsers(db: DbOrTx, viewer: Viewer): SQL {
+export function visibleUsers(db: DbOrTx, viewer: Viewer | { id: Placeholder; isSuperAdmin: boolean; superAdminEmail: Placeholder | "" }): SQL {
   if (viewer.isSuperAdmin) return isNull(users.deletedAt);
   const viewerCompanies = db.select({ id: companyUsers.companyId }).from(companyUsers).where(eq(companyUsers.userId, viewer.id));
   const foreignLink = db
@@ -41,21 +42,43 @@ export function visibleUsers(db: DbOrTx, viewer: Viewer): SQL {
 
 export async function usersPage(db: DbOrTx, opts: { viewer: Viewer; search: string; page: number; perPage: number }) {
   const term = opts.search ? `%${opts.search.replace(/[\\%_]/g, (c) => "\\" + c)}%` : null;
-  const where = and(visibleUsers(db, opts.viewer), term ? or(ilike(users.name, term), ilike(users.email, term)) : undefined);
-  const { rows, total } = await pageWithTotal({
+  if (!term) {
+    // The page without a search, built once (built-once.ts).
+    const { page, total } = plainUsers(db, opts.viewer);
+    const values = { viewerId: opts.viewer.id, superAdminEmail: opts.viewer.superAdminEmail };
+    return pageWithTotal({
+      ...opts,
+      rows: (limit, offset) => page.execute({ ...values, limit, offset }),
+      count: async () => Number((await total.execute(values))[0].n),
+    });
+  }
+  const where = and(visibleUsers(db, opts.viewer), or(ilike(users.name, term), ilike(users.email, term)));
+  return pageWithTotal({
     ...opts,
-    rows: (limit, offset) =>
-      db
-        .select({ id: users.id, name: users.name, email: users.email, role: users.role, administrator: creator.name })
-        .from(users)
-        .leftJoin(creator, eq(creator.id, users.createdById))
-        .where(where)
-        .orderBy(asc(users.name), asc(users.id))
-        .limit(limit)
-        .offset(offset),
+    rows: (limit, offset) => usersQuery(db, where).limit(limit).offset(offset),
     count: () => db.$count(users, where),
   });
-  return { rows, total };
+}
+
+const usersQuery = (db: DbOrTx, where: SQL | undefined) =>
+  db
+    .select({ id: users.id, name: users.name, email: users.email, role: users.role, administrator: creator.name })
+    .from(users)
+    .leftJoin(creator, eq(creator.id, users.createdById))
+    .where(where)
+    .orderBy(asc(users.name), asc(users.id))
+    .$dynamic();
+
+/** The users page without a search and its count, with the viewer as parameters, for each kind of viewer. */
+function plainUsers(db: DbOrTx, viewer: Viewer) {
+  const kind = viewer.isSuperAdmin ? "all" : viewer.superAdminEmail ? "administered" : "administered_any";
+  return builtOnce(db, `users_page_${kind}`, () => {
+    const where = visibleUsers(db, { id: sql.placeholder("viewerId"), isSuperAdmin: viewer.isSuperAdmin, superAdminEmail: viewer.superAdminEmail ? sql.placeholder("superAdminEmail") : "" });
+    return {
+      page: usersQuery(db, where).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare(`users_page_${kind}`),
+      total: db.select({ n: count() }).from(users).where(where).prepare(`users_count_${kind}`),
+    };
+  });
 }
 
 /** One user if visible to the viewer. */

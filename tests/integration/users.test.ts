@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { companyUsers, sessions, users } from "../../db/schema/index.ts";
 import * as usersRoute from "../../app/routes/users/users.tsx";
@@ -136,6 +136,30 @@ describe("users list and visibility", () => {
     const stranger = await createUser(database.db, { name: "Lejano Visible" });
     const res = await call(root.b, usersRoute.loader, { path: "/users?search=Lejano" });
     expect(res.data.rows.map((r: { id: number }) => r.id)).toEqual([stranger.id]);
+    // Without a search, its pages count every live user.
+    const live = await database.db.$count(users, isNull(users.deletedAt));
+    expect(live).toBeGreaterThan(10); // more than a page: the count is read
+    expect((await call(root.b, usersRoute.loader, { path: "/users?perPage=10&page=1" })).data.total).toBe(live);
+  });
+});
+
+describe("users list pages", () => {
+  it("without a search, each page and the total count only the users the viewer may see", async () => {
+    const { admin, home, b } = await adminWithCompany({ name: "Admin Paginas" });
+    for (let i = 0; i < 11; i++) {
+      const u = await createUser(database.db, { name: `Paginado ${String(i).padStart(2, "0")}`, createdById: admin.id });
+      await database.db.insert(companyUsers).values({ companyId: home.id, userId: u.id });
+    }
+    // Created by him but linked to a company of another account: not his to see, nor to count.
+    const shared = await createUser(database.db, { name: "Paginado Compartido", createdById: admin.id });
+    const foreign = await createCompany(database.db, { userIds: [shared.id] });
+    expect(foreign.id).toBeGreaterThan(0);
+    await createUser(database.db, { name: "Paginado Ajeno" });
+    const first = await call(b, usersRoute.loader, { path: "/users?perPage=10&page=1" });
+    expect(first.data).toMatchObject({ total: 12, lastPage: 2 });
+    expect(first.data.rows).toHaveLength(10);
+    const second = await call(b, usersRoute.loader, { path: "/users?perPage=10&page=2" });
+    expect(second.data.rows.map((r: { name: string }) => r.name)).toEqual(["Paginado 09", "Paginado 10"]);
   });
 });
 
