@@ -1,4 +1,4 @@
-import { and, asc, eq, exists, ilike, inArray, isNull, ne, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, exists, ilike, inArray, isNull, ne, notInArray, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../client.ts";
 import { crCalendar } from "../../app/domain/format.ts";
@@ -16,6 +16,7 @@ import {
   provinces,
   users,
 } from "../schema/index.ts";
+import { builtOnce } from "./built-once.ts";
 import { pageWithTotal } from "./paging.ts";
 
 /** The company if the user is linked to it (tenant check used by every company-scoped screen). */
@@ -47,17 +48,17 @@ const creator = alias(users, "creator");
 // as a bare "id", which inside the subquery is the document's own id (every company showed 1).
 // The documents of the year, quotations aside, from the documents added up by day (decision 156):
 // `since` is a Costa Rica midnight, so its day is where the count starts.
-const docsThisYear = (since: Date) =>
-  sql<number>`(select coalesce(sum(dd.documents), 0)::int from ${documentDays} dd where dd.company_id = "companies"."id" and dd.kind <> 'qt' and dd.day >= (${since.toISOString()}::timestamptz at time zone 'America/Costa_Rica')::date)`;
+const docsThisYear = (since: Date | Placeholder) =>
+  sql<number>`(select coalesce(sum(dd.documents), 0)::int from ${documentDays} dd where dd.company_id = "companies"."id" and dd.kind <> 'qt' and dd.day >= (${since instanceof Date ? since.toISOString() : since}::timestamptz at time zone 'America/Costa_Rica')::date)`;
 
 /** The columns both company lists show (the user's companies and a user's companies in /users). */
-const listColumns = (now: Date) => ({
+const listColumns = (now: Date | Placeholder) => ({
   id: companies.id,
   name: companies.name,
   email: companies.email,
   identification: companies.identification,
   phone: companies.phone,
-  documentsThisYear: docsThisYear(crYearStart(now)),
+  documentsThisYear: docsThisYear(now instanceof Date ? crYearStart(now) : now),
 });
 
 export interface CompanyListRow {
@@ -80,25 +81,53 @@ export async function companiesPage(
   opts: { userId: number; all: boolean; search: string; page: number; perPage: number; now: Date },
 ): Promise<{ rows: CompanyListRow[]; total: number }> {
   const term = opts.search ? `%${opts.search.replace(/[\\%_]/g, (c) => "\\" + c)}%` : null;
-  const where = and(
-    isNull(companies.deletedAt),
-    opts.all ? undefined : inArray(companies.id, db.select({ id: companyUsers.companyId }).from(companyUsers).where(eq(companyUsers.userId, opts.userId))),
-    term ? or(ilike(companies.name, term), ilike(companies.email, term), ilike(companies.identification, term), ilike(companies.phone, term)) : undefined,
-  );
+  if (!term) {
+    // The page without a search, built once (built-once.ts).
+    const { page, total } = plainCompanies(db, opts.all);
+    const values = { userId: opts.userId, since: crYearStart(opts.now).toISOString() };
+    const { rows, total: n } = await pageWithTotal({
+      ...opts,
+      rows: (limit, offset) => page.execute({ ...values, limit, offset }),
+      count: async () => Number((await total.execute(values))[0].n),
+    });
+    return { rows: rows.map((r) => ({ ...r, documentsThisYear: Number(r.documentsThisYear) })), total: n };
+  }
+  const where = companiesWhere(db, opts.all ? null : opts.userId, or(ilike(companies.name, term), ilike(companies.email, term), ilike(companies.identification, term), ilike(companies.phone, term)));
   const { rows, total } = await pageWithTotal({
     ...opts,
-    rows: (limit, offset) =>
-      db
-        .select({ ...listColumns(opts.now), active: companies.active, administrator: creator.name })
-        .from(companies)
-        .leftJoin(creator, eq(creator.id, companies.userId))
-        .where(where)
-        .orderBy(asc(companies.name), asc(companies.id))
-        .limit(limit)
-        .offset(offset),
+    rows: (limit, offset) => companiesQuery(db, opts.now, where).limit(limit).offset(offset),
     count: () => db.$count(companies, where),
   });
   return { rows: rows.map((r) => ({ ...r, documentsThisYear: Number(r.documentsThisYear) })), total };
+}
+
+/** Live companies: every one, or those linked to `userId`; and what a search asks. */
+const companiesWhere = (db: DbOrTx, userId: number | Placeholder | null, search?: SQL) =>
+  and(
+    isNull(companies.deletedAt),
+    userId === null ? undefined : inArray(companies.id, db.select({ id: companyUsers.companyId }).from(companyUsers).where(eq(companyUsers.userId, userId))),
+    search,
+  );
+
+const companiesQuery = (db: DbOrTx, now: Date | Placeholder, where: SQL | undefined) =>
+  db
+    .select({ ...listColumns(now), active: companies.active, administrator: creator.name })
+    .from(companies)
+    .leftJoin(creator, eq(creator.id, companies.userId))
+    .where(where)
+    .orderBy(asc(companies.name), asc(companies.id))
+    .$dynamic();
+
+/** The companies page without a search and its count, with the user and the year's start as parameters. */
+function plainCompanies(db: DbOrTx, all: boolean) {
+  const kind = all ? "all" : "linked";
+  return builtOnce(db, `companies_page_${kind}`, () => {
+    const where = companiesWhere(db, all ? null : sql.placeholder("userId"));
+    return {
+      page: companiesQuery(db, sql.placeholder("since"), where).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare(`companies_page_${kind}`),
+      total: db.select({ n: count() }).from(companies).where(where).prepare(`companies_count_${kind}`),
+    };
+  });
 }
 
 /** The company if the account may manage it: linked to it, or the super-admin. Never archived ones. */
