@@ -1,9 +1,10 @@
 // Client and provider queries. Every function takes the company id and filters by it (tenancy).
-import { and, asc, eq, inArray, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, notInArray, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { dec, money } from "../../app/domain/decimal.ts";
 import { amountDue } from "../../app/domain/receivables.ts";
 import type { DbOrTx } from "../client.ts";
 import { barrios, cantons, clientContacts, clientCounts, clients, countries, districts, documents, identificationTypes, DUE_EXPRESSION, OWING_PREDICATE, provinces } from "../schema/index.ts";
+import { builtOnce } from "./built-once.ts";
 import { pageWithTotal } from "./paging.ts";
 
 /** The expression of the GIN index clients_search_words_idx (db/schema/master.ts). */
@@ -42,49 +43,81 @@ export async function clientsPage(
   db: DbOrTx,
   opts: { companyId: number; provider: boolean; active?: boolean; search: string; page: number; perPage: number; balances?: boolean },
 ): Promise<{ rows: ClientListRow[]; total: number }> {
+  // Without a search, every live client of the list is in client_counts (docs/decisions/200); its
+  // number comes with each row of the page, built once (docs/decisions/203), and is read alone only
+  // for a page past the end.
+  if (!opts.search) {
+    let liveTotal: number | undefined;
+    const { rows, total } = await pageWithTotal({
+      ...opts,
+      rows: async (limit, offset) => {
+        const rows = await plainClients(db, opts).execute({ companyId: opts.companyId, limit, offset });
+        if (rows.length) liveTotal = Number(rows[0].liveTotal ?? 0);
+        return rows.map(({ liveTotal: _, ...row }) => row);
+      },
+      count: async () => liveTotal ?? liveClients(db, opts),
+    });
+    return { rows: rows.map((r) => ({ ...r, hasDocuments: !!r.hasDocuments })), total };
+  }
   const words = clientSearchWords(opts.search);
   const query = words.map((w) => `${w}:*`).join(" & ");
   const where = and(
-    eq(clients.companyId, opts.companyId),
-    eq(clients.provider, opts.provider),
-    isNull(clients.deletedAt),
-    opts.active === undefined ? undefined : eq(clients.active, opts.active),
+    clientsWhere(opts),
     // A search with no letters or digits matches nothing rather than everything.
-    opts.search ? (words.length ? sql`${searchWords} @@ to_tsquery('simple'::regconfig, ${query})` : sql`false`) : undefined,
+    words.length ? sql`${searchWords} @@ to_tsquery('simple'::regconfig, ${query})` : sql`false`,
   );
-  // Without a search, every live client of the list is in client_counts (docs/decisions/200); its
-  // number comes with each row (docs/decisions/203), and is read alone only for a page past the end.
-  let liveTotal: number | undefined;
   const { rows, total } = await pageWithTotal({
     ...opts,
-    rows: async (limit, offset) => {
-      const rows = await db
-        .select({
-          id: clients.id,
-          name: clients.name,
-          email: clients.email,
-          identification: clients.identification,
-          phone: clients.phone,
-          active: clients.active,
-          generic: clients.generic,
-          hasDocuments: sql<boolean>`exists (select 1 from ${documents} d where d.company_id = "clients"."company_id" and d.client_id = "clients"."id")`,
-          // In the same query rather than a query after it (decision 189).
-          ...(opts.balances ? { balance: sql<string>`coalesce((select ${owedInColones} from ${documents} where ${owingWhere({ companyId: opts.companyId, clients: sql`${documents.clientId} = "clients"."id"` })}), '0')` } : {}),
-          liveTotal: opts.search ? sql<null>`null` : sql<string | null>`(select sum(${clientCounts.clients}) from ${clientCounts} where ${liveClientsWhere(opts)})`,
-        })
-        .from(clients)
+    rows: (limit, offset) =>
+      clientsQuery(db, { ...opts, live: false })
         .where(where)
-        // With a search, sort the (few) matches found through the word index: ordering by the bare
-        // column would tempt the planner to walk the name index and test every row (seconds at 100k).
-        .orderBy(words.length ? sql`${clients.name} || ''` : asc(clients.name), asc(clients.id))
+        // Sort the (few) matches found through the word index: ordering by the bare column would
+        // tempt the planner to walk the name index and test every row (seconds at 100k).
+        .orderBy(sql`${clients.name} || ''`, asc(clients.id))
         .limit(limit)
-        .offset(offset);
-      if (rows.length && !opts.search) liveTotal = Number(rows[0].liveTotal ?? 0);
-      return rows.map(({ liveTotal: _, ...row }) => row);
-    },
-    count: async () => (opts.search ? db.$count(clients, where) : (liveTotal ?? liveClients(db, opts))),
+        .offset(offset),
+    count: () => db.$count(clients, where),
   });
-  return { rows: rows.map((r) => ({ ...r, hasDocuments: !!r.hasDocuments })), total };
+  return { rows: rows.map(({ liveTotal: _, ...r }) => ({ ...r, hasDocuments: !!r.hasDocuments })), total };
+}
+
+type ClientsOf = { companyId: number | Placeholder; provider: boolean; active?: boolean };
+
+/** The live clients (or providers) of the company, all or only the active or inactive ones. */
+const clientsWhere = (o: ClientsOf) =>
+  and(eq(clients.companyId, o.companyId), eq(clients.provider, o.provider), isNull(clients.deletedAt), o.active === undefined ? undefined : eq(clients.active, o.active));
+
+/** A clients list's columns: with each client's balance (decision 189) and, for a list without a search, its kept count. */
+const clientsQuery = (db: DbOrTx, o: ClientsOf & { balances?: boolean; live: boolean }) =>
+  db
+    .select({
+      id: clients.id,
+      name: clients.name,
+      email: clients.email,
+      identification: clients.identification,
+      phone: clients.phone,
+      active: clients.active,
+      generic: clients.generic,
+      hasDocuments: sql<boolean>`exists (select 1 from ${documents} d where d.company_id = "clients"."company_id" and d.client_id = "clients"."id")`,
+      // In the same query rather than a query after it (decision 189).
+      ...(o.balances ? { balance: sql<string>`coalesce((select ${owedInColones} from ${documents} where ${owingWhere({ companyId: o.companyId, clients: sql`${documents.clientId} = "clients"."id"` })}), '0')` } : {}),
+      liveTotal: o.live ? sql<string | null>`(select sum(${clientCounts.clients}) from ${clientCounts} where ${liveClientsWhere(o)})` : sql<null>`null`,
+    })
+    .from(clients)
+    .$dynamic();
+
+/** The page of a list without a search, built once for each list (provider, active, balances) with the company, limit and offset as parameters. */
+function plainClients(db: DbOrTx, o: { provider: boolean; active?: boolean; balances?: boolean }) {
+  const name = `clients_page_${o.provider ? "providers" : "clients"}_${o.active ?? "all"}_${o.balances ? "balances" : "plain"}`;
+  return builtOnce(db, name, () => {
+    const list = { ...o, companyId: sql.placeholder("companyId"), live: true };
+    return clientsQuery(db, list)
+      .where(clientsWhere(list))
+      .orderBy(asc(clients.name), asc(clients.id))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare(name);
+  });
 }
 
 /** The company's invoices with something still due (OWING_PREDICATE: payments, credit and debit notes), of these clients. */
@@ -110,7 +143,7 @@ async function owingInvoices(db: DbOrTx, opts: { companyId: number; clientIds: n
 }
 
 /** The company's live invoices with something due, of the clients `clients` selects (ids or a correlation). */
-const owingWhere = (opts: { companyId: number; clients: SQL }) =>
+const owingWhere = (opts: { companyId: number | Placeholder; clients: SQL }) =>
   and(
     eq(documents.companyId, opts.companyId),
     opts.clients,
@@ -195,7 +228,7 @@ async function liveClients(db: DbOrTx, opts: { companyId: number; provider: bool
   return Number(n ?? 0);
 }
 
-const liveClientsWhere = (opts: { companyId: number; provider: boolean; active?: boolean }) =>
+const liveClientsWhere = (opts: ClientsOf) =>
   and(eq(clientCounts.companyId, opts.companyId), eq(clientCounts.provider, opts.provider), opts.active === undefined ? undefined : eq(clientCounts.active, opts.active));
 
 /**
