@@ -1,8 +1,9 @@
 // Item and 'Lista de IVA' queries; every one takes the company id (tenancy).
-import { and, asc, count, eq, ilike, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, ilike, inArray, isNull, ne, or, sql, type Placeholder } from "drizzle-orm";
 import type { DbOrTx } from "../client.ts";
 import { cabysCodes, items, taxTypes } from "../schema/index.ts";
 import { clientSearchWords } from "./clients.ts";
+import { builtOnce } from "./built-once.ts";
 import { pageWithTotal } from "./paging.ts";
 
 export interface ItemValues {
@@ -17,39 +18,58 @@ export interface ItemValues {
   price: string;
 }
 
-const live = (companyId: number) => and(eq(items.companyId, companyId), isNull(items.deletedAt));
+const live = (companyId: number | Placeholder) => and(eq(items.companyId, companyId), isNull(items.deletedAt));
 
 export async function itemsPage(db: DbOrTx, opts: { companyId: number; page: number; perPage: number; search: string }) {
   const s = opts.search.trim();
+  if (!s) {
+    // The page without a search, built once (built-once.ts).
+    const { page, total } = plainItems(db);
+    const { rows, total: n } = await pageWithTotal({
+      ...opts,
+      rows: (limit, offset) => page.execute({ companyId: opts.companyId, limit, offset }),
+      count: async () => Number((await total.execute({ companyId: opts.companyId }))[0].n),
+    });
+    return { rows, total: n };
+  }
   const like = `%${s.replace(/[\\%_]/g, (c) => "\\" + c)}%`;
-  const where = and(live(opts.companyId), s ? or(ilike(items.name, like), ilike(items.code, like), ilike(items.cabysCode, like)) : undefined);
+  const where = and(live(opts.companyId), or(ilike(items.name, like), ilike(items.code, like), ilike(items.cabysCode, like)));
   const { rows, total } = await pageWithTotal({
     ...opts,
-    rows: (limit, offset) =>
-      db
-        .select({
-          id: items.id,
-          code: items.code,
-          cabysCode: items.cabysCode,
-          name: items.name,
-          categoryId: items.categoryId,
-          unitCode: items.unitCode,
-          currencyId: items.currencyId,
-          price: items.price,
-          taxTypeId: items.taxTypeId,
-          // The tax's name for the list, read with the rows (one query less per page).
-          taxName: taxTypes.name,
-        })
-        .from(items)
-        .leftJoin(taxTypes, and(eq(taxTypes.id, items.taxTypeId), eq(taxTypes.companyId, items.companyId)))
-        .where(where)
-        .orderBy(asc(items.name), asc(items.id))
-        .limit(limit)
-        .offset(offset),
+    rows: (limit, offset) => itemsQuery(db).where(where).orderBy(asc(items.name), asc(items.id)).limit(limit).offset(offset),
     count: () => db.$count(items, where),
   });
   return { rows, total };
 }
+
+const itemsQuery = (db: DbOrTx) =>
+  db
+    .select({
+      id: items.id,
+      code: items.code,
+      cabysCode: items.cabysCode,
+      name: items.name,
+      categoryId: items.categoryId,
+      unitCode: items.unitCode,
+      currencyId: items.currencyId,
+      price: items.price,
+      taxTypeId: items.taxTypeId,
+      // The tax's name for the list, read with the rows (one query less per page).
+      taxName: taxTypes.name,
+    })
+    .from(items)
+    .leftJoin(taxTypes, and(eq(taxTypes.id, items.taxTypeId), eq(taxTypes.companyId, items.companyId)))
+    .$dynamic();
+
+/** The items page without a search and its count, with the company as a parameter. */
+const plainItems = (db: DbOrTx) =>
+  builtOnce(db, "items_page", () => {
+    const where = live(sql.placeholder("companyId"));
+    return {
+      page: itemsQuery(db).where(where).orderBy(asc(items.name), asc(items.id)).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare("items_page"),
+      total: db.select({ n: count() }).from(items).where(where).prepare("items_count"),
+    };
+  });
 
 export async function itemById(db: DbOrTx, opts: { companyId: number; id: number }) {
   if (!Number.isInteger(opts.id) || opts.id <= 0) return undefined;

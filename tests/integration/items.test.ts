@@ -235,6 +235,23 @@ describe("create, list, edit, delete", () => {
     expect(r.status).toBe(404);
   });
 
+  it("pages without a search: the rows by name and the total of the company's live items only", async () => {
+    const u = await createUser(database.db);
+    const c = await createCompany(database.db, { userIds: [u.id] });
+    await setupItemsForCompany(database.db, c.id);
+    const [iva] = await database.db.select().from(taxTypes).where(eq(taxTypes.companyId, c.id));
+    const item = (i: number) => ({ companyId: c.id, code: `P-${i}`, cabysCode: CAFE, name: `Producto ${String(i).padStart(2, "0")}`, description: "x", categoryId: 1, unitCode: "Unid", taxTypeId: iva.id, price: "1" });
+    const rows = await database.db.insert(items).values(Array.from({ length: 13 }, (_, i) => item(i))).returning({ id: items.id });
+    await database.db.update(items).set({ deletedAt: new Date() }).where(eq(items.id, rows[12].id));
+    const browser = await signedIn(database.db, u.id, c.id);
+    const first = await call(browser, itemsRoute.loader, { path: "/items?perPage=10&page=1" });
+    expect(first.data).toMatchObject({ total: 12, lastPage: 2 });
+    const second = await call(browser, itemsRoute.loader, { path: "/items?perPage=10&page=2" });
+    expect(second.data.rows.map((r: { name: string }) => r.name)).toEqual(["Producto 10", "Producto 11"]);
+    // Another company's list never shows them.
+    expect((await call(b, itemsRoute.loader, { path: "/items?perPage=100" })).data.rows.some((r: { name: string }) => r.name.startsWith("Producto "))).toBe(false);
+  });
+
   it("an empty list for a company without items", async () => {
     const u = await createUser(database.db);
     const c = await createCompany(database.db, { userIds: [u.id] });
