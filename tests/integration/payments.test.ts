@@ -318,6 +318,24 @@ describe("/payments route", () => {
     expect(((await call(br, route.loader, { path: "/payments" })).data.rows as Array<{ id: number }>).map((r) => r.id)).toEqual([p2.paymentId]);
   });
 
+  it("the list's pages without a search: newest first, and the total of live payments past one page", async () => {
+    const a = await issuingCompany(database.db);
+    const br = await signedIn(database.db, a.user.id, a.company.id);
+    const d = await invoice(a);
+    const ids: number[] = [];
+    for (let i = 1; i <= 12; i++) {
+      const p = await recordPayment(database.db, { companyId: a.company.id, userId: a.user.id, payment: pay(d.id, "10", { date: `2026-11-${String(i).padStart(2, "0")}` }) });
+      if (!p.ok) throw new Error("pay");
+      ids.push(p.paymentId);
+    }
+    expect(await deletePayment(database.db, { companyId: a.company.id, userId: a.user.id, id: ids[0], now: new Date() })).toMatchObject({ documentId: d.id });
+    const first = await call(br, route.loader, { path: "/payments?perPage=10&page=1" });
+    expect(first.data.lastPage).toBe(2);
+    expect(first.data.rows[0].id).toBe(ids[11]);
+    const second = await call(br, route.loader, { path: "/payments?perPage=10&page=2" });
+    expect(second.data.rows.map((r: { id: number }) => r.id)).toEqual([ids[1]]);
+  });
+
   it("banks: new, duplicate refused (any case), edit; listed in the form's bank select", async () => {
     const a = await issuingCompany(database.db);
     const br = await signedIn(database.db, a.user.id, a.company.id);
