@@ -6,6 +6,7 @@ import { rows as rawRows, type DbOrTx } from "../client.ts";
 import { expenseCategories, receivedDocuments, receptionMailboxes, receptionSettings } from "../schema/index.ts";
 import { clientSearchWords } from "./clients.ts";
 import type { ReceptionFilter } from "../../app/domain/receptions.ts";
+import { builtOnce } from "./built-once.ts";
 import { cappedTotal, countCap, pageWithTotal } from "./paging.ts";
 
 export const RECEPTION_COUNT_AHEAD = 10_000;
@@ -56,6 +57,7 @@ export async function receptionList(db: DbOrTx, q: ReceptionListRequest) {
   else if (q.filter === "rechazado") where.push(eq(receivedDocuments.message, 3));
   else if (q.filter === "pendiente") where.push(eq(receivedDocuments.message, 4));
   const search = (q.search ?? "").trim();
+  if (!search && !q.filter) return page(db, q, where, RECEPTION_COUNT_AHEAD, plainRows(db));
   if (!search) return page(db, q, where, RECEPTION_COUNT_AHEAD);
   const words = clientSearchWords(search);
   if (!words.length) return page(db, q, [...where, sql`false`], RECEPTION_SEARCH_COUNT_AHEAD);
@@ -65,7 +67,20 @@ export async function receptionList(db: DbOrTx, q: ReceptionListRequest) {
   return page(db, q, [...where, matches(words.map((w) => (/^[0-9]+$/.test(w) ? w : `${w}:*`)).join(" & "))], RECEPTION_SEARCH_COUNT_AHEAD);
 }
 
-async function page(db: DbOrTx, q: ReceptionListRequest, where: SQL[], ahead: number) {
+/** The rows of a range without filter or search (the list as it opens), built once per database (docs/decisions/203). */
+const plainRows = (db: DbOrTx) =>
+  builtOnce(db, "reception_list", () =>
+    db
+      .select(listColumns)
+      .from(receivedDocuments)
+      .where(and(eq(receivedDocuments.companyId, sql.placeholder("companyId")), gte(receivedDocuments.issuedAt, sql.placeholder("from")), lt(receivedDocuments.issuedAt, sql.placeholder("to"))))
+      .orderBy(desc(receivedDocuments.issuedAt), desc(receivedDocuments.id))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare("reception_list"),
+  );
+
+async function page(db: DbOrTx, q: ReceptionListRequest, where: SQL[], ahead: number, plain?: ReturnType<typeof plainRows>) {
   const cap = countCap(q.page, q.perPage, ahead);
   const counted = db
     .select({ one: sql`1`.as("one") })
@@ -77,7 +92,10 @@ async function page(db: DbOrTx, q: ReceptionListRequest, where: SQL[], ahead: nu
   const result = await pageWithTotal({
     page: q.page,
     perPage: q.perPage,
-    rows: (limit, at) => db.select(listColumns).from(receivedDocuments).where(and(...where)).orderBy(desc(receivedDocuments.issuedAt), desc(receivedDocuments.id)).limit(limit).offset(at),
+    rows: (limit, at) =>
+      plain
+        ? plain.execute({ companyId: q.companyId, from: crDayStart(q.from).toISOString(), to: nextDay(q.to).toISOString(), limit, offset: at })
+        : db.select(listColumns).from(receivedDocuments).where(and(...where)).orderBy(desc(receivedDocuments.issuedAt), desc(receivedDocuments.id)).limit(limit).offset(at),
     count: async () => Number((await db.select({ n: sql<number>`count(*)::int` }).from(counted))[0].n),
   });
   return { rows: result.rows, ...cappedTotal(result.total, cap) };

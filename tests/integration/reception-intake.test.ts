@@ -250,6 +250,9 @@ describe("screens, tenancy and plans", () => {
     expect(searchedName.data.rows).toHaveLength(1);
     const lastMonth = await call(r.browser, list.loader, { path: "/message-receptors?from=2020-01-01&to=2020-01-31" });
     expect(lastMonth.data.rows).toEqual([]);
+    // Without filter or search (the list as it opens, its statement built once): the month's document.
+    const opened = await call(r.browser, list.loader, { path: "/message-receptors" });
+    expect(opened.data.rows.map((row: { clave: string }) => row.clave)).toEqual([inv.clave]);
   });
 
   it("the standalone page returns to the list; a single upload needs the amounts when shown; errors keep what was chosen", async () => {
