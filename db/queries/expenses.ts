@@ -6,7 +6,6 @@ import type { DbOrTx } from "../client.ts";
 import { expenseAttachments, expenseCategories, expenseCounts, expensePaymentMethods, expenses } from "../schema/index.ts";
 import { fold } from "./payments.ts";
 import { COUNT_AHEAD } from "./document-lists.ts";
-import { builtOnce } from "./built-once.ts";
 import { cappedTotal, countCap, pageWithTotal } from "./paging.ts";
 
 /** The company's expense categories, by name. */
@@ -88,10 +87,26 @@ export async function expensesPage(db: DbOrTx, opts: { companyId: number; search
   const { rows, total } = await pageWithTotal({
     ...opts,
     rows: async (limit, offset) => {
-      if (term) return expensesQuery(db, sql<null>`null`).where(and(...where)).orderBy(desc(expenses.spentOn), desc(expenses.id)).limit(limit).offset(offset);
-      const rows = await plainExpenses(db).execute({ companyId: opts.companyId, limit, offset });
-      if (rows.length) liveTotal = Number(rows[0].liveTotal ?? 0);
-      return rows;
+      const rows = await db
+        .select({
+          id: expenses.id,
+          description: expenses.description,
+          amount: expenses.amount,
+          currencyId: expenses.currencyId,
+          spentOn: expenses.spentOn,
+          reference: expenses.reference,
+          category: expenseCategories.name,
+          hasAttachment: sql<boolean>`${expenses.attachmentId} is not null`,
+          liveTotal: term ? sql<null>`null` : sql<number | null>`(select ${expenseCounts.expenses} from ${expenseCounts} where ${expenseCounts.companyId} = ${opts.companyId})`,
+        })
+        .from(expenses)
+        .innerJoin(expenseCategories, eq(expenseCategories.id, expenses.categoryId))
+        .where(and(...where))
+        .orderBy(desc(expenses.spentOn), desc(expenses.id))
+        .limit(limit)
+        .offset(offset);
+      if (rows.length && !term) liveTotal = Number(rows[0].liveTotal ?? 0);
+      return rows.map(({ liveTotal: _, ...row }) => row);
     },
     // A search is capped like the documents' lists (COUNT_AHEAD rows past the page, decision 156).
     // Every expense has its category (not null, foreign key), so the category is joined only for a
@@ -109,38 +124,8 @@ export async function expensesPage(db: DbOrTx, opts: { companyId: number; search
       return Number(n);
     },
   });
-  return { rows: rows.map(({ liveTotal: _, ...row }) => row), ...cappedTotal(total, cap) };
+  return { rows, ...cappedTotal(total, cap) };
 }
-
-/** An expenses list's columns, with `liveTotal` (the kept count, or null for a search). */
-const expensesQuery = (db: DbOrTx, liveTotal: SQL<number | null>) =>
-  db
-    .select({
-      id: expenses.id,
-      description: expenses.description,
-      amount: expenses.amount,
-      currencyId: expenses.currencyId,
-      spentOn: expenses.spentOn,
-      reference: expenses.reference,
-      category: expenseCategories.name,
-      hasAttachment: sql<boolean>`${expenses.attachmentId} is not null`,
-      liveTotal,
-    })
-    .from(expenses)
-    .innerJoin(expenseCategories, eq(expenseCategories.id, expenses.categoryId))
-    .$dynamic();
-
-/** The page without a search with its kept count, built once per database (docs/decisions/203). */
-const plainExpenses = (db: DbOrTx) =>
-  builtOnce(db, "expenses_page", () => {
-    const companyId = sql.placeholder("companyId");
-    return expensesQuery(db, sql<number | null>`(select ${expenseCounts.expenses} from ${expenseCounts} where ${expenseCounts.companyId} = ${companyId})`)
-      .where(and(eq(expenses.companyId, companyId), isNull(expenses.deletedAt)))
-      .orderBy(desc(expenses.spentOn), desc(expenses.id))
-      .limit(sql.placeholder("limit"))
-      .offset(sql.placeholder("offset"))
-      .prepare("expenses_page");
-  });
 
 /** The company's live expenses (expense_counts). */
 async function liveExpenses(db: DbOrTx, companyId: number): Promise<number> {

@@ -3,7 +3,6 @@ import { and, asc, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../client.ts";
 import { banks, documents, payments } from "../schema/index.ts";
-import { builtOnce } from "./built-once.ts";
 import { pageWithTotal } from "./paging.ts";
 
 /** The company's banks, by name. */
@@ -69,24 +68,7 @@ export async function paymentsPage(db: DbOrTx, opts: { companyId: number; search
       );
     where.push(sql`(${sql.join(parts, sql` or `)})`);
   }
-  if (!term) {
-    // The page without a search, built once (built-once.ts).
-    const { page, total } = plainPayments(db);
-    return pageWithTotal({
-      ...opts,
-      rows: (limit, offset) => page.execute({ companyId: opts.companyId, limit, offset }),
-      count: async () => Number((await total.execute({ companyId: opts.companyId }))[0].n),
-    });
-  }
-  return pageWithTotal({
-    ...opts,
-    rows: (limit, offset) => paymentsQuery(db).where(and(...where)).orderBy(desc(payments.paidOn), desc(payments.id)).limit(limit).offset(offset),
-    count: async () => Number((await paymentsCount(db).where(and(...where)))[0].n),
-  });
-}
-
-const paymentsQuery = (db: DbOrTx) =>
-  db
+  const base = db
     .select({
       id: payments.id,
       documentId: payments.documentId,
@@ -110,25 +92,22 @@ const paymentsQuery = (db: DbOrTx) =>
     .innerJoin(documents, and(eq(documents.id, payments.documentId), eq(documents.companyId, payments.companyId)))
     .leftJoin(banks, and(eq(banks.id, payments.bankId), eq(banks.companyId, payments.companyId)))
     .leftJoin(rep, and(eq(rep.id, payments.repDocumentId), eq(rep.companyId, payments.companyId)))
-    .$dynamic();
-
-const paymentsCount = (db: DbOrTx) =>
-  db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(payments)
-    .innerJoin(documents, and(eq(documents.id, payments.documentId), eq(documents.companyId, payments.companyId)))
-    .leftJoin(banks, and(eq(banks.id, payments.bankId), eq(banks.companyId, payments.companyId)))
-    .$dynamic();
-
-/** The payments page without a search and its count, with the company as a parameter. */
-const plainPayments = (db: DbOrTx) =>
-  builtOnce(db, "payments_page", () => {
-    const where = and(eq(payments.companyId, sql.placeholder("companyId")), isNull(payments.deletedAt));
-    return {
-      page: paymentsQuery(db).where(where).orderBy(desc(payments.paidOn), desc(payments.id)).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare("payments_page"),
-      total: paymentsCount(db).where(where).prepare("payments_count"),
-    };
+    .where(and(...where));
+  const { rows, total } = await pageWithTotal({
+    ...opts,
+    rows: (limit, offset) => base.orderBy(desc(payments.paidOn), desc(payments.id)).limit(limit).offset(offset),
+    count: async () => {
+      const [{ n }] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(payments)
+        .innerJoin(documents, and(eq(documents.id, payments.documentId), eq(documents.companyId, payments.companyId)))
+        .leftJoin(banks, and(eq(banks.id, payments.bankId), eq(banks.companyId, payments.companyId)))
+        .where(and(...where));
+      return Number(n);
+    },
   });
+  return { rows, total };
+}
 
 /** Lower case without Spanish accents (the same folding the SQL applies). */
 export function fold(s: string): string {
