@@ -17,7 +17,7 @@ import {
   users,
 } from "../schema/index.ts";
 import { builtOnce } from "./built-once.ts";
-import { pageWithTotal } from "./paging.ts";
+import { builtPageWithTotal, pageWithTotal } from "./paging.ts";
 
 /** The company if the user is linked to it (tenant check used by every company-scoped screen). */
 export async function companyOfUser(db: DbOrTx, { userId, companyId }: { userId: number; companyId: number }) {
@@ -83,13 +83,7 @@ export async function companiesPage(
   const term = opts.search ? `%${opts.search.replace(/[\\%_]/g, (c) => "\\" + c)}%` : null;
   if (!term) {
     // The page without a search, built once (built-once.ts).
-    const { page, total } = plainCompanies(db, opts.all);
-    const values = { userId: opts.userId, since: crYearStart(opts.now).toISOString() };
-    const { rows, total: n } = await pageWithTotal({
-      ...opts,
-      rows: (limit, offset) => page.execute({ ...values, limit, offset }),
-      count: async () => Number((await total.execute(values))[0].n),
-    });
+    const { rows, total: n } = await builtPageWithTotal(opts, plainCompanies(db, opts.all), { userId: opts.userId, since: crYearStart(opts.now).toISOString() });
     return { rows: rows.map((r) => ({ ...r, documentsThisYear: Number(r.documentsThisYear) })), total: n };
   }
   const where = companiesWhere(db, opts.all ? null : opts.userId, or(ilike(companies.name, term), ilike(companies.email, term), ilike(companies.identification, term), ilike(companies.phone, term)));

@@ -4,7 +4,7 @@ import type { DbOrTx } from "../client.ts";
 import { cabysCodes, items, taxTypes } from "../schema/index.ts";
 import { clientSearchWords } from "./clients.ts";
 import { builtOnce } from "./built-once.ts";
-import { pageWithTotal } from "./paging.ts";
+import { builtPageWithTotal, pageWithTotal } from "./paging.ts";
 
 export interface ItemValues {
   code: string;
@@ -24,13 +24,8 @@ export async function itemsPage(db: DbOrTx, opts: { companyId: number; page: num
   const s = opts.search.trim();
   if (!s) {
     // The page without a search, built once (built-once.ts).
-    const { page, total } = plainItems(db);
-    const { rows, total: n } = await pageWithTotal({
-      ...opts,
-      rows: (limit, offset) => page.execute({ companyId: opts.companyId, limit, offset }),
-      count: async () => Number((await total.execute({ companyId: opts.companyId }))[0].n),
-    });
-    return { rows, total: n };
+    const { rows, total } = await builtPageWithTotal(opts, plainItems(db), { companyId: opts.companyId });
+    return { rows, total };
   }
   const like = `%${s.replace(/[\\%_]/g, (c) => "\\" + c)}%`;
   const where = and(live(opts.companyId), or(ilike(items.name, like), ilike(items.code, like), ilike(items.cabysCode, like)));

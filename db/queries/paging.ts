@@ -34,6 +34,26 @@ export async function pageWithTotal<Row>(opts: {
   };
 }
 
+/** A page and its count prepared once (built-once.ts): the count's one row has the total as `n`. */
+export interface BuiltPage<Row> {
+  page: { execute(values: Record<string, unknown>): Promise<Row[]> };
+  total: { execute(values: Record<string, unknown>): Promise<{ n: unknown }[]> };
+}
+
+/** `pageWithTotal` over a page and count prepared once, run with `values` (and the page's limit and offset). */
+export function builtPageWithTotal<Row>(
+  opts: { page: number; perPage: number },
+  built: BuiltPage<Row>,
+  values: Record<string, unknown>,
+): Promise<CountedPage<Row>> {
+  return pageWithTotal({
+    page: opts.page,
+    perPage: opts.perPage,
+    rows: (limit, offset) => built.page.execute({ ...values, limit, offset }),
+    count: async () => Number((await built.total.execute(values))[0].n),
+  });
+}
+
 /**
  * A capped count (docs/decisions/092, 156): the rows before and on the page and `ahead` more are
  * counted (the count query reads at most `cap + 1`); beyond, the list shows "more" instead of a last page.

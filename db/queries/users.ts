@@ -9,7 +9,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../client.ts";
 import { companyUsers, users } from "../schema/index.ts";
 import { builtOnce } from "./built-once.ts";
-import { pageWithTotal } from "./paging.ts";
+import { builtPageWithTotal, pageWithTotal } from "./paging.ts";
 
 export interface Viewer {
   id: number;
@@ -44,13 +44,7 @@ export async function usersPage(db: DbOrTx, opts: { viewer: Viewer; search: stri
   const term = opts.search ? `%${opts.search.replace(/[\\%_]/g, (c) => "\\" + c)}%` : null;
   if (!term) {
     // The page without a search, built once (built-once.ts).
-    const { page, total } = plainUsers(db, opts.viewer);
-    const values = { viewerId: opts.viewer.id, superAdminEmail: opts.viewer.superAdminEmail };
-    return pageWithTotal({
-      ...opts,
-      rows: (limit, offset) => page.execute({ ...values, limit, offset }),
-      count: async () => Number((await total.execute(values))[0].n),
-    });
+    return builtPageWithTotal(opts, plainUsers(db, opts.viewer), { viewerId: opts.viewer.id, superAdminEmail: opts.viewer.superAdminEmail });
   }
   const where = and(visibleUsers(db, opts.viewer), or(ilike(users.name, term), ilike(users.email, term)));
   return pageWithTotal({
