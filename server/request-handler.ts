@@ -10,6 +10,7 @@ import { createRequestHandler as createRouterHandler, type RouterContextProvider
 import { writeReadableStreamToWritable } from "@react-router/node";
 import { bodyLimitFor, bodyTooLargeText } from "../app/domain/request-limits.ts";
 import { contentSecurityPolicy } from "../app/server/security-headers.server.ts";
+import { allowAhead } from "../app/server/session-ahead.ts";
 import { currentQueryStats, serverTiming, withQueryStats, type QueryStats } from "../db/query-stats.ts";
 import { COMPRESS_FROM_BYTES, encodePage, pageEncoding } from "./page-compression.ts";
 
@@ -193,7 +194,17 @@ export function createRequestHandler(opts: {
     let exceeded = false;
     try {
       const request = toRequest(req, res, hasBody ? limitedBody(req, limit, () => (exceeded = true)) : undefined);
-      const response = await handle(request, opts.getLoadContext());
+      // A GET or HEAD may be answered ahead of its session's reading (app/server/session-ahead.ts).
+      const context = opts.getLoadContext();
+      const ahead = hasBody ? undefined : allowAhead(context);
+      let response = await handle(request, context);
+      if (ahead?.again) {
+        // The session had changed: the answer made from its last reading is thrown away.
+        await response.body?.cancel().catch(() => {});
+        const retry = opts.getLoadContext();
+        allowAhead(retry, ahead.again);
+        response = await handle(toRequest(req, res, undefined), retry);
+      }
       if (exceeded) {
         await response.body?.cancel().catch(() => {});
         return refuseTooLarge(req, res, limit);

@@ -7,11 +7,16 @@ import { requestContext, type RequestState } from "./context.ts";
 import { checkCsrf, csrfFor, CSRF_MESSAGE } from "./csrf.server.ts";
 import { db } from "./db.server.ts";
 import { clearToastCookie, readToasts, toastCookie } from "./flash.server.ts";
-import { clearSessionCookie, lookupSession, sessionIdFrom } from "./session.server.ts";
+import { aheadSlot } from "./session-ahead.ts";
+import { clearSessionCookie, guessedSession, lookupSession, sameLookup, sessionIdFrom, type SessionLookup } from "./session.server.ts";
 
 const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-export const rootMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+type Args = Parameters<MiddlewareFunction<Response>>[0];
+type Next = Parameters<MiddlewareFunction<Response>>[1];
+
+export const rootMiddleware: MiddlewareFunction<Response> = async (args, next) => {
+  const { request, context } = args;
   const url = new URL(request.url);
   const pathname = url.pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/") || "/";
   // The integrator API: no cookie session is read nor accepted there, so no CSRF either; its calls
@@ -20,6 +25,35 @@ export const rootMiddleware: MiddlewareFunction<Response> = async ({ request, co
     context.set(requestContext, { ip: request.headers.get("x-colibri-client-ip") ?? "unknown", csrf: "", toasts: [] });
     return next();
   }
+  const sessionId = sessionIdFrom(request);
+  const now = new Date();
+  const slot = aheadSlot(context);
+  if (slot?.given) return answer(args, next, pathname, slot.given);
+  const guess = slot ? guessedSession(db(), sessionId, now) : undefined;
+  if (!guess) return answer(args, next, pathname, await lookupSession(db(), sessionId, now));
+  // A GET answered with the session as last read while it is read again (docs/decisions/204): kept
+  // only if the reading says the same; otherwise the request handler answers again with it.
+  const reading = lookupSession(db(), sessionId, now);
+  reading.catch(() => {}); // awaited below, also when the answer throws first
+  let response: Response | undefined;
+  let thrown: { error: unknown } | undefined;
+  try {
+    response = await answer(args, next, pathname, guess);
+  } catch (error) {
+    thrown = { error };
+  }
+  const current = await reading;
+  if (!sameLookup(current, guess)) {
+    await response?.body?.cancel().catch(() => {});
+    slot!.again = current;
+    return new Response(null, { status: 503 });
+  }
+  if (thrown) throw thrown.error;
+  return response!;
+};
+
+/** The answer for this session: CSRF, toasts and the access rules, then the route. */
+async function answer({ request, context }: Args, next: Next, pathname: string, lookup: SessionLookup): Promise<Response> {
   const csrf = csrfFor(request);
   const setCookies: string[] = [];
   if (csrf.setCookie) setCookies.push(csrf.setCookie);
@@ -27,7 +61,6 @@ export const rootMiddleware: MiddlewareFunction<Response> = async ({ request, co
   const toasts = readToasts(request);
   const state: RequestState = { ip: request.headers.get("x-colibri-client-ip") ?? "unknown", csrf: csrf.token, toasts: toasts ?? [] };
 
-  const lookup = await lookupSession(db(), sessionIdFrom(request), new Date());
   if (lookup.state === "active") {
     state.sessionId = lookup.sessionId;
     state.user = lookup.user;
@@ -85,4 +118,4 @@ export const rootMiddleware: MiddlewareFunction<Response> = async ({ request, co
     response.headers.append("Set-Cookie", clearToastCookie());
   }
   return finish(response);
-};
+}

@@ -5,6 +5,7 @@ import { sessions } from "../../db/schema/index.ts";
 import { parsePageRequest, type PageRequest } from "../domain/pagination.ts";
 import { requestContext } from "./context.ts";
 import { db } from "./db.server.ts";
+import { forgetSessionRow } from "./session.server.ts";
 
 type Memory = Record<string, { page?: number; perPage?: number }>;
 
@@ -30,6 +31,7 @@ export async function listRequest(request: Request, context: Readonly<RouterCont
     memory[section] = { page: req.page, perPage: req.perPage };
     state.uiState = JSON.stringify(memory);
     await db().update(sessions).set({ uiState: state.uiState }).where(eq(sessions.id, sessionId));
+    forgetSessionRow(db(), sessionId);
   }
   return req;
 }

@@ -109,59 +109,52 @@ const lookupStatement = (db: DbOrTx) => builtOnce(db, "session_lookup", () => bu
 
 type LookupRow = Awaited<ReturnType<ReturnType<typeof buildLookup>["execute"]>>[number];
 
-/** Session rows kept per embedded database, with the count of its announced changes when read (docs/decisions/201). */
-const keptRows = new WeakMap<DbOrTx, Map<string, { changes: number; row: LookupRow }>>();
+/**
+ * Session rows kept per database, each with the count of the database's announced changes when it
+ * was read (embedded database, docs/decisions/201) or without one (PostgreSQL, where it is only a
+ * guess checked by a fresh reading, docs/decisions/204).
+ */
+const keptRows = new WeakMap<DbOrTx, Map<string, { changes?: number; row: LookupRow }>>();
 /** Sessions kept per database; past it the one kept longest ago is dropped. */
 const KEPT_SESSIONS = 1000;
+
+function keep(db: DbOrTx, sessionId: string, kept: { changes?: number; row: LookupRow }) {
+  let rows = keptRows.get(db);
+  if (!rows) keptRows.set(db, (rows = new Map()));
+  rows.delete(sessionId);
+  if (rows.size >= KEPT_SESSIONS) rows.delete(rows.keys().next().value!);
+  rows.set(sessionId, kept);
+}
+
+/** Forgets the session's kept row: this process has just changed it. */
+export function forgetSessionRow(db: DbOrTx, sessionId: string) {
+  keptRows.get(db)?.delete(sessionId);
+}
 
 /**
  * The lookup's row. On the embedded database a row is kept until any table the lookup reads changes
  * (shellChanges counts the database's announcements; docs/decisions/201); elsewhere it is read on
- * every request.
+ * every request, and kept only as the next request's guess (guessedSession).
  */
 async function lookupRow(db: DbOrTx, sessionId: string): Promise<LookupRow | undefined> {
-  const changes = shellChanges(db);
-  const read = async () => (await lookupStatement(db).execute({ sessionId, superAdminEmail: env().superAdminEmail }))[0];
-  if (changes === undefined) return read();
-  let kept = keptRows.get(db);
-  if (!kept) keptRows.set(db, (kept = new Map()));
-  const found = kept.get(sessionId);
-  if (found?.changes === changes) return found.row;
-  kept.delete(sessionId);
   // Counted before the read: a change announced while it runs leaves the row older than the count.
-  const row = await read();
-  if (row) {
-    if (kept.size >= KEPT_SESSIONS) kept.delete(kept.keys().next().value!);
-    kept.set(sessionId, { changes, row });
-  }
+  const changes = shellChanges(db);
+  const found = keptRows.get(db)?.get(sessionId);
+  if (changes !== undefined && found?.changes === changes) return found.row;
+  const [row] = await lookupStatement(db).execute({ sessionId, superAdminEmail: env().superAdminEmail });
+  if (row) keep(db, sessionId, { changes, row });
+  else forgetSessionRow(db, sessionId);
   return row;
 }
 
-/**
- * Everything a signed-in request needs about its session, in one query: the session, its user, the
- * active company with its currency symbol, the companies of the switcher, the remembered list
- * pages, what the banners need (documents waiting, the key's expiry, the advertisement's code;
- * docs/decisions/147) and the version of the dashboard's figures (docs/decisions/202). Always
- * current: a company renamed or a user's companies changed show on the next page, in every process
- * (docs/decisions/191-request-shell.md); the embedded database reads it again only after such a
- * change (docs/decisions/201).
- */
-export async function lookupSession(db: DbOrTx, sessionId: string | undefined, now: Date): Promise<SessionLookup> {
-  if (!sessionId) return { state: "none" };
-  const row = await lookupRow(db, sessionId);
+/** What a session's row says at `now` (no query, no write). */
+function lookupOf(row: LookupRow | undefined, now: Date): SessionLookup {
   if (!row) return { state: "none" };
   if (row.closedAt) {
     return row.closedReason === "replaced" ? { state: "closed", message: REPLACED_MESSAGE } : { state: "none" };
   }
   if (row.userDeleted) return { state: "none" };
   if (row.expiresAt <= now) return { state: "closed", message: EXPIRED_MESSAGE };
-  // Sliding expiry, written at most once a minute.
-  if (now.getTime() - row.lastSeenAt.getTime() > 60_000) {
-    await db
-      .update(sessions)
-      .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + env().sessionHours * 3600_000) })
-      .where(eq(sessions.id, row.id));
-  }
   const user: CurrentUser = {
     id: row.userId,
     name: row.userName,
@@ -184,12 +177,53 @@ export async function lookupSession(db: DbOrTx, sessionId: string | undefined, n
   return { state: "active", sessionId: row.id, user, company, companies: switcher, uiState: row.uiState, banners };
 }
 
+/**
+ * Everything a signed-in request needs about its session, in one query: the session, its user, the
+ * active company with its currency symbol, the companies of the switcher, the remembered list
+ * pages, what the banners need (documents waiting, the key's expiry, the advertisement's code;
+ * docs/decisions/147) and the version of the dashboard's figures (docs/decisions/202). Always
+ * current: a company renamed or a user's companies changed show on the next page, in every process
+ * (docs/decisions/191-request-shell.md); the embedded database reads it again only after such a
+ * change (docs/decisions/201).
+ */
+export async function lookupSession(db: DbOrTx, sessionId: string | undefined, now: Date): Promise<SessionLookup> {
+  if (!sessionId) return { state: "none" };
+  const row = await lookupRow(db, sessionId);
+  const lookup = lookupOf(row, now);
+  // Sliding expiry, written at most once a minute.
+  if (lookup.state === "active" && now.getTime() - row!.lastSeenAt.getTime() > 60_000) {
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + env().sessionHours * 3600_000) })
+      .where(eq(sessions.id, row!.id));
+  }
+  return lookup;
+}
+
+/**
+ * PostgreSQL: the session as this process last read it, when it was active then; undefined
+ * otherwise, and always on the embedded database (which keeps its rows exactly). A guess only: an
+ * answer made from it is sent only if a reading of the session started with it says the same
+ * (app/server/session-ahead.ts, docs/decisions/204).
+ */
+export function guessedSession(db: DbOrTx, sessionId: string | undefined, now: Date): SessionLookup | undefined {
+  if (!sessionId || shellChanges(db) !== undefined) return undefined;
+  const found = keptRows.get(db)?.get(sessionId);
+  const lookup = found && lookupOf(found.row, now);
+  return lookup?.state === "active" ? lookup : undefined;
+}
+
+/** Whether two lookups say the same (everything an answer may depend on). */
+export const sameLookup = (a: SessionLookup, b: SessionLookup) => JSON.stringify(a) === JSON.stringify(b);
+
 export async function setSessionCompany(db: DbOrTx, sessionId: string, companyId: number) {
   await db.update(sessions).set({ companyId }).where(eq(sessions.id, sessionId));
+  forgetSessionRow(db, sessionId);
 }
 
 export async function closeSession(db: DbOrTx, sessionId: string, now: Date, reason = "logout") {
   await db.update(sessions).set({ closedAt: now, closedReason: reason }).where(eq(sessions.id, sessionId));
+  forgetSessionRow(db, sessionId);
 }
 
 export const clearSessionCookie = () => clearCookie(SESSION_COOKIE);

@@ -19,6 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
+import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminUrl } from "../setup/global.ts";
@@ -401,6 +402,38 @@ describe("the session's row in the served app (QUERY_STATS: each answer counts i
     // embedded database (so the app's bundle and the server share one count of its changes).
     const views = [await queries("/users"), await queries("/users"), await queries("/users")];
     expect(views).toEqual(database ? [2, 2, 2] : [2, 1, 1]);
+  }, 60_000);
+
+  it.runIf(!!process.env.DATABASE_URL)("PostgreSQL: a page made while the session is read is sent only if the reading agrees (docs/decisions/204)", async () => {
+    const b = browser(server.url);
+    await b.signIn();
+    const page = async (pathname: string) => {
+      const res = await b.request(pathname);
+      const html = await res.text();
+      return { status: res.status, location: res.headers.get("location"), html, queries: Number(/db;desc="(\d+) consultas"/.exec(res.headers.get("server-timing") ?? "")?.[1]) };
+    };
+    await page("/users");
+    const [company] = await database!.db.execute<{ id: number; name: string }>(sql`select c.id, c.name from sessions s join companies c on c.id = s.company_id where s.closed_at is null and s.kind = 'web'`);
+    // Answered with the session as last read, checked by its reading: the rows and the lookup.
+    const kept = await page("/users");
+    expect(kept.status).toBe(200);
+    expect(kept.queries).toBe(2);
+    expect(kept.html).toContain(company.name);
+    // Renamed by another process: the answer made from the old reading is thrown away and made
+    // again with the new one (the rows twice, one lookup).
+    await database!.db.execute(sql`update companies set name = 'Compañía Renombrada' where id = ${company.id}`);
+    const renamed = await page("/users");
+    expect(renamed.status).toBe(200);
+    expect(renamed.queries).toBe(3);
+    expect(renamed.html).toContain("Compañía Renombrada");
+    expect(renamed.html).not.toContain(company.name);
+    expect((await page("/users")).queries).toBe(2);
+    // Closed elsewhere: never answered from the old reading.
+    await database!.db.execute(sql`update sessions set closed_at = now(), closed_reason = 'replaced' where company_id = ${company.id} and closed_at is null`);
+    const closed = await page("/users");
+    expect(closed.status).toBe(302);
+    expect(closed.location).toBe("/login");
+    expect(closed.html).not.toContain("Compañía Renombrada");
   }, 60_000);
 });
 

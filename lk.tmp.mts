@@ -1,0 +1,16 @@
+import postgres from "postgres";
+import { createHash } from "node:crypto";
+import { drizzle } from "drizzle-orm/postgres-js";
+import { writeFileSync } from "node:fs";
+const token = "Tm1cXOhGuHK2rnJSv1pE2ivdeyC09ZNHS6qEeQK3PtY";
+const id = createHash("sha256").update(token).digest("hex");
+let captured: any;
+const client = postgres("postgres://postgres:postgres@127.0.0.1:5432/colibri_bench_reports_9be7e0b0", { max: 1, debug: (_c, q, p) => { captured = { q, p }; } });
+const { lookupSession } = await import("/work/main/app/server/session.server.ts");
+const db = drizzle(client);
+await lookupSession(db as any, id, new Date());
+const { q, p } = captured;
+const types = p.map(() => "text");
+const lit = (v: any) => v === null ? "null" : `'${String(v).replace(/'/g, "''")}'`;
+writeFileSync("/tmp/lk.sql", `\\timing on\nprepare lk as ${q};\n` + Array.from({ length: 8 }, () => `execute lk(${p.map(lit).join(",")});`).join("\n") + `\nexplain (analyze, buffers) execute lk(${p.map(lit).join(",")});\n`);
+await client.end();
