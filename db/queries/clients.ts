@@ -5,7 +5,7 @@ import { amountDue } from "../../app/domain/receivables.ts";
 import type { DbOrTx } from "../client.ts";
 import { barrios, cantons, clientContacts, clientCounts, clients, countries, districts, documents, identificationTypes, DUE_EXPRESSION, OWING_PREDICATE, provinces } from "../schema/index.ts";
 import { builtOnce } from "./built-once.ts";
-import { pageWithTotal } from "./paging.ts";
+import { pageWindow, pageWithTotal, writtenLimit, type PageWindow } from "./paging.ts";
 
 /** The expression of the GIN index clients_search_words_idx (db/schema/master.ts). */
 const searchWords = sql`to_tsvector('simple'::regconfig, translate(lower(${clients.name} || ' ' || ${clients.identification} || ' ' || ${clients.email}), 'áéíóúüñàèìòù@.', 'aeiouunaeiou  '))`;
@@ -51,7 +51,7 @@ export async function clientsPage(
     const { rows, total } = await pageWithTotal({
       ...opts,
       rows: async (limit, offset) => {
-        const rows = await plainClients(db, opts).execute({ companyId: opts.companyId, limit, offset });
+        const rows = await plainClients(db, opts, pageWindow(limit, offset)).execute({ companyId: opts.companyId, limit, offset });
         if (rows.length) liveTotal = Number(rows[0].liveTotal ?? 0);
         return rows.map(({ liveTotal: _, ...row }) => row);
       },
@@ -74,7 +74,7 @@ export async function clientsPage(
         // Sort the (few) matches found through the word index: ordering by the bare column would
         // tempt the planner to walk the name index and test every row (seconds at 100k).
         .orderBy(sql`${clients.name} || ''`, asc(clients.id))
-        .limit(limit)
+        .limit(writtenLimit(limit))
         .offset(offset),
     count: () => db.$count(clients, where),
   });
@@ -106,16 +106,16 @@ const clientsQuery = (db: DbOrTx, o: ClientsOf & { balances?: boolean; live: boo
     .from(clients)
     .$dynamic();
 
-/** The page of a list without a search, built once for each list (provider, active, balances) with the company, limit and offset as parameters. */
-function plainClients(db: DbOrTx, o: { provider: boolean; active?: boolean; balances?: boolean }) {
-  const name = `clients_page_${o.provider ? "providers" : "clients"}_${o.active ?? "all"}_${o.balances ? "balances" : "plain"}`;
+/** The page of a list without a search, built once for each list (provider, active, balances) and window (paging.ts), with the company as a parameter. */
+function plainClients(db: DbOrTx, o: { provider: boolean; active?: boolean; balances?: boolean }, window: PageWindow) {
+  const name = `clients_page_${o.provider ? "providers" : "clients"}_${o.active ?? "all"}_${o.balances ? "balances" : "plain"}${window.key}`;
   return builtOnce(db, name, () => {
     const list = { ...o, companyId: sql.placeholder("companyId"), live: true };
     return clientsQuery(db, list)
       .where(clientsWhere(list))
       .orderBy(asc(clients.name), asc(clients.id))
-      .limit(sql.placeholder("limit"))
-      .offset(sql.placeholder("offset"))
+      .limit(window.limit)
+      .offset(window.offset!)
       .prepare(name);
   });
 }

@@ -16,8 +16,7 @@ import {
   provinces,
   users,
 } from "../schema/index.ts";
-import { builtOnce } from "./built-once.ts";
-import { builtPageWithTotal, pageWithTotal } from "./paging.ts";
+import { type BuiltList, builtPageWithTotal, pageWithTotal, writtenLimit } from "./paging.ts";
 
 /** The company if the user is linked to it (tenant check used by every company-scoped screen). */
 export async function companyOfUser(db: DbOrTx, { userId, companyId }: { userId: number; companyId: number }) {
@@ -83,13 +82,13 @@ export async function companiesPage(
   const term = opts.search ? `%${opts.search.replace(/[\\%_]/g, (c) => "\\" + c)}%` : null;
   if (!term) {
     // The page without a search, built once (built-once.ts).
-    const { rows, total: n } = await builtPageWithTotal(opts, plainCompanies(db, opts.all), { userId: opts.userId, since: crYearStart(opts.now).toISOString() });
+    const { rows, total: n } = await builtPageWithTotal(db, `companies_${opts.all ? "all" : "linked"}`, opts, plainCompanies(db, opts.all), { userId: opts.userId, since: crYearStart(opts.now).toISOString() });
     return { rows: rows.map((r) => ({ ...r, documentsThisYear: Number(r.documentsThisYear) })), total: n };
   }
   const where = companiesWhere(db, opts.all ? null : opts.userId, or(ilike(companies.name, term), ilike(companies.email, term), ilike(companies.identification, term), ilike(companies.phone, term)));
   const { rows, total } = await pageWithTotal({
     ...opts,
-    rows: (limit, offset) => companiesQuery(db, opts.now, where).limit(limit).offset(offset),
+    rows: (limit, offset) => companiesQuery(db, opts.now, where).limit(writtenLimit(limit)).offset(offset),
     count: () => db.$count(companies, where),
   });
   return { rows: rows.map((r) => ({ ...r, documentsThisYear: Number(r.documentsThisYear) })), total };
@@ -113,15 +112,12 @@ const companiesQuery = (db: DbOrTx, now: Date | Placeholder, where: SQL | undefi
     .$dynamic();
 
 /** The companies page without a search and its count, with the user and the year's start as parameters. */
-function plainCompanies(db: DbOrTx, all: boolean) {
-  const kind = all ? "all" : "linked";
-  return builtOnce(db, `companies_page_${kind}`, () => {
-    const where = companiesWhere(db, all ? null : sql.placeholder("userId"));
-    return {
-      page: companiesQuery(db, sql.placeholder("since"), where).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare(`companies_page_${kind}`),
-      total: db.select({ n: count() }).from(companies).where(where).prepare(`companies_count_${kind}`),
-    };
-  });
+function plainCompanies(db: DbOrTx, all: boolean): BuiltList<Awaited<ReturnType<typeof companiesQuery>>[number]> {
+  const where = () => companiesWhere(db, all ? null : sql.placeholder("userId"));
+  return {
+    page: (w) => companiesQuery(db, sql.placeholder("since"), where()).limit(w.limit).offset(w.offset!).prepare("companies_page"),
+    total: () => db.select({ n: count() }).from(companies).where(where()).prepare("companies_count"),
+  };
 }
 
 /** The company if the account may manage it: linked to it, or the super-admin. Never archived ones. */
@@ -203,7 +199,7 @@ export async function companiesOfUserPage(
         .from(companies)
         .where(where)
         .orderBy(asc(companies.name), asc(companies.id))
-        .limit(limit)
+        .limit(writtenLimit(limit))
         .offset(offset),
     count: () => db.$count(companies, where),
   });

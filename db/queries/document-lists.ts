@@ -6,7 +6,7 @@ import type { DbOrTx } from "../client.ts";
 import { clients, documentCounts, documentReferences, documents, OWING_PREDICATE } from "../schema/index.ts";
 import { clientSearchWords } from "./clients.ts";
 import { builtOnce } from "./built-once.ts";
-import { cappedTotal, countCap, pageWithTotal } from "./paging.ts";
+import { cappedTotal, countCap, countLimit, pageWindow, pageWithTotal, writtenLimit, type PageWindow } from "./paging.ts";
 
 /** Filters of spec part 2 §2 (lists): Hacienda status, payment state and note kind. */
 export type DocumentListFilter = "aceptado" | "rechazado" | "pagado" | "no-pagado" | "nc" | "nd";
@@ -112,8 +112,8 @@ async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[], { inOr
     page: q.page,
     perPage,
     rows: async (limit, at) => {
-      if (!live) return withClientLinks(db, pageQuery(db).where(and(...where)).orderBy(desc(documents.issuedAt), desc(documents.id)).limit(limit).offset(at)).orderBy(...NEWEST_FIRST);
-      const rows = await plainStatements(db, q.kinds).page.execute({ companyId: q.companyId, limit, offset: at });
+      if (!live) return withClientLinks(db, pageQuery(db).where(and(...where)).orderBy(desc(documents.issuedAt), desc(documents.id)).limit(writtenLimit(limit)).offset(at)).orderBy(...NEWEST_FIRST);
+      const rows = await plainPage(db, q.kinds, pageWindow(limit, at)).execute({ companyId: q.companyId, limit, offset: at });
       if (rows.length) liveTotal = Number(rows[0].liveTotal ?? 0);
       return rows.map(({ liveTotal: _, ...row }) => row);
     },
@@ -121,7 +121,7 @@ async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[], { inOr
       if (live) return liveTotal ?? liveDocuments(db, q.companyId, q.kinds);
       const [{ n }] = await db
         .select({ n: sql<number>`count(*)::int` })
-        .from((inOrder ? counted.orderBy(desc(documents.issuedAt), desc(documents.id)) : counted).limit(cap + 1).as("capped"));
+        .from((inOrder ? counted.orderBy(desc(documents.issuedAt), desc(documents.id)) : counted).limit(countLimit(q.page, cap)).as("capped"));
       return Number(n);
     },
   });
@@ -130,7 +130,7 @@ async function listPage(db: DbOrTx, q: DocumentListRequest, where: SQL[], { inOr
 
 /** The company's live documents of these kinds (document_counts). */
 async function liveDocuments(db: DbOrTx, companyId: number, kinds: string[]): Promise<number> {
-  const [{ n }] = await plainStatements(db, kinds).count.execute({ companyId });
+  const [{ n }] = await plainCount(db, kinds).execute({ companyId });
   return Number(n ?? 0);
 }
 
@@ -183,31 +183,33 @@ const NEWEST_FIRST = [sql`"p"."issued_at" desc`, sql`"p"."id" desc`];
 
 /**
  * A list of every live document of its kinds — the page each list opens on — built once per
- * database and kinds, as the session's lookup is (docs/decisions/157, 202): its page with its
- * clients' links and its count from document_counts on every row (`liveTotal`, docs/decisions/203),
- * run with the company, limit and offset as parameters; and the count alone, for a page past the
- * end. drizzle would otherwise build the same SQL text again on every view.
+ * database, kinds and window (paging.ts), as the session's lookup is (docs/decisions/157, 202): its
+ * page with its clients' links and its count from document_counts on every row (`liveTotal`,
+ * docs/decisions/203), run with the company as a parameter. drizzle would otherwise build the same
+ * SQL text again on every view.
  */
-function buildPlain(db: DbOrTx, kinds: string[]) {
-  const name = kinds.join("_");
-  const live = and(eq(documentCounts.companyId, sql.placeholder("companyId")), inArray(documentCounts.kind, kinds));
-  return {
-    page: withClientLinks(
+const plainPage = (db: DbOrTx, kinds: string[], window: PageWindow) =>
+  builtOnce(db, `document_list_${kinds.join("_")}${window.key}`, () =>
+    withClientLinks(
       db,
       pageQuery(db)
         .where(and(eq(documents.companyId, sql.placeholder("companyId")), inArray(documents.kind, kinds), isNull(documents.deletedAt)))
         .orderBy(desc(documents.issuedAt), desc(documents.id))
-        .limit(sql.placeholder("limit"))
-        .offset(sql.placeholder("offset")),
-      { liveTotal: sql<string | null>`(select sum(${documentCounts.documents}) from ${documentCounts} where ${live})` },
+        .limit(window.limit)
+        .offset(window.offset!),
+      { liveTotal: sql<string | null>`(select sum(${documentCounts.documents}) from ${documentCounts} where ${liveCounts(kinds)})` },
     )
       .orderBy(...NEWEST_FIRST)
-      .prepare(`document_list_${name}`),
-    count: db.select({ n: sql<string | null>`sum(${documentCounts.documents})` }).from(documentCounts).where(live).prepare(`document_count_${name}`),
-  };
-}
+      .prepare(`document_list_${kinds.join("_")}`),
+  );
 
-const plainStatements = (db: DbOrTx, kinds: string[]) => builtOnce(db, `document_list_${kinds.join("_")}`, () => buildPlain(db, kinds));
+/** The live documents of these kinds as document_counts keeps them, for a page past the end; built once. */
+const plainCount = (db: DbOrTx, kinds: string[]) =>
+  builtOnce(db, `document_count_${kinds.join("_")}`, () =>
+    db.select({ n: sql<string | null>`sum(${documentCounts.documents})` }).from(documentCounts).where(liveCounts(kinds)).prepare(`document_count_${kinds.join("_")}`),
+  );
+
+const liveCounts = (kinds: string[]) => and(eq(documentCounts.companyId, sql.placeholder("companyId")), inArray(documentCounts.kind, kinds));
 
 /** For notes: the document each one belongs to (its first reference), by note id. */
 export async function noteParents(db: DbOrTx, { companyId, noteIds }: { companyId: number; noteIds: number[] }) {

@@ -6,7 +6,7 @@ import type { DbOrTx } from "../client.ts";
 import { expenseAttachments, expenseCategories, expenseCounts, expensePaymentMethods, expenses } from "../schema/index.ts";
 import { fold } from "./payments.ts";
 import { COUNT_AHEAD } from "./document-lists.ts";
-import { cappedTotal, countCap, pageWithTotal } from "./paging.ts";
+import { cappedTotal, countCap, countLimit, pageWithTotal, writtenLimit } from "./paging.ts";
 
 /** The company's expense categories, by name. */
 export async function categoriesOf(db: DbOrTx, { companyId }: { companyId: number }) {
@@ -103,7 +103,7 @@ export async function expensesPage(db: DbOrTx, opts: { companyId: number; search
         .innerJoin(expenseCategories, eq(expenseCategories.id, expenses.categoryId))
         .where(and(...where))
         .orderBy(desc(expenses.spentOn), desc(expenses.id))
-        .limit(limit)
+        .limit(writtenLimit(limit))
         .offset(offset);
       if (rows.length && !term) liveTotal = Number(rows[0].liveTotal ?? 0);
       return rows.map(({ liveTotal: _, ...row }) => row);
@@ -119,7 +119,7 @@ export async function expensesPage(db: DbOrTx, opts: { companyId: number; search
         .from(expenses)
         .innerJoin(expenseCategories, eq(expenseCategories.id, expenses.categoryId))
         .where(and(...where))
-        .limit(cap + 1);
+        .limit(countLimit(opts.page, cap));
       const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(counted.as("capped"));
       return Number(n);
     },

@@ -3,8 +3,7 @@ import { and, asc, count, eq, ilike, inArray, isNull, ne, or, sql, type Placehol
 import type { DbOrTx } from "../client.ts";
 import { cabysCodes, items, taxTypes } from "../schema/index.ts";
 import { clientSearchWords } from "./clients.ts";
-import { builtOnce } from "./built-once.ts";
-import { builtPageWithTotal, pageWithTotal } from "./paging.ts";
+import { type BuiltList, builtPageWithTotal, pageWithTotal, writtenLimit } from "./paging.ts";
 
 export interface ItemValues {
   code: string;
@@ -24,14 +23,14 @@ export async function itemsPage(db: DbOrTx, opts: { companyId: number; page: num
   const s = opts.search.trim();
   if (!s) {
     // The page without a search, built once (built-once.ts).
-    const { rows, total } = await builtPageWithTotal(opts, plainItems(db), { companyId: opts.companyId });
+    const { rows, total } = await builtPageWithTotal(db, "items", opts, plainItems(db), { companyId: opts.companyId });
     return { rows, total };
   }
   const like = `%${s.replace(/[\\%_]/g, (c) => "\\" + c)}%`;
   const where = and(live(opts.companyId), or(ilike(items.name, like), ilike(items.code, like), ilike(items.cabysCode, like)));
   const { rows, total } = await pageWithTotal({
     ...opts,
-    rows: (limit, offset) => itemsQuery(db).where(where).orderBy(asc(items.name), asc(items.id)).limit(limit).offset(offset),
+    rows: (limit, offset) => itemsQuery(db).where(where).orderBy(asc(items.name), asc(items.id)).limit(writtenLimit(limit)).offset(offset),
     count: () => db.$count(items, where),
   });
   return { rows, total };
@@ -57,14 +56,10 @@ const itemsQuery = (db: DbOrTx) =>
     .$dynamic();
 
 /** The items page without a search and its count, with the company as a parameter. */
-const plainItems = (db: DbOrTx) =>
-  builtOnce(db, "items_page", () => {
-    const where = live(sql.placeholder("companyId"));
-    return {
-      page: itemsQuery(db).where(where).orderBy(asc(items.name), asc(items.id)).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare("items_page"),
-      total: db.select({ n: count() }).from(items).where(where).prepare("items_count"),
-    };
-  });
+const plainItems = (db: DbOrTx): BuiltList<Awaited<ReturnType<typeof itemsQuery>>[number]> => ({
+  page: (w) => itemsQuery(db).where(live(sql.placeholder("companyId"))).orderBy(asc(items.name), asc(items.id)).limit(w.limit).offset(w.offset!).prepare("items_page"),
+  total: () => db.select({ n: count() }).from(items).where(live(sql.placeholder("companyId"))).prepare("items_count"),
+});
 
 export async function itemById(db: DbOrTx, opts: { companyId: number; id: number }) {
   if (!Number.isInteger(opts.id) || opts.id <= 0) return undefined;

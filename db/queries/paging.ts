@@ -6,6 +6,10 @@
 // statement (`count(*) over ()`) would make PostgreSQL gather every matching row before the limit,
 // which the large lists cannot afford (docs/decisions/190).
 
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "../client.ts";
+import { builtOnce } from "./built-once.ts";
+
 export interface CountedPage<Row> {
   rows: Row[];
   total: number;
@@ -34,23 +38,56 @@ export async function pageWithTotal<Row>(opts: {
   };
 }
 
-/** A page and its count prepared once (built-once.ts): the count's one row has the total as `n`. */
-export interface BuiltPage<Row> {
-  page: { execute(values: Record<string, unknown>): Promise<Row[]> };
-  total: { execute(values: Record<string, unknown>): Promise<{ n: unknown }[]> };
+/**
+ * How a statement reads a page's rows (docs/decisions/204). PostgreSQL plans a prepared statement
+ * for its own values on every run when its LIMIT or OFFSET is a parameter: it then assumes a tenth
+ * of the rows are wanted, so a plan for any values never looks cheap enough to keep. At 1,000,000
+ * documents that was 0.2–0.3 ms of planning on each view of a list, more than running it. So the
+ * first page, which most views are, has its LIMIT written into the statement and no OFFSET, and
+ * PostgreSQL keeps its plan; a later page has both as parameters ("limit" and "offset"). `key`
+ * names the variant, for statements built once (built-once.ts): one per page size.
+ */
+export interface PageWindow {
+  key: string;
+  limit: number;
+  offset: number | undefined;
 }
 
-/** `pageWithTotal` over a page and count prepared once, run with `values` (and the page's limit and offset). */
-export function builtPageWithTotal<Row>(
-  opts: { page: number; perPage: number },
-  built: BuiltPage<Row>,
-  values: Record<string, unknown>,
-): Promise<CountedPage<Row>> {
+/** Limits written into a statement, at most (a page of 100 and its extra row, with room). */
+const WRITTEN_LIMITS_UP_TO = 1000;
+
+export function pageWindow(limit: number, offset: number): PageWindow {
+  if (offset === 0 && Number.isSafeInteger(limit) && limit > 0 && limit <= WRITTEN_LIMITS_UP_TO)
+    return { key: `_first${limit}`, limit: writtenLimit(limit), offset: undefined };
+  return { key: "", limit: sql.placeholder("limit") as unknown as number, offset: sql.placeholder("offset") as unknown as number };
+}
+
+/**
+ * A LIMIT written into the statement rather than sent as a parameter (see PageWindow), for a
+ * query drizzle builds on each run; drizzle leaves out an OFFSET of 0. For limits the code sets
+ * (a page size and its extra row), so each list has a handful of statements.
+ */
+export function writtenLimit(limit: number): number {
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`Límite no válido: ${limit}`);
+  return sql.raw(String(limit)) as unknown as number;
+}
+
+/** A list's page and count statements, each built once per database: the page for each window. */
+export interface BuiltList<Row> {
+  page: (window: PageWindow) => { execute(values: Record<string, unknown>): Promise<Row[]> };
+  total: () => { execute(values: Record<string, unknown>): Promise<{ n: unknown }[]> };
+}
+
+/** `pageWithTotal` over a list's statements built once (named by `key`), run with `values` and the page's limit and offset. */
+export function builtPageWithTotal<Row>(db: DbOrTx, key: string, opts: { page: number; perPage: number }, list: BuiltList<Row>, values: Record<string, unknown>): Promise<CountedPage<Row>> {
   return pageWithTotal({
     page: opts.page,
     perPage: opts.perPage,
-    rows: (limit, offset) => built.page.execute({ ...values, limit, offset }),
-    count: async () => Number((await built.total.execute(values))[0].n),
+    rows: (limit, offset) => {
+      const window = pageWindow(limit, offset);
+      return builtOnce(db, `${key}_page${window.key}`, () => list.page(window)).execute({ ...values, limit, offset });
+    },
+    count: async () => Number((await builtOnce(db, `${key}_count`, list.total).execute(values))[0].n),
   });
 }
 
@@ -61,6 +98,9 @@ export function builtPageWithTotal<Row>(
 export function countCap(page: number, perPage: number, ahead: number): number {
   return (Math.max(1, page) - 1) * perPage + perPage + ahead;
 }
+
+/** The LIMIT of a capped count's statement: written in on the first page (a statement per page size, see PageWindow), a parameter beyond. */
+export const countLimit = (page: number, cap: number) => (page <= 1 ? writtenLimit(cap + 1) : cap + 1);
 
 /** A count read up to `cap + 1` rows, as the lists show it: at most `cap`, and whether there are more. */
 export function cappedTotal(counted: number, cap: number): { total: number; totalCapped: boolean } {

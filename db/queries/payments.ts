@@ -3,7 +3,7 @@ import { and, asc, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../client.ts";
 import { banks, documents, payments } from "../schema/index.ts";
-import { pageWithTotal } from "./paging.ts";
+import { pageWithTotal, writtenLimit } from "./paging.ts";
 
 /** The company's banks, by name. */
 export async function banksOf(db: DbOrTx, { companyId }: { companyId: number }) {
@@ -95,7 +95,7 @@ export async function paymentsPage(db: DbOrTx, opts: { companyId: number; search
     .where(and(...where));
   const { rows, total } = await pageWithTotal({
     ...opts,
-    rows: (limit, offset) => base.orderBy(desc(payments.paidOn), desc(payments.id)).limit(limit).offset(offset),
+    rows: (limit, offset) => base.orderBy(desc(payments.paidOn), desc(payments.id)).limit(writtenLimit(limit)).offset(offset),
     count: async () => {
       const [{ n }] = await db
         .select({ n: sql<number>`count(*)::int` })

@@ -7,7 +7,7 @@ import { expenseCategories, receivedDocuments, receptionMailboxes, receptionSett
 import { clientSearchWords } from "./clients.ts";
 import type { ReceptionFilter } from "../../app/domain/receptions.ts";
 import { builtOnce } from "./built-once.ts";
-import { cappedTotal, countCap, pageWithTotal } from "./paging.ts";
+import { cappedTotal, countCap, countLimit, pageWindow, pageWithTotal, writtenLimit, type PageWindow } from "./paging.ts";
 
 export const RECEPTION_COUNT_AHEAD = 10_000;
 export const RECEPTION_SEARCH_COUNT_AHEAD = 100;
@@ -57,7 +57,7 @@ export async function receptionList(db: DbOrTx, q: ReceptionListRequest) {
   else if (q.filter === "rechazado") where.push(eq(receivedDocuments.message, 3));
   else if (q.filter === "pendiente") where.push(eq(receivedDocuments.message, 4));
   const search = (q.search ?? "").trim();
-  if (!search && !q.filter) return page(db, q, where, RECEPTION_COUNT_AHEAD, plainRows(db));
+  if (!search && !q.filter) return page(db, q, where, RECEPTION_COUNT_AHEAD, true);
   if (!search) return page(db, q, where, RECEPTION_COUNT_AHEAD);
   const words = clientSearchWords(search);
   if (!words.length) return page(db, q, [...where, sql`false`], RECEPTION_SEARCH_COUNT_AHEAD);
@@ -67,35 +67,35 @@ export async function receptionList(db: DbOrTx, q: ReceptionListRequest) {
   return page(db, q, [...where, matches(words.map((w) => (/^[0-9]+$/.test(w) ? w : `${w}:*`)).join(" & "))], RECEPTION_SEARCH_COUNT_AHEAD);
 }
 
-/** The rows of a range without filter or search (the list as it opens), built once per database (docs/decisions/203). */
-const plainRows = (db: DbOrTx) =>
-  builtOnce(db, "reception_list", () =>
+/** The rows of a range without filter or search (the list as it opens), built once per database (docs/decisions/203) and window (paging.ts). */
+const plainRows = (db: DbOrTx, window: PageWindow) =>
+  builtOnce(db, `reception_list${window.key}`, () =>
     db
       .select(listColumns)
       .from(receivedDocuments)
       .where(and(eq(receivedDocuments.companyId, sql.placeholder("companyId")), gte(receivedDocuments.issuedAt, sql.placeholder("from")), lt(receivedDocuments.issuedAt, sql.placeholder("to"))))
       .orderBy(desc(receivedDocuments.issuedAt), desc(receivedDocuments.id))
-      .limit(sql.placeholder("limit"))
-      .offset(sql.placeholder("offset"))
+      .limit(window.limit)
+      .offset(window.offset!)
       .prepare("reception_list"),
   );
 
-async function page(db: DbOrTx, q: ReceptionListRequest, where: SQL[], ahead: number, plain?: ReturnType<typeof plainRows>) {
+async function page(db: DbOrTx, q: ReceptionListRequest, where: SQL[], ahead: number, plain = false) {
   const cap = countCap(q.page, q.perPage, ahead);
   const counted = db
     .select({ one: sql`1`.as("one") })
     .from(receivedDocuments)
     .where(and(...where))
     .orderBy(desc(receivedDocuments.issuedAt), desc(receivedDocuments.id))
-    .limit(cap + 1)
+    .limit(countLimit(q.page, cap))
     .as("capped");
   const result = await pageWithTotal({
     page: q.page,
     perPage: q.perPage,
     rows: (limit, at) =>
       plain
-        ? plain.execute({ companyId: q.companyId, from: crDayStart(q.from).toISOString(), to: nextDay(q.to).toISOString(), limit, offset: at })
-        : db.select(listColumns).from(receivedDocuments).where(and(...where)).orderBy(desc(receivedDocuments.issuedAt), desc(receivedDocuments.id)).limit(limit).offset(at),
+        ? plainRows(db, pageWindow(limit, at)).execute({ companyId: q.companyId, from: crDayStart(q.from).toISOString(), to: nextDay(q.to).toISOString(), limit, offset: at })
+        : db.select(listColumns).from(receivedDocuments).where(and(...where)).orderBy(desc(receivedDocuments.issuedAt), desc(receivedDocuments.id)).limit(writtenLimit(limit)).offset(at),
     count: async () => Number((await db.select({ n: sql<number>`count(*)::int` }).from(counted))[0].n),
   });
   return { rows: result.rows, ...cappedTotal(result.total, cap) };

@@ -8,8 +8,7 @@ import { and, asc, count, eq, ilike, isNull, ne, notExists, notInArray, or, sql,
 import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../client.ts";
 import { companyUsers, users } from "../schema/index.ts";
-import { builtOnce } from "./built-once.ts";
-import { builtPageWithTotal, pageWithTotal } from "./paging.ts";
+import { type BuiltList, builtPageWithTotal, pageWithTotal, writtenLimit } from "./paging.ts";
 
 export interface Viewer {
   id: number;
@@ -44,12 +43,13 @@ export async function usersPage(db: DbOrTx, opts: { viewer: Viewer; search: stri
   const term = opts.search ? `%${opts.search.replace(/[\\%_]/g, (c) => "\\" + c)}%` : null;
   if (!term) {
     // The page without a search, built once (built-once.ts).
-    return builtPageWithTotal(opts, plainUsers(db, opts.viewer), { viewerId: opts.viewer.id, superAdminEmail: opts.viewer.superAdminEmail });
+    const kind = opts.viewer.isSuperAdmin ? "all" : opts.viewer.superAdminEmail ? "administered" : "administered_any";
+    return builtPageWithTotal(db, `users_${kind}`, opts, plainUsers(db, opts.viewer), { viewerId: opts.viewer.id, superAdminEmail: opts.viewer.superAdminEmail });
   }
   const where = and(visibleUsers(db, opts.viewer), or(ilike(users.name, term), ilike(users.email, term)));
   return pageWithTotal({
     ...opts,
-    rows: (limit, offset) => usersQuery(db, where).limit(limit).offset(offset),
+    rows: (limit, offset) => usersQuery(db, where).limit(writtenLimit(limit)).offset(offset),
     count: () => db.$count(users, where),
   });
 }
@@ -63,16 +63,13 @@ const usersQuery = (db: DbOrTx, where: SQL | undefined) =>
     .orderBy(asc(users.name), asc(users.id))
     .$dynamic();
 
-/** The users page without a search and its count, with the viewer as parameters, for each kind of viewer. */
-function plainUsers(db: DbOrTx, viewer: Viewer) {
-  const kind = viewer.isSuperAdmin ? "all" : viewer.superAdminEmail ? "administered" : "administered_any";
-  return builtOnce(db, `users_page_${kind}`, () => {
-    const where = visibleUsers(db, { id: sql.placeholder("viewerId"), isSuperAdmin: viewer.isSuperAdmin, superAdminEmail: viewer.superAdminEmail ? sql.placeholder("superAdminEmail") : "" });
-    return {
-      page: usersQuery(db, where).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare(`users_page_${kind}`),
-      total: db.select({ n: count() }).from(users).where(where).prepare(`users_count_${kind}`),
-    };
-  });
+/** The users page without a search and its count, with the viewer as parameters, for each kind of viewer (`users_${kind}`). */
+function plainUsers(db: DbOrTx, viewer: Viewer): BuiltList<Awaited<ReturnType<typeof usersQuery>>[number]> {
+  const where = () => visibleUsers(db, { id: sql.placeholder("viewerId"), isSuperAdmin: viewer.isSuperAdmin, superAdminEmail: viewer.superAdminEmail ? sql.placeholder("superAdminEmail") : "" });
+  return {
+    page: (w) => usersQuery(db, where()).limit(w.limit).offset(w.offset!).prepare("users_page"),
+    total: () => db.select({ n: count() }).from(users).where(where()).prepare("users_count"),
+  };
 }
 
 /** One user if visible to the viewer. */

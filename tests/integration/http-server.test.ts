@@ -413,7 +413,7 @@ describe("the session's row in the served app (QUERY_STATS: each answer counts i
       return { status: res.status, location: res.headers.get("location"), html, queries: Number(/db;desc="(\d+) consultas"/.exec(res.headers.get("server-timing") ?? "")?.[1]) };
     };
     await page("/users");
-    const [company] = await database!.db.execute<{ id: number; name: string }>(sql`select c.id, c.name from sessions s join companies c on c.id = s.company_id where s.closed_at is null and s.kind = 'web'`);
+    const [company] = (await database!.db.execute(sql`select c.id, c.name from sessions s join companies c on c.id = s.company_id where s.closed_at is null and s.kind = 'web'`)) as unknown as { id: number; name: string }[];
     // Answered with the session as last read, checked by its reading: the rows and the lookup.
     const kept = await page("/users");
     expect(kept.status).toBe(200);
