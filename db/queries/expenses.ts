@@ -1,12 +1,13 @@
 // Expense, expense-category, payment-method and receipt reads. Every function takes companyId and
 // filters by it: another company's id is "not found".
-import { and, asc, desc, eq, isNull, notExists, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, notExists, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../client.ts";
 import { expenseAttachments, expenseCategories, expenseCounts, expensePaymentMethods, expenses } from "../schema/index.ts";
 import { fold } from "./payments.ts";
 import { COUNT_AHEAD } from "./document-lists.ts";
-import { cappedTotal, countCap, countLimit, pageWithTotal, writtenLimit } from "./paging.ts";
+import { builtOnce } from "./built-once.ts";
+import { cappedTotal, countCap, countLimit, pageWindow, pageWithTotal, writtenLimit, type PageWindow } from "./paging.ts";
 
 /** The company's expense categories, by name. */
 export async function categoriesOf(db: DbOrTx, { companyId }: { companyId: number }) {
@@ -87,24 +88,9 @@ export async function expensesPage(db: DbOrTx, opts: { companyId: number; search
   const { rows, total } = await pageWithTotal({
     ...opts,
     rows: async (limit, offset) => {
-      const rows = await db
-        .select({
-          id: expenses.id,
-          description: expenses.description,
-          amount: expenses.amount,
-          currencyId: expenses.currencyId,
-          spentOn: expenses.spentOn,
-          reference: expenses.reference,
-          category: expenseCategories.name,
-          hasAttachment: sql<boolean>`${expenses.attachmentId} is not null`,
-          liveTotal: term ? sql<null>`null` : sql<number | null>`(select ${expenseCounts.expenses} from ${expenseCounts} where ${expenseCounts.companyId} = ${opts.companyId})`,
-        })
-        .from(expenses)
-        .innerJoin(expenseCategories, eq(expenseCategories.id, expenses.categoryId))
-        .where(and(...where))
-        .orderBy(desc(expenses.spentOn), desc(expenses.id))
-        .limit(writtenLimit(limit))
-        .offset(offset);
+      const rows = term
+        ? await expensesQuery(db, opts.companyId, false).where(and(...where)).orderBy(desc(expenses.spentOn), desc(expenses.id)).limit(writtenLimit(limit)).offset(offset)
+        : await plainExpenses(db, pageWindow(limit, offset)).execute({ companyId: opts.companyId, limit, offset });
       if (rows.length && !term) liveTotal = Number(rows[0].liveTotal ?? 0);
       return rows.map(({ liveTotal: _, ...row }) => row);
     },
@@ -126,6 +112,36 @@ export async function expensesPage(db: DbOrTx, opts: { companyId: number; search
   });
   return { rows, ...cappedTotal(total, cap) };
 }
+
+/** An expenses list's columns, with the company's kept count for a list without a search. */
+const expensesQuery = (db: DbOrTx, companyId: number | Placeholder, live: boolean) =>
+  db
+    .select({
+      id: expenses.id,
+      description: expenses.description,
+      amount: expenses.amount,
+      currencyId: expenses.currencyId,
+      spentOn: expenses.spentOn,
+      reference: expenses.reference,
+      category: expenseCategories.name,
+      hasAttachment: sql<boolean>`${expenses.attachmentId} is not null`,
+      liveTotal: live ? sql<number | null>`(select ${expenseCounts.expenses} from ${expenseCounts} where ${expenseCounts.companyId} = ${companyId})` : sql<null>`null`,
+    })
+    .from(expenses)
+    .innerJoin(expenseCategories, eq(expenseCategories.id, expenses.categoryId))
+    .$dynamic();
+
+/** The page without a search, built once per window (paging.ts), with the company as a parameter. */
+const plainExpenses = (db: DbOrTx, window: PageWindow) =>
+  builtOnce(db, `expenses_page${window.key}`, () => {
+    const companyId = sql.placeholder("companyId");
+    return expensesQuery(db, companyId, true)
+      .where(and(eq(expenses.companyId, companyId), isNull(expenses.deletedAt)))
+      .orderBy(desc(expenses.spentOn), desc(expenses.id))
+      .limit(window.limit)
+      .offset(window.offset!)
+      .prepare("expenses_page");
+  });
 
 /** The company's live expenses (expense_counts). */
 async function liveExpenses(db: DbOrTx, companyId: number): Promise<number> {

@@ -1,9 +1,9 @@
 // Payment and bank reads. Every function takes companyId and filters by it.
-import { and, asc, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../client.ts";
 import { banks, documents, payments } from "../schema/index.ts";
-import { pageWithTotal, writtenLimit } from "./paging.ts";
+import { builtPageWithTotal, pageWithTotal, writtenLimit, type BuiltList } from "./paging.ts";
 
 /** The company's banks, by name. */
 export async function banksOf(db: DbOrTx, { companyId }: { companyId: number }) {
@@ -44,31 +44,44 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * payment-form codes whose names match it.
  */
 export async function paymentsPage(db: DbOrTx, opts: { companyId: number; search: string; formCodes?: string[]; page: number; perPage: number }) {
-  const where = [eq(payments.companyId, opts.companyId), isNull(payments.deletedAt)];
   const term = opts.search.trim();
-  if (term) {
-    const like = `%${escapeLike(fold(term))}%`;
-    const f = (e: SQL | AnyPgColumn) => sql`translate(lower(coalesce(${e}, '')), 'áéíóúüñ', 'aeiouun') like ${like}`;
-    const parts = [
-      f(sql`${payments.id}::text`),
-      f(documents.consecutivo),
-      f(sql`${documents.number}::text`),
-      f(sql`${documents.clientSnapshot}->>'name'`),
-      f(sql`${documents.clientSnapshot}->>'idNumber'`),
-      f(payments.reference),
-      f(payments.description),
-      f(banks.name),
-    ];
-    if (opts.formCodes?.length)
-      parts.push(
-        sql`${payments.paymentForm} in (${sql.join(
-          opts.formCodes.map((c) => sql`${c}`),
-          sql`, `,
-        )})`,
-      );
-    where.push(sql`(${sql.join(parts, sql` or `)})`);
+  // The page without a search, built once (built-once.ts, paging.ts builtPageWithTotal).
+  if (!term) {
+    const { rows, total } = await builtPageWithTotal(db, "payments", opts, plainPayments(db), { companyId: opts.companyId });
+    return { rows, total };
   }
-  const base = db
+  const like = `%${escapeLike(fold(term))}%`;
+  const f = (e: SQL | AnyPgColumn) => sql`translate(lower(coalesce(${e}, '')), 'áéíóúüñ', 'aeiouun') like ${like}`;
+  const parts = [
+    f(sql`${payments.id}::text`),
+    f(documents.consecutivo),
+    f(sql`${documents.number}::text`),
+    f(sql`${documents.clientSnapshot}->>'name'`),
+    f(sql`${documents.clientSnapshot}->>'idNumber'`),
+    f(payments.reference),
+    f(payments.description),
+    f(banks.name),
+  ];
+  if (opts.formCodes?.length)
+    parts.push(
+      sql`${payments.paymentForm} in (${sql.join(
+        opts.formCodes.map((c) => sql`${c}`),
+        sql`, `,
+      )})`,
+    );
+  const where = and(livePayments(opts.companyId), sql`(${sql.join(parts, sql` or `)})`);
+  const { rows, total } = await pageWithTotal({
+    ...opts,
+    rows: (limit, offset) => paymentsQuery(db).where(where).orderBy(desc(payments.paidOn), desc(payments.id)).limit(writtenLimit(limit)).offset(offset),
+    count: async () => Number((await paymentsCount(db).where(where))[0].n),
+  });
+  return { rows, total };
+}
+
+const livePayments = (companyId: number | Placeholder) => and(eq(payments.companyId, companyId), isNull(payments.deletedAt));
+
+const paymentsQuery = (db: DbOrTx) =>
+  db
     .select({
       id: payments.id,
       documentId: payments.documentId,
@@ -92,22 +105,21 @@ export async function paymentsPage(db: DbOrTx, opts: { companyId: number; search
     .innerJoin(documents, and(eq(documents.id, payments.documentId), eq(documents.companyId, payments.companyId)))
     .leftJoin(banks, and(eq(banks.id, payments.bankId), eq(banks.companyId, payments.companyId)))
     .leftJoin(rep, and(eq(rep.id, payments.repDocumentId), eq(rep.companyId, payments.companyId)))
-    .where(and(...where));
-  const { rows, total } = await pageWithTotal({
-    ...opts,
-    rows: (limit, offset) => base.orderBy(desc(payments.paidOn), desc(payments.id)).limit(writtenLimit(limit)).offset(offset),
-    count: async () => {
-      const [{ n }] = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(payments)
-        .innerJoin(documents, and(eq(documents.id, payments.documentId), eq(documents.companyId, payments.companyId)))
-        .leftJoin(banks, and(eq(banks.id, payments.bankId), eq(banks.companyId, payments.companyId)))
-        .where(and(...where));
-      return Number(n);
-    },
-  });
-  return { rows, total };
-}
+    .$dynamic();
+
+const paymentsCount = (db: DbOrTx) =>
+  db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(payments)
+    .innerJoin(documents, and(eq(documents.id, payments.documentId), eq(documents.companyId, payments.companyId)))
+    .leftJoin(banks, and(eq(banks.id, payments.bankId), eq(banks.companyId, payments.companyId)))
+    .$dynamic();
+
+/** The payments page without a search and its count, with the company as a parameter. */
+const plainPayments = (db: DbOrTx): BuiltList<Awaited<ReturnType<typeof paymentsQuery>>[number]> => ({
+  page: (w) => paymentsQuery(db).where(livePayments(sql.placeholder("companyId"))).orderBy(desc(payments.paidOn), desc(payments.id)).limit(w.limit).offset(w.offset!).prepare("payments_page"),
+  total: () => paymentsCount(db).where(livePayments(sql.placeholder("companyId"))).prepare("payments_count"),
+});
 
 /** Lower case without Spanish accents (the same folding the SQL applies). */
 export function fold(s: string): string {
