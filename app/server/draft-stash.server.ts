@@ -5,6 +5,8 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { sessions } from "../../db/schema/index.ts";
 
+import { forgetSessionRow } from "./session.server.ts";
+
 const MAX_BYTES = 256 * 1024;
 const key = (path: string) => `draft:${path}`;
 
@@ -18,6 +20,13 @@ async function readState(db: Db, sessionId: string): Promise<Record<string, unkn
   }
 }
 
+/**
+ * Whether a request takes the form's stash: its address asks to restore it. Taking removes the stash,
+ * so such a request is never answered ahead of its session's reading (docs/decisions/204): an answer
+ * made again would find the stash gone.
+ */
+export const restoresDraft = (url: URL) => url.searchParams.has("restore");
+
 /** Keeps the form's values (false when they are too large to keep). */
 export async function stashDraft(db: Db, sessionId: string, path: string, values: Record<string, string | undefined>): Promise<boolean> {
   const kept = Object.fromEntries(Object.entries(values).filter(([k, v]) => v !== undefined && k !== "intent" && k !== "_csrf"));
@@ -25,6 +34,7 @@ export async function stashDraft(db: Db, sessionId: string, path: string, values
   const state = await readState(db, sessionId);
   state[key(path)] = kept;
   await db.update(sessions).set({ uiState: JSON.stringify(state) }).where(eq(sessions.id, sessionId));
+  forgetSessionRow(db, sessionId);
   return true;
 }
 
@@ -35,6 +45,7 @@ export async function takeDraft(db: Db, sessionId: string, path: string): Promis
   if (!kept || typeof kept !== "object") return null;
   delete state[key(path)];
   await db.update(sessions).set({ uiState: JSON.stringify(state) }).where(eq(sessions.id, sessionId));
+  forgetSessionRow(db, sessionId);
   return Object.fromEntries(Object.entries(kept as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === "string"));
 }
 

@@ -6,6 +6,7 @@ import { inactiveCompanyMessage } from "../domain/company-schemas.ts";
 import { requestContext, type RequestState } from "./context.ts";
 import { checkCsrf, csrfFor, CSRF_MESSAGE } from "./csrf.server.ts";
 import { db } from "./db.server.ts";
+import { restoresDraft } from "./draft-stash.server.ts";
 import { clearToastCookie, readToasts, toastCookie } from "./flash.server.ts";
 import { aheadSlot } from "./session-ahead.ts";
 import { clearSessionCookie, guessedSession, lookupSession, sameLookup, sessionIdFrom, type SessionLookup } from "./session.server.ts";
@@ -29,7 +30,7 @@ export const rootMiddleware: MiddlewareFunction<Response> = async (args, next) =
   const now = new Date();
   const slot = aheadSlot(context);
   if (slot?.given) return answer(args, next, pathname, slot.given);
-  const guess = slot ? guessedSession(db(), sessionId, now) : undefined;
+  const guess = slot && !restoresDraft(url) ? guessedSession(db(), sessionId, now) : undefined;
   if (!guess) return answer(args, next, pathname, await lookupSession(db(), sessionId, now));
   // A GET answered with the session as last read while it is read again (docs/decisions/204): kept
   // only if the reading says the same; otherwise the request handler answers again with it.

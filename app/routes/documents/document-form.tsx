@@ -21,7 +21,7 @@ import { db } from "../../server/db.server.ts";
 import { newDocumentForm, printedTicket, submitDocumentForm } from "../../server/document-form.server.ts";
 import { sourcedDocumentForm, submitSourcedForm } from "../../server/document-source.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
-import { stashDraft, takeDraft } from "../../server/draft-stash.server.ts";
+import { restoresDraft, stashDraft, takeDraft } from "../../server/draft-stash.server.ts";
 import { recurringFormState, submitRecurringForm } from "../../server/recurring-form.server.ts";
 
 /** Bodies above this are refused before parsing (200 lines of text fit easily). */
@@ -57,7 +57,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (company.permission === 5) throw data(FORM_MESSAGES.readOnlyPlan, { status: 403 });
   // Back from a quick-add: what was typed, with the new client chosen (?id=), re-rendered as typed.
   const url = new URL(request.url);
-  const kept = url.searchParams.has("restore") && sessionId ? await takeDraft(db(), sessionId, formPath(request)) : null;
+  const kept = restoresDraft(url) && sessionId ? await takeDraft(db(), sessionId, formPath(request)) : null;
   if (kept) {
     const restored = await submitFor(request, params, { companyId: company.id, userId: user.id }, { ...kept, client_id: url.searchParams.get("id") ?? kept.client_id }, "recalc");
     if (restored && !restored.ok) return restored.state;
