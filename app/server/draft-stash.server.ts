@@ -4,7 +4,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { sessions } from "../../db/schema/index.ts";
-
 import { forgetSessionRow } from "./session.server.ts";
 
 const MAX_BYTES = 256 * 1024;
