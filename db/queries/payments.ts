@@ -3,15 +3,20 @@ import { and, asc, desc, eq, isNull, sql, type Placeholder, type SQL } from "dri
 import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../client.ts";
 import { banks, documents, payments } from "../schema/index.ts";
+import { builtOnce } from "./built-once.ts";
 import { builtPageWithTotal, pageWithTotal, writtenLimit, type BuiltList } from "./paging.ts";
 
-/** The company's banks, by name. */
+/** The company's banks, by name (built once: every view of the payments list reads them). */
 export async function banksOf(db: DbOrTx, { companyId }: { companyId: number }) {
-  return db
-    .select({ id: banks.id, name: banks.name })
-    .from(banks)
-    .where(eq(banks.companyId, companyId))
-    .orderBy(asc(sql`lower(${banks.name})`), asc(banks.id));
+  const statement = builtOnce(db, "banks_of", () =>
+    db
+      .select({ id: banks.id, name: banks.name })
+      .from(banks)
+      .where(eq(banks.companyId, sql.placeholder("companyId")))
+      .orderBy(asc(sql`lower(${banks.name})`), asc(banks.id))
+      .prepare("banks_of"),
+  );
+  return statement.execute({ companyId });
 }
 
 export async function bankOf(db: DbOrTx, { companyId, id }: { companyId: number; id: number }) {
