@@ -70,6 +70,8 @@ test("CABYS import, then create (CABYS from search), edit and delete an item", a
 
   await page.getByRole("searchbox", { name: "Buscar" }).fill(itemCode);
   await page.getByRole("button", { name: "Buscar", exact: true }).click();
+  // The new item may already show on the list before the search: wait for the search's page.
+  await expect(page).toHaveURL(new RegExp(`/items\\?.*\\bsearch=${itemCode}(&|$)`));
   const row = page.locator("[data-items] tbody tr").filter({ hasText: itemCode });
   await expect(row).toContainText(code);
   await expect(row).toContainText("₡25.000,50");
@@ -106,6 +108,7 @@ test("CABYS import, then create (CABYS from search), edit and delete an item", a
 
   await page.getByRole("searchbox", { name: "Buscar" }).fill(itemCode);
   await page.getByRole("button", { name: "Buscar", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/items\\?.*\\bsearch=${itemCode}(&|$)`));
   const edited = page.locator("[data-items] tbody tr").filter({ hasText: itemCode });
   await expect(edited).toContainText("₡31.000,00");
   await edited.getByText("Eliminar", { exact: true }).click();
