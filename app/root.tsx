@@ -13,6 +13,7 @@ export const shouldRevalidate = liveTotalsShouldRevalidate;
 
 export function loader({ context }: Route.LoaderArgs) {
   const s = context.get(requestContext);
+  s.toastsShown = true;
   return {
     csrf: s.csrf,
     toasts: s.toasts,

@@ -32,7 +32,16 @@ export function ItemFormView({ state, action, closeTo = "/items", dialog = false
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
+  // Only the latest search's answer is shown: a typed search still waiting is dropped by the button or
+  // Enter, and an answer that arrives after a code was picked (or after a newer search) is ignored.
+  const asked = useRef(0);
+  const drop = () => {
+    clearTimeout(timer.current);
+    return ++asked.current;
+  };
+
   async function search(q: string) {
+    const mine = drop();
     if (!q.trim()) {
       setResults([]);
       return;
@@ -40,14 +49,16 @@ export function ItemFormView({ state, action, closeTo = "/items", dialog = false
     try {
       const res = await fetch(`/cabys-search?q=${encodeURIComponent(q)}`, { headers: { accept: "application/json" } });
       const body = (await res.json()) as { data: Found[]; message: string | null };
+      if (mine !== asked.current) return;
       setResults(body.data);
       setMessage(body.message);
     } catch {
-      setMessage(ITEM_MESSAGES.cabysOffline);
+      if (mine === asked.current) setMessage(ITEM_MESSAGES.cabysOffline);
     }
   }
 
   function pick(r: Found) {
+    drop();
     setCabysCode(r.code);
     setChosen({ description: r.description, taxRate: r.taxRate });
     const tax = r.taxTypeId ? String(r.taxTypeId) : undefined;
@@ -118,7 +129,7 @@ export function ItemFormView({ state, action, closeTo = "/items", dialog = false
                 onChange={(e) => {
                   const q = e.target.value;
                   setQuery(q);
-                  clearTimeout(timer.current);
+                  drop();
                   timer.current = setTimeout(() => void search(q), 250);
                 }}
                 onKeyDown={(e) => {

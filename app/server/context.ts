@@ -49,6 +49,8 @@ export interface RequestState {
   /** The CSRF token forms must echo in `_csrf`. */
   csrf: string;
   toasts: Toast[];
+  /** Set by the root loader when it hands the toasts to a page: only then are they cleared (docs/decisions/205). */
+  toastsShown?: boolean;
   sessionId?: string;
   user?: CurrentUser;
   company?: CurrentCompany;

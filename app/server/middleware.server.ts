@@ -114,8 +114,10 @@ async function answer({ request, context }: Args, next: Next, pathname: string, 
   // Signed-in pages and their data are never stored by the browser or a proxy (the back button
   // after sign-out shows nothing); answers that chose their own caching (logos, lookups) keep it.
   if (state.user && !response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
-  // Toasts shown: clear them once a page or its data has been served.
-  if (toasts && request.method === "GET" && !(response.status >= 300 && response.status < 400)) {
+  // Toasts shown: clear them once a page or its data has carried them. A resource's answer (the CABYS
+  // search, a logo) or a `.data` request that leaves the root loader out does not show them, so they
+  // wait for the page that does (docs/decisions/205).
+  if (toasts && state.toastsShown && request.method === "GET" && !(response.status >= 300 && response.status < 400)) {
     response.headers.append("Set-Cookie", clearToastCookie());
   }
   return finish(response);

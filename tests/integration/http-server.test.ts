@@ -373,6 +373,26 @@ describe("the app server over a real build", () => {
     expect(data.headers["transfer-encoding"]).toBe("chunked");
     expect(zlib.gunzipSync(data.body).length).toBeGreaterThan(0);
   }, 60_000);
+
+  it("a toast waits for the page that shows it: a resource's answer or data without the root loader keep it (docs/decisions/205)", async () => {
+    const b = browser(server.url);
+    await b.signIn(); // the sign-in's toast: "La compañia … esta activa"
+    const flashOf = (res: Response) => res.headers.getSetCookie().filter((c) => c.startsWith("colibri_flash="));
+    expect(b.cookieHeader()).toMatch(/colibri_flash=[^;]+\./);
+
+    const lookup = await b.request("/locations?province=1");
+    expect(lookup.status).toBe(200);
+    expect(flashOf(lookup), "a JSON lookup does not clear the toast").toEqual([]);
+    const routeOnly = await b.request("/dashboard.data?_routes=dashboard");
+    expect(routeOnly.status).toBe(200);
+    await routeOnly.text();
+    expect(flashOf(routeOnly), "data for the page's route alone does not clear it").toEqual([]);
+
+    const page = await b.request("/dashboard");
+    expect(await page.text()).toContain("esta activa</div>");
+    expect(flashOf(page), "the page that shows it clears it").toEqual([expect.stringMatching(/^colibri_flash=;.*Max-Age=0/i)]);
+    expect(await (await b.request("/dashboard")).text()).not.toContain("esta activa</div>");
+  }, 60_000);
 });
 
 describe("the session's row in the served app (QUERY_STATS: each answer counts its queries)", () => {
