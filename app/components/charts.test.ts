@@ -63,18 +63,34 @@ describe("charts", () => {
     for (const d of [1, 5, 10, 15, 20, 25, 30]) expect(html).toContain(`>${d}</text>`);
   });
 
-  it("coordinates to two decimals, and a series' stroke said once by its group, not by each of its segments", () => {
+  it("coordinates to two decimals, and each series one polyline that meets its days' points", () => {
     const days = Array.from({ length: 30 }, (_, i) => ({ day: i + 1, thisMonth: String(1000 + i * 7), lastMonth: String(3000 / (i + 3)) }));
-    const html = renderToStaticMarkup(createElement(MonthSalesChart, { days })) + renderToStaticMarkup(createElement(IncomeExpenseChart, { months }));
+    const sales = renderToStaticMarkup(createElement(MonthSalesChart, { days }));
+    const html = sales + renderToStaticMarkup(createElement(IncomeExpenseChart, { months }));
     const numbers = [...html.matchAll(/\s(?:x|y|x1|x2|y1|y2|cx|cy|width|height)="([\d.]+)%?"/g)].map((m) => m[1]);
-    expect(numbers.length).toBeGreaterThan(200);
+    expect(numbers.length).toBeGreaterThan(100);
     for (const n of numbers) expect(n).toMatch(/^\d+(\.\d{1,2})?$/);
-    // The segments (the grid's lines start at 0%).
-    const segments = html.match(/<line x1="(?!0%)[\d.]+%"[^>]*>/g)!;
-    expect(segments).toHaveLength(2 * 29);
-    for (const l of segments) expect(l).not.toMatch(/stroke/);
-    expect(html).toContain('<g stroke="#94A3B8" stroke-width="2" stroke-dasharray="4 3" stroke-linecap="round">');
-    expect(html).toContain('<g stroke="#7367F0" stroke-width="2" stroke-linecap="round">');
+    expect(sales).not.toContain("<line x1=\"1"); // no segment per day: only the grid's lines
+    const series = [...sales.matchAll(/<polyline points="([^"]+)"([^>]*)>/g)];
+    expect(series).toHaveLength(2);
+    const [before, now] = series.map((m) => ({ points: m[1].split(" ").map((p) => p.split(",").map(Number)), attrs: m[2] }));
+    expect(before.attrs).toContain('stroke="#94A3B8"');
+    expect(before.attrs).toContain('stroke-dasharray="4 3"');
+    expect(now.attrs).toContain('stroke="#7367F0"');
+    for (const s of [before, now]) {
+      expect(s.attrs).toContain('vector-effect="non-scaling-stroke"');
+      expect(s.points).toHaveLength(30);
+      s.points.forEach(([x], i) => expect(x).toBeCloseTo((i / 29) * 1000, 1));
+    }
+    // The plot spans the chart's width after the ₡ labels, so a day's point is where its circle is.
+    expect(sales).toMatch(/<svg x="14%" width="86%" height="200" viewBox="0 0 1000 200" preserveAspectRatio="none"/);
+    const circles = [...sales.matchAll(/<circle cx="([\d.]+)%" cy="([\d.]+)"/g)].map((m) => [Number(m[1]), Number(m[2])]);
+    expect(circles).toHaveLength(30);
+    circles.forEach(([cx, cy], i) => {
+      expect(cy).toBe(now.points[i][1]);
+      expect(cx).toBeCloseTo(14 + (now.points[i][0] / 1000) * 86, 1);
+    });
+    expect(sales.match(/<(line|polyline|circle|text|g|rect|title)\b/g)!.length, "elements of the sales chart").toBeLessThan(100);
   });
 
   it("'Gastos mes actual': a donut with a slice per category and its list; the text when there are none", () => {

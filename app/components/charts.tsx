@@ -197,13 +197,21 @@ export function MonthSalesChart({ days }: { days: { day: number; thisMonth: stri
   const max = ticks[ticks.length - 1];
   const y = (v: number) => at(top + plot - (Math.max(0, v) / max) * plot);
   const x = (i: number) => at(GUTTER + (days.length > 1 ? (i / (days.length - 1)) * (100 - GUTTER) : (100 - GUTTER) / 2));
-  // A polyline cannot mix percentages and pixels: one segment per day, drawn as its series' group says.
+  // One polyline per series, in a plot of its own whose width stretches to the chart's (percentages and
+  // pixels cannot mix in one list of points): x from 0 to 1000 across the days, y in the chart's pixels,
+  // and a stroke that keeps its width however the plot is stretched.
+  const span = days.length > 1 ? days.length - 1 : 0;
   const line = (values: number[], color: string, dashed = false) => (
-    <g stroke={color} strokeWidth="2" strokeDasharray={dashed ? "4 3" : undefined} strokeLinecap="round">
-      {values.slice(1).map((v, i) => (
-        <line key={i} x1={`${x(i)}%`} x2={`${x(i + 1)}%`} y1={y(values[i])} y2={y(v)} />
-      ))}
-    </g>
+    <polyline
+      points={values.map((v, i) => `${span ? at((i / span) * 1000) : 500},${y(v)}`).join(" ")}
+      fill="none"
+      stroke={color}
+      strokeWidth="2"
+      strokeDasharray={dashed ? "4 3" : undefined}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      vectorEffect="non-scaling-stroke"
+    />
   );
   return (
     <figure data-chart="ventas-por-mes">
@@ -215,8 +223,10 @@ export function MonthSalesChart({ days }: { days: { day: number; thisMonth: stri
       />
       <svg width="100%" height={H} role="img" aria-label="Ventas acumuladas por día: mes actual y mes anterior" className="mt-1 block overflow-visible print:[print-color-adjust:exact]">
         <ValueAxis ticks={ticks} top={top} height={plot} />
-        {line(before, CHART_COLORS.lastMonth, true)}
-        {line(now, CHART_COLORS.thisMonth)}
+        <svg x={`${GUTTER}%`} width={`${100 - GUTTER}%`} height={H} viewBox={`0 0 1000 ${H}`} preserveAspectRatio="none" overflow="visible" data-series>
+          {line(before, CHART_COLORS.lastMonth, true)}
+          {line(now, CHART_COLORS.thisMonth)}
+        </svg>
         {days.map((d, i) => (
           <circle key={d.day} cx={`${x(i)}%`} cy={y(now[i])} r="6" fill="transparent">
             <title>{`Día ${d.day}: mes actual ${formatMoney(now[i].toFixed(2))}, mes anterior ${formatMoney(before[i].toFixed(2))}`}</title>
