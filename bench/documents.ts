@@ -60,6 +60,7 @@ const KEPT_BY_TRIGGERS = [
   { source: "received_documents", table: "received_expense_days", trigger: "received_expense_days_insert", migration: "received_expense_days_triggers" },
   { source: "received_documents", table: "pending_receptions", trigger: "pending_receptions_insert", migration: "pending_receptions_triggers" },
   { source: "received_documents", table: "received_document_tariffs", trigger: "received_document_tariffs_insert", migration: "received_document_tariffs_backfill" },
+  { source: "received_documents", table: "reception_days", trigger: "reception_days_insert", migration: "reception_days_triggers" },
 ];
 
 /** Before a bulk insert into `source`: its insert triggers that keep other tables are disabled. */

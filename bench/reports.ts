@@ -115,7 +115,7 @@ async function addReportData(database: Database) {
   const receivedMs = performance.now() - t4;
   const t3 = performance.now();
   for (const t of ["document_lines", "document_references", "expenses", "expense_categories", "received_documents", "received_document_tariffs"]) await exec(database, `vacuum analyze ${t}`);
-  const counts = await one<{ lines: number; refs: number; expenses: number; expenseDays: number }>(
+  const counts = await one<{ lines: number; refs: number; expenses: number; received: number; expenseDays: number }>(
     database,
     `select (select count(*)::int from document_lines) as lines, (select count(*)::int from document_references) as refs, (select count(*)::int from expenses) as expenses,
        (select count(*)::int from received_documents) as received, (select coalesce(sum(expenses), 0)::int from expense_days) as "expenseDays"`,
@@ -123,6 +123,8 @@ async function addReportData(database: Database) {
   if (counts.expenseDays !== counts.expenses) throw new Error(`expense_days counts ${counts.expenseDays} expenses, ${counts.expenses} were seeded`);
   const kept = await one<{ n: number }>(database, `select coalesce(sum(expenses), 0)::int as n from expense_counts`);
   if (kept.n !== counts.expenses) throw new Error(`expense_counts counts ${kept.n} expenses, ${counts.expenses} were seeded`);
+  const receptions = await one<{ n: number }>(database, `select coalesce(sum(documents), 0)::int as n from reception_days`);
+  if (receptions.n !== counts.received) throw new Error(`reception_days counts ${receptions.n} received documents, ${counts.received} were seeded`);
   return { ...counts, linesMs: Math.round(linesMs), referencesMs: Math.round(referencesMs), expensesMs: Math.round(expensesMs), receivedMs: Math.round(receivedMs), vacuumMs: Math.round(performance.now() - t3) };
 }
 

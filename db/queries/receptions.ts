@@ -1,9 +1,12 @@
 // Received documents and expense categories of a company (issue 12; docs/decisions/170–176). Every
 // query is bounded by companyId. The list reads a month of one company newest first from the index
-// (company_id, issued_at, id) and counts only up to a cap, like the document lists (decision 092).
-import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+// (company_id, issued_at, id). Without a filter or search (the list as it opens) its total is the sum
+// of the range's days in reception_days, kept by the database and read with the page's rows, as the
+// expenses list reads expense_counts; a filter or a search counts only up to a cap, like the document
+// lists (decision 092).
+import { and, asc, desc, eq, gte, inArray, lt, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { rows as rawRows, type DbOrTx } from "../client.ts";
-import { expenseCategories, receivedDocuments, receptionMailboxes, receptionSettings } from "../schema/index.ts";
+import { expenseCategories, receivedDocuments, receptionDays, receptionMailboxes, receptionSettings } from "../schema/index.ts";
 import { clientSearchWords } from "./clients.ts";
 import type { ReceptionFilter } from "../../app/domain/receptions.ts";
 import { builtOnce } from "./built-once.ts";
@@ -50,7 +53,12 @@ const listColumns = {
   hasResponse: sql<boolean>`${receivedDocuments.responseXml} is not null`,
 };
 
-/** A page of the company's received documents in the range, newest first, and the (capped) total. */
+/**
+ * A page of the company's received documents in the range, newest first, and the total. Without a
+ * filter or search the total is the documents of the range's days in reception_days (kept by the
+ * database, migration reception_days_triggers), read with the page's rows, or alone for a page past
+ * the end: exact, not counted. A filter or a search counts its documents up to a cap (`totalCapped`).
+ */
 export async function receptionList(db: DbOrTx, q: ReceptionListRequest) {
   const where: SQL[] = [eq(receivedDocuments.companyId, q.companyId), gte(receivedDocuments.issuedAt, crDayStart(q.from)), lt(receivedDocuments.issuedAt, nextDay(q.to))];
   if (q.filter === "aceptado") where.push(inArray(receivedDocuments.message, [1, 2]));
@@ -67,18 +75,28 @@ export async function receptionList(db: DbOrTx, q: ReceptionListRequest) {
   return page(db, q, [...where, matches(words.map((w) => (/^[0-9]+$/.test(w) ? w : `${w}:*`)).join(" & "))], RECEPTION_SEARCH_COUNT_AHEAD);
 }
 
-/** The rows of a range without filter or search (the list as it opens), built once per database (docs/decisions/203) and window (paging.ts). */
+/** The company's received documents of the Costa Rica days `from`–`to` (inclusive), as reception_days keeps them. */
+const keptDocuments = (companyId: number | Placeholder, from: string | Placeholder, to: string | Placeholder) =>
+  sql`select coalesce(sum(${receptionDays.documents}), 0)::int from ${receptionDays}
+       where ${receptionDays.companyId} = ${companyId} and ${receptionDays.day} >= ${from}::date and ${receptionDays.day} <= ${to}::date`;
+
+/**
+ * The rows of a range without filter or search (the list as it opens), built once per database
+ * (docs/decisions/203) and window (paging.ts), each with the range's documents kept in reception_days
+ * (`liveTotal`): the total comes with the page in one statement.
+ */
 const plainRows = (db: DbOrTx, window: PageWindow) =>
-  builtOnce(db, `reception_list${window.key}`, () =>
-    db
-      .select(listColumns)
+  builtOnce(db, `reception_list${window.key}`, () => {
+    const companyId = sql.placeholder("companyId");
+    return db
+      .select({ ...listColumns, liveTotal: sql<number>`(${keptDocuments(companyId, sql.placeholder("fromDay"), sql.placeholder("toDay"))})` })
       .from(receivedDocuments)
-      .where(and(eq(receivedDocuments.companyId, sql.placeholder("companyId")), gte(receivedDocuments.issuedAt, sql.placeholder("from")), lt(receivedDocuments.issuedAt, sql.placeholder("to"))))
+      .where(and(eq(receivedDocuments.companyId, companyId), gte(receivedDocuments.issuedAt, sql.placeholder("from")), lt(receivedDocuments.issuedAt, sql.placeholder("to"))))
       .orderBy(desc(receivedDocuments.issuedAt), desc(receivedDocuments.id))
       .limit(window.limit)
       .offset(window.offset!)
-      .prepare("reception_list"),
-  );
+      .prepare("reception_list");
+  });
 
 async function page(db: DbOrTx, q: ReceptionListRequest, where: SQL[], ahead: number, plain = false) {
   const cap = countCap(q.page, q.perPage, ahead);
@@ -89,16 +107,38 @@ async function page(db: DbOrTx, q: ReceptionListRequest, where: SQL[], ahead: nu
     .orderBy(desc(receivedDocuments.issuedAt), desc(receivedDocuments.id))
     .limit(countLimit(q.page, cap))
     .as("capped");
+  // Without a filter or search, every document of the range is in reception_days; its number comes
+  // with each row, and is read alone only for a page past the end.
+  let liveTotal: number | undefined;
   const result = await pageWithTotal({
     page: q.page,
     perPage: q.perPage,
-    rows: (limit, at) =>
-      plain
-        ? plainRows(db, pageWindow(limit, at)).execute({ companyId: q.companyId, from: crDayStart(q.from).toISOString(), to: nextDay(q.to).toISOString(), limit, offset: at })
-        : db.select(listColumns).from(receivedDocuments).where(and(...where)).orderBy(desc(receivedDocuments.issuedAt), desc(receivedDocuments.id)).limit(writtenLimit(limit)).offset(at),
-    count: async () => Number((await db.select({ n: sql<number>`count(*)::int` }).from(counted))[0].n),
+    rows: async (limit, at) => {
+      if (!plain) return db.select(listColumns).from(receivedDocuments).where(and(...where)).orderBy(desc(receivedDocuments.issuedAt), desc(receivedDocuments.id)).limit(writtenLimit(limit)).offset(at);
+      const rows = await plainRows(db, pageWindow(limit, at)).execute({
+        companyId: q.companyId,
+        from: crDayStart(q.from).toISOString(),
+        to: nextDay(q.to).toISOString(),
+        fromDay: q.from,
+        toDay: q.to,
+        limit,
+        offset: at,
+      });
+      if (rows.length) liveTotal = Number(rows[0].liveTotal ?? 0);
+      return rows.map(({ liveTotal: _, ...row }) => row);
+    },
+    count: async () => {
+      if (plain) return liveTotal ?? liveReceptions(db, q);
+      return Number((await db.select({ n: sql<number>`count(*)::int` }).from(counted))[0].n);
+    },
   });
   return { rows: result.rows, ...cappedTotal(result.total, cap) };
+}
+
+/** The company's received documents of the range (reception_days), for a page past the end. */
+async function liveReceptions(db: DbOrTx, q: ReceptionListRequest): Promise<number> {
+  const [row] = await rawRows<{ n: number }>(db, sql`select (${keptDocuments(q.companyId, q.from, q.to)}) as n`);
+  return Number(row?.n ?? 0);
 }
 
 /** One received document of the company, without its files. */

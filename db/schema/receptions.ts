@@ -262,3 +262,21 @@ export const pendingReceptions = pgTable(
   },
   (t) => [primaryKey({ columns: [t.companyId, t.rejectDeadline] })],
 );
+
+/**
+ * Received documents per company and Costa Rica day (expense_day, the day the list's range is in):
+ * the total of the received-documents list without a filter or search (db/queries/receptions.ts
+ * receptionList), added up from a month's rows instead of counted from the documents on every page,
+ * as expense_counts for the expenses list. Every received document counts, whatever its acceptance.
+ * Kept by the database (deferred triggers on received_documents, migration reception_days_triggers);
+ * a day without documents has no row.
+ */
+export const receptionDays = pgTable(
+  "reception_days",
+  {
+    companyId: integer("company_id").notNull(),
+    day: date("day").notNull(),
+    documents: integer("documents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.day] })],
+);
