@@ -4,7 +4,7 @@
  * ties at the 5th decimal, negative values and amounts with 13 integer digits.
  */
 import { describe, expect, it } from "vitest";
-import { add5, Decimal, fx, fxCmp, fxDiv, fxFixed, fxMul, fxOf5, money, money5, round5, type Fx } from "./decimal.ts";
+import { add5, Decimal, fx, fxAdd, fxCmp, fxDiv, fxFixed, fxMul, fxNeg, fxOf5, money, money5, round5, type Fx } from "./decimal.ts";
 
 /** mulberry32: deterministic so that a failure can be reproduced. */
 function rng(seed: number) {
@@ -98,6 +98,8 @@ describe("fast money arithmetic equals decimal.js", () => {
       const a = randomDecimal(40, 20, true);
       const b = randomDecimal(40, 20, true);
       expect(fxString(fxMul(fx(a), fx(b)))).toBe(D(a).times(b).toFixed());
+      expect(fxString(fxAdd(fx(a), fx(b)))).toBe(D(a).plus(b).toFixed());
+      expect(fxString(fxAdd(fx(a), fxNeg(fx(b))))).toBe(D(a).minus(b).toFixed());
       const a5 = round5(fx(randomDecimal(60, 5, true)));
       const b5 = round5(fx(randomDecimal(60, 5, true)));
       expect(money5(add5(a5, b5))).toBe(money5Of(D(money5(a5)).plus(money5(b5))));

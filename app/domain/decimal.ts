@@ -203,6 +203,19 @@ export function fxSign(x: Fx): number {
   return x.m < 0n ? -1 : x.m > 0n ? 1 : 0;
 }
 
+/** Sum, exact then rounded to 60 significant digits, as decimal.js `plus`. */
+export function fxAdd(a: Fx, b: Fx): Fx {
+  const e = a.e > b.e ? a.e : b.e;
+  const am = a.e === e ? a.m : a.m * pow10(e - a.e);
+  const bm = b.e === e ? b.m : b.m * pow10(e - b.e);
+  return sig({ m: am + bm, e });
+}
+
+/** −x. */
+export function fxNeg(x: Fx): Fx {
+  return { m: -x.m, e: x.e };
+}
+
 /** Compares a and b exactly: −1, 0 or 1. */
 export function fxCmp(a: Fx, b: Fx): number {
   const e = a.e > b.e ? a.e : b.e;
