@@ -85,7 +85,8 @@ export async function signIn(base: string): Promise<string> {
 
 /**
  * A session of the owner of the company with the most documents, written straight into a kept
- * benchmark database (its users have no known password): the session cookie, as the server reads it.
+ * benchmark database (its users have no known password): the session and CSRF cookies, as a signed-in
+ * browser sends them.
  */
 async function busiestOwnerCookie(databaseUrl: string): Promise<string> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
@@ -99,7 +100,9 @@ async function busiestOwnerCookie(databaseUrl: string): Promise<string> {
     await sql`update sessions set closed_at = ${now}, closed_reason = 'replaced' where user_id = ${owner.userId} and kind = 'web' and closed_at is null`;
     await sql`insert into sessions (id, user_id, company_id, expires_at, ip, user_agent, created_at, last_seen_at)
       values (${createHash("sha256").update(token).digest("hex")}, ${owner.userId}, ${owner.companyId}, ${new Date(now.getTime() + 3600_000)}, '127.0.0.1', 'bench', ${now}, ${now})`;
-    return `colibri_session=${token}`;
+    // With the CSRF cookie a browser holds from its first page (app/server/csrf.server.ts): without it
+    // every page would make a new one and send it back.
+    return `colibri_csrf=${randomBytes(24).toString("base64url")}; colibri_session=${token}`;
   } finally {
     await sql.end();
   }
