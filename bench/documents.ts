@@ -81,9 +81,10 @@ export async function refillKeptTables(database: Database, source: string) {
 }
 
 /**
- * Three companies (one user each), CLIENTS clients split by SHARES, then `documents` documents:
- * 80 % fe, 12 % te, 5 % nc, 2 % nd, 1 % fec over ~3 years (newest last); 85 % aceptado, 7 %
- * rechazado, 5 % procesando, 3 % por enviar; invoices 60 % paid, 10 % partly, 30 % unpaid.
+ * Three companies (one user each, an administrator, as whoever signs a company up is), CLIENTS
+ * clients split by SHARES, then `documents` documents: 80 % fe, 12 % te, 5 % nc, 2 % nd, 1 % fec
+ * over ~3 years (newest last); 85 % aceptado, 7 % rechazado, 5 % procesando, 3 % por enviar;
+ * invoices 60 % paid, 10 % partly, 30 % unpaid.
  * (bench/reports.ts seeds the same data and adds lines, note references and expenses.)
  */
 export async function fill(database: Database, documents: number) {
@@ -91,7 +92,7 @@ export async function fill(database: Database, documents: number) {
   await db.insert(currencies).values(ref.currencies.map((r) => ({ id: r.id, code: r.code, name: r.name, symbol: r.symbol }))).onConflictDoNothing();
   const owners: { companyId: number; browser: Browser }[] = [];
   for (let i = 0; i < SHARES.length; i++) {
-    const user = await createUser(db, { email: `bench${i}-${process.pid}@example.cr` });
+    const user = await createUser(db, { email: `bench${i}-${process.pid}@example.cr`, role: "admin" });
     const company = await createCompany(db, { name: `Bench ${i} S.A.`, identification: String(3101900000 + i) });
     await db.insert(companyUsers).values({ companyId: company.id, userId: user.id });
     owners.push({ companyId: company.id, browser: await signedIn(db, user.id, company.id) });

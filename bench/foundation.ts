@@ -84,9 +84,10 @@ export async function signIn(base: string): Promise<string> {
 }
 
 /**
- * A session of the owner of the company with the most documents, written straight into a kept
- * benchmark database (its users have no known password): the session and CSRF cookies, as a signed-in
- * browser sends them.
+ * A session of the owner of the company with the most documents (its administrator when the seed
+ * made one, bench/documents.ts, so that `/users` is the list and not a refusal), written straight
+ * into a kept benchmark database (its users have no known password): the session and CSRF cookies,
+ * as a signed-in browser sends them.
  */
 async function busiestOwnerCookie(databaseUrl: string): Promise<string> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
@@ -94,7 +95,8 @@ async function busiestOwnerCookie(databaseUrl: string): Promise<string> {
     const [owner] = await sql<{ userId: number; companyId: number }[]>`
       select cu.user_id as "userId", d.company_id as "companyId"
       from (select company_id, count(*) from documents group by company_id order by 2 desc limit 1) d
-      join company_users cu on cu.company_id = d.company_id order by cu.user_id limit 1`;
+      join company_users cu on cu.company_id = d.company_id join users u on u.id = cu.user_id
+      order by u.role = 'admin' desc, cu.user_id limit 1`;
     const token = randomBytes(32).toString("base64url");
     const now = new Date();
     await sql`update sessions set closed_at = ${now}, closed_reason = 'replaced' where user_id = ${owner.userId} and kind = 'web' and closed_at is null`;
