@@ -11,6 +11,7 @@ import { ACTIVITY_MESSAGES, COMPANY_MESSAGES, LOGO_MESSAGES } from "../../app/do
 import { ACTIVITY_CACHE_FRESH_MS, ACTIVITY_CACHE_KEEP_MS, ActivityCache, lookupActivities } from "../../app/server/activity-lookup.server.ts";
 import { readToasts } from "../../app/server/flash.server.ts";
 import { verifyPassword } from "../../app/server/password.server.ts";
+import { costaRicaDay } from "../../app/domain/document-status.ts";
 import { AE_CASES, startFakeHaciendaAe, type FakeHacienda } from "../fixtures/fake-hacienda-ae.ts";
 import { call, createCompany, createUser, signedIn, type Browser } from "../setup/app.ts";
 import { createTestDatabase } from "../setup/db.ts";
@@ -400,10 +401,12 @@ describe("company lists", () => {
     const bCo = await createCompany(database.db, { userIds: [user.id], name: "Beta Servicios" });
     await createCompany(database.db, { name: "Ajena S.A." });
     const now = new Date();
+    // The year is Costa Rica's, as the list counts it (until 06:00 UTC on 1 January it is still the last one).
+    const year = Number(costaRicaDay(now).slice(0, 4));
     await database.db.insert(documents).values([
       { companyId: a.id, kind: "fe", issuedAt: now },
       { companyId: a.id, kind: "te", issuedAt: now },
-      { companyId: a.id, kind: "fe", issuedAt: new Date(Date.UTC(now.getUTCFullYear() - 1, 5, 1)) },
+      { companyId: a.id, kind: "fe", issuedAt: new Date(Date.UTC(year - 1, 5, 1)) },
     ]);
     const b = await signedIn(database.db, user.id, bCo.id);
     const res = await call(b, companiesRoute.loader, { path: "/companies" });

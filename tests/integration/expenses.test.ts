@@ -378,13 +378,16 @@ describe("dashboard", () => {
   it("'Gastos', 'Gastos mes actual' and 'Ingresos vs Gastos' count this month's live expenses in colones, by category", async () => {
     const { company, category } = await setup();
     const [travel] = await database.db.insert(expenseCategories).values({ companyId: company.id, name: "Viajes" }).returning();
-    const today = costaRicaDay(new Date());
+    // One instant for the expenses' day and the dashboard's month: computed apart, Costa Rica's midnight
+    // (06:00 UTC) at a month's end could fall between them and put the expenses in the previous month.
+    const now = new Date();
+    const today = costaRicaDay(now);
     await database.db.insert(expenses).values([
       { companyId: company.id, categoryId: category.id, spentOn: today, description: "Papel", amount: "1000.50", paymentMethodCode: "01" },
       { companyId: company.id, categoryId: travel.id, spentOn: today, description: "Vuelo", amount: "100", currencyId: 1, exchangeRate: "505.255", paymentMethodCode: "02" },
       { companyId: company.id, categoryId: travel.id, spentOn: today, description: "Borrado", amount: "999999", paymentMethodCode: "01", deletedAt: new Date() },
     ]);
-    const cal = crCalendar(new Date());
+    const cal = crCalendar(now);
     const since = new Date(Date.UTC(cal.year, cal.month - 7, 1, 6));
     const from = new Date(Date.UTC(cal.year, cal.month - 1, 1, 6));
     const daysFrom = new Date(Date.UTC(cal.year, cal.month - 2, 1, 6));

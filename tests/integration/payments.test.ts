@@ -12,6 +12,7 @@ import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
 import { issueDocument } from "../../app/server/issue-document.server.ts";
 import { deletePayment, recordPayment, saveBank } from "../../app/server/payments.server.ts";
 import type { PaymentFormData } from "../../app/domain/payments.ts";
+import { costaRicaDay } from "../../app/domain/document-status.ts";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
 import * as route from "../../app/routes/payments/payments.tsx";
 import * as list from "../../app/routes/documents/documents-list.tsx";
@@ -185,7 +186,13 @@ describe("/payments route", () => {
     const d = await invoice(a);
     await recordPayment(database.db, { companyId: a.company.id, userId: a.user.id, payment: pay(d.id, "226150") });
     const br = await signedIn(database.db, a.user.id, a.company.id);
-    const r = await call(br, route.loader, { path: `/payments?document_id=${d.id}&volver=${encodeURIComponent("/invoices?page=2")}` });
+    // The form's default date is Costa Rica's day when the loader runs: read again if that day changed
+    // meanwhile (its midnight is 06:00 UTC), so `day` is the one the loader saw.
+    let day: string, r: Awaited<ReturnType<typeof call>>;
+    do {
+      day = costaRicaDay(new Date());
+      r = await call(br, route.loader, { path: `/payments?document_id=${d.id}&volver=${encodeURIComponent("/invoices?page=2")}` });
+    } while (costaRicaDay(new Date()) !== day);
     expect(r.status).toBe(200);
     expect(r.data).toMatchObject({
       mode: "pay",
@@ -195,7 +202,7 @@ describe("/payments route", () => {
       defaults: { amount: "1.000.000,00", payment_form: "01", currency_id: "2", description: `Pago factura Nº ${d.consecutivo}`, bank_id: "" },
     });
     expect(r.data.defaults.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(r.data.defaults.date).toBe(new Date(Date.now() - 6 * 3600_000).toISOString().slice(0, 10));
+    expect(r.data.defaults.date).toBe(day);
     // A return path off the whitelist falls back to the payments list.
     const evil = await call(br, route.loader, { path: `/payments?document_id=${d.id}&volver=${encodeURIComponent("https://evil.example/x")}` });
     expect(evil.data.volver).toBe("/payments");
