@@ -567,8 +567,8 @@ export async function benchFoundation() {
           };
           const refused = idleRuns.map((r) => r[p.path].status).find((status) => status !== 200);
           if (refused !== undefined) {
-            // Not the page: a refusal (the kept database's busiest company has no administrator, so
-            // /users answers 403 there) is cheaper than the page and says nothing of its budget.
+            // Not the page: a refusal (on a kept database whose busiest company has no administrator,
+            // /users answers 403) is cheaper than the page and says nothing of its budget.
             overBudget.push(`${p.path}: answered ${refused}, not the page: its figures are not the page's`);
           } else if (p.signedIn && !p.path.includes(".data")) {
             if (ratio.median > budgets.ratioToLogin) overBudget.push(`${p.path}: ${ratio.median}× /login > ${budgets.ratioToLogin}×`);

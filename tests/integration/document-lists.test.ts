@@ -11,10 +11,11 @@ import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
 import { issueDocument } from "../../app/server/issue-document.server.ts";
 import * as list from "../../app/routes/documents/documents-list.tsx";
 import { COUNT_AHEAD, documentList, SEARCH_COUNT_AHEAD } from "../../db/queries/document-lists.ts";
-import { addDays, costaRicaDay } from "../../app/domain/document-status.ts";
+import { addDays } from "../../app/domain/document-status.ts";
 import type { DocumentDraft } from "../../app/domain/document-draft.ts";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
 import { call, signedIn } from "../setup/app.ts";
+import { onOneCostaRicaDay } from "../setup/costa-rica-day.ts";
 import { createTestDatabase } from "../setup/db.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -165,16 +166,15 @@ describe("document lists", () => {
 
   it("overdue and due-today markers for unpaid invoices", async () => {
     const s = await setup();
-    // The due dates are set from Costa Rica's day right before the list is read, and set again if
-    // that day changes meanwhile (its midnight is 06:00 UTC), so a run across it reads what it set.
-    const dueAgo = async (dues: Array<[id: number, daysAgo: number]>) => {
-      for (;;) {
-        const day = costaRicaDay(new Date());
-        for (const [id, daysAgo] of dues) await database.db.update(documents).set({ expirationDate: addDays(day, -daysAgo) }).where(eq(documents.id, id));
-        const rows = (await get(s.b, "/invoices")).data.rows;
-        if (costaRicaDay(new Date()) === day) return rows;
-      }
-    };
+    // The due dates are set from Costa Rica's day right before the list is read, on that day, so a
+    // run across its midnight reads what it set.
+    const dueAgo = async (dues: Array<[id: number, daysAgo: number]>) =>
+      (
+        await onOneCostaRicaDay(async (day) => {
+          for (const [id, daysAgo] of dues) await database.db.update(documents).set({ expirationDate: addDays(day, -daysAgo) }).where(eq(documents.id, id));
+          return (await get(s.b, "/invoices")).data.rows;
+        })
+      ).result;
     let rows = await dueAgo([[s.fe.documentId, 0], [s.fe2.documentId, 1]]);
     expect(rows.find((r: { id: number }) => r.id === s.fe.documentId).due).toBe("Vence hoy");
     expect(rows.find((r: { id: number }) => r.id === s.fe2.documentId).due).toBe("Vencida hace 1 dia");

@@ -12,12 +12,12 @@ import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
 import { issueDocument } from "../../app/server/issue-document.server.ts";
 import { deletePayment, recordPayment, saveBank } from "../../app/server/payments.server.ts";
 import type { PaymentFormData } from "../../app/domain/payments.ts";
-import { costaRicaDay } from "../../app/domain/document-status.ts";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
 import * as route from "../../app/routes/payments/payments.tsx";
 import * as list from "../../app/routes/documents/documents-list.tsx";
 import * as detail from "../../app/routes/documents/detail.tsx";
 import { call, signedIn } from "../setup/app.ts";
+import { onOneCostaRicaDay } from "../setup/costa-rica-day.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 const schemaSet = testSchemaSet();
@@ -186,13 +186,8 @@ describe("/payments route", () => {
     const d = await invoice(a);
     await recordPayment(database.db, { companyId: a.company.id, userId: a.user.id, payment: pay(d.id, "226150") });
     const br = await signedIn(database.db, a.user.id, a.company.id);
-    // The form's default date is Costa Rica's day when the loader runs: read again if that day changed
-    // meanwhile (its midnight is 06:00 UTC), so `day` is the one the loader saw.
-    let day: string, r: Awaited<ReturnType<typeof call>>;
-    do {
-      day = costaRicaDay(new Date());
-      r = await call(br, route.loader, { path: `/payments?document_id=${d.id}&volver=${encodeURIComponent("/invoices?page=2")}` });
-    } while (costaRicaDay(new Date()) !== day);
+    // The form's default date is Costa Rica's day when the loader runs: `day` is the one it saw.
+    const { day, result: r } = await onOneCostaRicaDay(() => call(br, route.loader, { path: `/payments?document_id=${d.id}&volver=${encodeURIComponent("/invoices?page=2")}` }));
     expect(r.status).toBe(200);
     expect(r.data).toMatchObject({
       mode: "pay",

@@ -25,6 +25,7 @@ import * as detail from "../../app/routes/documents/detail.tsx";
 import * as clientsRoute from "../../app/routes/clients/clients.tsx";
 import { issuingCompany, sampleDraft } from "../fixtures/issuing.ts";
 import { mailBody, mailSubject, startSmtpCapture, type SmtpCapture } from "../fixtures/smtp.ts";
+import { onOneCostaRicaDay } from "../setup/costa-rica-day.ts";
 import { createTestDatabase } from "../setup/db.ts";
 import { call, signedIn } from "../setup/app.ts";
 
@@ -78,16 +79,15 @@ async function listRow(a: Setup, id: number, filter = "") {
 }
 /**
  * The list's row of an invoice from `overdueInvoice`, due two days before the day the list is read:
- * its due date is set again first, and again if Costa Rica's midnight (06:00 UTC) passes meanwhile,
- * so a run across that midnight does not see it due three days ago.
+ * its due date is set again first, on that day, so a run across Costa Rica's midnight does not see it
+ * due three days ago.
  */
 async function overdueRow(a: Setup, id: number) {
-  for (;;) {
-    const day = today();
+  const { result } = await onOneCostaRicaDay(async (day) => {
     await database.db.update(documents).set({ expirationDate: addDays(day, -2) }).where(eq(documents.id, id));
-    const row = await listRow(a, id);
-    if (today() === day) return row;
-  }
+    return listRow(a, id);
+  });
+  return result;
 }
 async function detailOf(a: Setup, id: number) {
   const b = await signedIn(database.db, a.user.id, a.company.id);
