@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decideAccess, matchRoute, PLAN5_READ_ONLY, ROUTES, targetCompanyId, type AccessState } from "./access.ts";
+import { matchRoutes } from "react-router";
+import { companyIdParam, decideAccess, matchRoute, PLAN5_READ_ONLY, ROUTES, targetCompanyId, type AccessState } from "./access.ts";
 
 // Every authenticated route of spec part 1 §2.1, written out again so the table cannot drift.
 const SPEC_ROUTES = `/dashboard, /rdashboard, /advertisement, /clients, /new-client, /client-detail/:id, /students, /items, /new-item, /edit-item/:id, /companies, /new-company, /edit-company/:id, /quotations, /recurrings, /new-quotation, /recurring-new, /edit-quotation/:document_type/:document_id, /edit-recurring/:document_type/:document_id, /invoices, /new-invoice, /tickets, /new-ticket, /detail/:type/:id/:print?, /main-configurations/:company_id, /all-configurations/:company_id, /config-hacienda/:company_id, /config-generals/:company_id, /config-email/:company_id, /template-email/:company_id, /notes, /new-note/:note_type/:document_type/:document_id, /payments, /expenses, /message-receptors, /new-message-receptor, /new-clone/:document_type/:document_id, /new-recurring/:document_type/:document_id, /report-tickets, /report-invoices, /report-notes, /report-expenses, /report-items, /report-purchases, /terms/:company_id, /taxes/:company_id, /add-user, /edit-user/:user_id, /users, /assign-company, /companies-user/:user_id, /all-companies, /simples, /new-simple, /providers, /report-document-receptions`
@@ -95,6 +96,14 @@ describe("decideAccess", () => {
     expect(decideAccess("/terms/4", { ...plan5, writing: true, targetPermission: 1 }).kind).toBe("allow");
     expect(targetCompanyId(matchRoute("/config-hacienda/42")!, "/config-hacienda/42")).toBe(42);
     expect(targetCompanyId(matchRoute("/clients")!, "/clients")).toBeNull();
+    // The id the route will receive: React Router decodes each segment before matching, so an
+    // encoded id is judged as the company it names, and what is not plain digits names none.
+    for (const [path, id] of [["/config-generals/%31%32", 12], ["/terms/%34%32", 42], ["/config-generals/%2012", null], ["/taxes/0x0c", null]] as const) {
+      expect(targetCompanyId(matchRoute(path)!, path), path).toBe(id);
+      const routed = matchRoutes([{ path: path.split("/")[1] + "/:company_id" }], path)?.[0]?.params.company_id;
+      expect(companyIdParam(routed), path).toBe(id);
+    }
+    expect(targetCompanyId(matchRoute("/terms/%E0%A4%A")!, "/terms/%E0%A4%A")).toBeNull();
     // Not signed in: still the sign-in page, not the refusal.
     expect(decideAccess("/clients", { ...plan5, writing: true, signedIn: false, hasCompany: false })).toEqual({ kind: "redirect", to: "/login" });
   });

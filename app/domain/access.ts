@@ -143,13 +143,29 @@ export function matchRoute(pathname: string): RouteRule | undefined {
   return compiled.find((c) => c.re.test(pathname))?.rule;
 }
 
-/** The `:company_id` of a route that names the company it changes (configuration screens), if any. */
+/** A company id as a route receives it (`params.company_id`): plain digits, else null (" 12", "0x0c", "1e1" are not ids). */
+export function companyIdParam(value: string | undefined): number | null {
+  return value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : null;
+}
+
+/**
+ * The `:company_id` of a route that names the company it changes (configuration screens), if any.
+ * The path is the request's, still percent-encoded; React Router decodes each segment before it
+ * hands the route its params, so the segment is decoded here the same way: `/terms/%31%32` is
+ * company 12 to the route, and is judged as company 12.
+ */
 export function targetCompanyId(rule: RouteRule, pathname: string): number | null {
   const segments = rule.pattern.split("/");
   const i = segments.indexOf(":company_id");
   if (i < 0) return null;
   const raw = pathname.split("/")[i] ?? "";
-  return /^\d{1,9}$/.test(raw) ? Number(raw) : null;
+  let segment = raw;
+  try {
+    segment = decodeURIComponent(raw);
+  } catch {
+    // A malformed escape: React Router keeps the segment as it is, and so does this.
+  }
+  return companyIdParam(segment);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Db } from "../../db/client.ts";
 import { manageableCompany } from "../../db/queries/companies.ts";
 import { generalConfigOf, templateOf, templatesOf, termOf, termsOf } from "../../db/queries/config.ts";
 import { emailTemplates, generalConfigurations, terms } from "../../db/schema/index.ts";
+import { companyIdParam } from "../domain/access.ts";
 import type { GeneralConfigInput, TemplateInput, TermInput } from "../domain/config-schemas.ts";
 import type { CurrentUser } from "./context.ts";
 
@@ -19,8 +20,8 @@ export const ADMIN_ONLY = "Solo un administrador puede hacer esta acción.";
  */
 export async function requireConfigCompany(db: Db, user: CurrentUser | undefined, rawId: string | undefined, opts: { admin?: boolean } = {}) {
   if (!user) throw data("No encontrado", { status: 404 });
-  const companyId = /^\d{1,9}$/.test(rawId ?? "") ? Number(rawId) : NaN;
-  const company = Number.isInteger(companyId) ? await manageableCompany(db, { userId: user.id, isSuperAdmin: user.isSuperAdmin, companyId }) : undefined;
+  const companyId = companyIdParam(rawId);
+  const company = companyId !== null ? await manageableCompany(db, { userId: user.id, isSuperAdmin: user.isSuperAdmin, companyId }) : undefined;
   if (!company) throw data("No encontrado", { status: 404 });
   if (opts.admin && !user.isAdmin) throw data(ADMIN_ONLY, { status: 403 });
   return company;

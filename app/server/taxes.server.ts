@@ -12,8 +12,8 @@ export const VAT_CODES = vatRates.map((v) => v.code);
 export const VAT_OPTIONS = vatRates.map((v) => ({ code: v.code, name: v.name, rate: v.rate }));
 
 /** The company if the user is linked to it (the current company always is), else 404. */
-export async function requireTaxCompany(db: Db, user: CurrentUser, companyId: number) {
-  const company = Number.isInteger(companyId) && companyId > 0 ? await companyOfUser(db, { userId: user.id, companyId }) : undefined;
+export async function requireTaxCompany(db: Db, user: CurrentUser, companyId: number | null) {
+  const company = companyId !== null && companyId > 0 ? await companyOfUser(db, { userId: user.id, companyId }) : undefined;
   if (!company) throw data("No encontrado", { status: 404 });
   return company;
 }

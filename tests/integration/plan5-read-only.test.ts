@@ -200,6 +200,17 @@ describe("plan 5: the session and the account stay usable", () => {
     // But a plan-5 company's configuration stays read-only from another company's session.
     const foreign = await call(b, configGenerals.action, { path: `/config-generals/${c}`, params: { company_id: id(c) }, form: { custom_quotation_name: "Proforma", currency: "1", mode_pos: "1", currency_emit_doc: "2" } });
     expect(foreign.status).toBe(403);
+    // The same with the id percent-encoded: React Router hands the route company_id "…" decoded.
+    const encoded = [...String(id(c))].map((d) => "%3" + d).join("");
+    const disguised = await call(b, configGenerals.action, { path: `/config-generals/${encoded}`, params: { company_id: id(c) }, form: { custom_quotation_name: "Proforma", currency: "1", mode_pos: "1", currency_emit_doc: "2" } });
+    expect(disguised.status).toBe(403);
+    expect(disguised.data).toBe(PLAN5_READ_ONLY);
+    // An id that is not plain digits names no company, on the way in and in the route: not found.
+    for (const raw of [` ${id(c)}`, `${id(c)}.0`, `0x${c.toString(16)}`]) {
+      const path = `/taxes/${encodeURIComponent(raw)}`;
+      const odd = await call(b, taxes.action, { path, params: { company_id: raw }, form: { name: "IVA raro", rate: "13", vat_code: "08" } });
+      expect(odd.status, raw).toBe(404);
+    }
     expect((await call(b, logout.action, { path: "/logout", form: {} })).status).toBe(302);
   });
 });

@@ -2,6 +2,7 @@ import { data, Link } from "react-router";
 import type { Route } from "./+types/taxes";
 import { taxTypesPage } from "../../../db/queries/items.ts";
 import { AppForm, Field } from "../../components/form.tsx";
+import { companyIdParam } from "../../domain/access.ts";
 import { Pagination } from "../../components/pagination.tsx";
 import { formValues, parseForm } from "../../domain/forms.ts";
 import { formatRate, TAX_MESSAGES, taxSchema } from "../../domain/item-schemas.ts";
@@ -15,7 +16,7 @@ import { requireTaxCompany, saveTaxType, VAT_CODES, VAT_OPTIONS } from "../../se
 
 const PER_PAGE = 10;
 
-async function load(request: Request, context: Route.LoaderArgs["context"], companyId: number) {
+async function load(request: Request, context: Route.LoaderArgs["context"], companyId: number | null) {
   const { user } = context.get(requestContext);
   if (!user) throw data("No encontrado", { status: 404 });
   const company = await requireTaxCompany(db(), user, companyId);
@@ -32,12 +33,12 @@ async function load(request: Request, context: Route.LoaderArgs["context"], comp
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  return { ...(await load(request, context, Number(params.company_id))), open: null as string | null, values: {} as Record<string, string>, errors: {} as Record<string, string> };
+  return { ...(await load(request, context, companyIdParam(params.company_id))), open: null as string | null, values: {} as Record<string, string>, errors: {} as Record<string, string> };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { user } = context.get(requestContext);
-  const companyId = Number(params.company_id);
+  const companyId = companyIdParam(params.company_id);
   if (!user) throw data("No encontrado", { status: 404 });
   const company = await requireTaxCompany(db(), user, companyId);
   if (!user.isAdmin) throw data(ADMIN_ONLY, { status: 403 });
