@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { and, asc, eq } from "drizzle-orm";
-import { companies, documentCounters, documents, expenseCategories, haciendaConfigs, jobs, webhookDeliveries } from "../../db/schema/index.ts";
+import { companies, documentCounters, documents, expenseCategories, haciendaConfigs, jobs, webhookDeliveries, webhookEndpoints } from "../../db/schema/index.ts";
 import { createTestDatabase } from "../setup/db.ts";
 import { startRealSandbox } from "../../app/hacienda/sandbox/real.ts";
 import type { Sandbox } from "../../app/hacienda/sandbox/server.ts";
@@ -293,9 +293,39 @@ describe("an integrator over HTTP", () => {
       await queueWebhookEvent(database.db, { companyId: a.company.id, type: "document.accepted", data: {} }, clock.now);
       const [d] = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, named.body.id));
       await expect(deliverWebhook(database.db, d.id, clock.now)).rejects.toThrow(API_MESSAGES.webhookPrivate);
+      // Loopback written as an IPv4-mapped IPv6 address (URL spells it [::ffff:7f00:1]), or in the
+      // old IPv4-compatible form, is loopback too.
+      for (const url of ["http://[::ffff:127.0.0.1]:9/x", "http://[::ffff:a9fe:a9fe]/latest", "http://[::7f00:1]:9/x", "http://[::1]:9/x"]) {
+        const mapped = await pos.call("POST", "/webhooks", { url });
+        expect(mapped.status, url).toBe(400);
+        expect(mapped.body.errors[0], url).toEqual({ pointer: "/url", detail: API_MESSAGES.webhookPrivate });
+      }
+      // One saved before that rule is not connected to: an address in the URL gets no lookup, so
+      // the delivery checks it itself. The receiver (listening on 127.0.0.1) hears nothing.
+      const port = new URL(receiverUrl).port;
+      await database.db.update(webhookEndpoints).set({ url: `http://[::ffff:7f00:1]:${port}/colibri` }).where(eq(webhookEndpoints.id, named.body.id));
+      const before = received.length;
+      await expect(deliverWebhook(database.db, d.id, clock.now)).rejects.toThrow(API_MESSAGES.webhookPrivate);
+      expect(received.length).toBe(before);
     } finally {
       process.env.WEBHOOK_ALLOW_PRIVATE = "true";
     }
+  });
+
+  it("delivers to an endpoint named by its host name, not only by its address", async () => {
+    const a = await apiCompany(database.db);
+    const pos = new Integrator(a.username, a.password);
+    await pos.signIn();
+    // localhost is private, so allowed here by WEBHOOK_ALLOW_PRIVATE; the name still goes through the
+    // delivery's own DNS lookup, which Node asks for every address.
+    const hook = await pos.call("POST", "/webhooks", { url: receiverUrl.replace("127.0.0.1", "localhost"), events: ["document.accepted"] });
+    expect(hook.status).toBe(201);
+    const { queueWebhookEvent, deliverWebhook } = await import("../../app/server/api/webhooks.server.ts");
+    await queueWebhookEvent(database.db, { companyId: a.company.id, type: "document.accepted", data: { by: "name" } }, clock.now);
+    const [d] = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, hook.body.id));
+    const before = received.length;
+    expect(await deliverWebhook(database.db, d.id, clock.now)).toBe("delivered");
+    expect(received.slice(before).map((r) => JSON.parse(r.body).data)).toEqual([{ by: "name" }]);
   });
 });
 

@@ -48,7 +48,8 @@ export function checkWebhookUrl(raw: string): { ok: true; url: string } | { ok: 
     return { ok: false, message: API_MESSAGES.webhookUrl };
   }
   if ((u.protocol !== "https:" && u.protocol !== "http:") || u.username || u.password || !u.hostname) return { ok: false, message: API_MESSAGES.webhookUrl };
-  if (!apiEnv().webhookAllowPrivate && (u.hostname === "localhost" || (net.isIP(u.hostname.replace(/^\[|\]$/g, "")) && privateAddress(u.hostname.replace(/^\[|\]$/g, ""))))) {
+  const literal = literalAddress(u.hostname);
+  if (!apiEnv().webhookAllowPrivate && (u.hostname === "localhost" || (literal !== null && privateAddress(literal)))) {
     return { ok: false, message: API_MESSAGES.webhookPrivate };
   }
   return { ok: true, url: u.toString() };
@@ -200,24 +201,42 @@ export function signatureHeader(secret: string, timestamp: number, body: string)
   return `t=${timestamp},v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
 }
 
-/** Loopback, private, link-local, unique-local, CGNAT, multicast and unspecified addresses. */
+/**
+ * Loopback, private, link-local, unique-local, CGNAT, multicast, reserved and unspecified addresses,
+ * in any of their spellings: an IPv4-mapped IPv6 address (`::ffff:127.0.0.1`, which URL writes
+ * `::ffff:7f00:1`) is judged as the IPv4 address it maps to.
+ */
+const INTERNAL = new net.BlockList();
+for (const [address, bits] of [["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12], ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 3]] as const) {
+  INTERNAL.addSubnet(address, bits, "ipv4");
+}
+// ::/96 holds the unspecified address, loopback and the old IPv4-compatible form (::7f00:1).
+for (const [address, bits] of [["::", 96], ["fc00::", 7], ["fe80::", 10], ["fec0::", 10], ["ff00::", 8]] as const) INTERNAL.addSubnet(address, bits, "ipv6");
+
 export function privateAddress(ip: string): boolean {
-  if (net.isIPv4(ip)) {
-    const [a, b] = ip.split(".").map(Number);
-    return a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || a >= 224;
-  }
-  const v = ip.toLowerCase();
-  if (v.startsWith("::ffff:")) return privateAddress(v.slice(7));
-  return v === "::" || v === "::1" || v.startsWith("fc") || v.startsWith("fd") || v.startsWith("fe8") || v.startsWith("fe9") || v.startsWith("fea") || v.startsWith("feb") || v.startsWith("ff");
+  const family = net.isIP(ip);
+  return family !== 0 && INTERNAL.check(ip, family === 4 ? "ipv4" : "ipv6");
 }
 
-/** DNS lookup that refuses internal addresses (the address checked is the one connected to). */
+/** The address a URL's host names when it is written as one (`[::1]` without its brackets), else null. */
+function literalAddress(hostname: string): string | null {
+  const bare = hostname.replace(/^\[|\]$/g, "");
+  return net.isIP(bare) ? bare : null;
+}
+
+/**
+ * DNS lookup that refuses internal addresses: only the addresses that are not internal are handed
+ * to the connection, so the address checked is the one connected to. Node asks for every address
+ * (`all`, to try IPv6 and IPv4 in turn) and gets them all.
+ */
 function guardedLookup(allowPrivate: boolean): net.LookupFunction {
   return (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: false }, (err, address, family) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, "", 0);
-      if (!allowPrivate && privateAddress(address as string)) return callback(new Error(API_MESSAGES.webhookPrivate), "", 0);
-      callback(null, address as string, family);
+      const usable = allowPrivate ? addresses : addresses.filter((a) => !privateAddress(a.address));
+      if (usable.length === 0) return callback(new Error(API_MESSAGES.webhookPrivate), "", 0);
+      if (options.all) return callback(null, usable);
+      callback(null, usable[0].address, usable[0].family);
     });
   };
 }
@@ -226,10 +245,14 @@ function guardedLookup(allowPrivate: boolean): net.LookupFunction {
 function post(url: string, body: string, headers: Record<string, string>): Promise<number> {
   const u = new URL(url);
   const lib = u.protocol === "https:" ? https : http;
+  const allowPrivate = apiEnv().webhookAllowPrivate;
+  // An address written in the URL is connected to without a lookup: it is checked here.
+  const literal = literalAddress(u.hostname);
+  if (!allowPrivate && literal !== null && privateAddress(literal)) return Promise.reject(new Error(API_MESSAGES.webhookPrivate));
   return new Promise((resolve, reject) => {
     const req = lib.request(
       u,
-      { method: "POST", headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) }, timeout: WEBHOOK_TIMEOUT_MS, lookup: guardedLookup(apiEnv().webhookAllowPrivate) },
+      { method: "POST", headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) }, timeout: WEBHOOK_TIMEOUT_MS, lookup: guardedLookup(allowPrivate) },
       (res) => {
         res.resume();
         res.on("end", () => resolve(res.statusCode ?? 0));
