@@ -1,6 +1,6 @@
 // Sign-in, sign-out and password recovery use-cases.
 import { and, asc, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { Db, DbOrTx } from "../../db/client.ts";
 import { companies, companyUsers, passwordResetTokens, sessions, users } from "../../db/schema/index.ts";
 import { env } from "./env.server.ts";
 import { sendMail } from "./mail.server.ts";
@@ -108,22 +108,40 @@ async function sendResetLink(db: Db, email: string, now: Date): Promise<void> {
   });
 }
 
-export async function resetPassword(db: Db, input: { token: string; email: string; password: string; now: Date }): Promise<{ ok: boolean }> {
+/** `throttled`: refused before the token was looked up (the page answers 429). */
+export type ResetResult = { ok: true } | { ok: false; message?: string; throttled?: boolean };
+
+/**
+ * Sets a new password with a reset link. The attempt is claimed on the client address first, as a
+ * sign-in is (same limit, own key; docs/decisions/122), and the token is looked up (a SHA-256 and an
+ * indexed read) before the new password is hashed: a made-up token costs no scrypt. A valid link
+ * gives the address's claim back.
+ */
+export async function resetPassword(db: Db, input: { token: string; email: string; password: string; ip: string; now: Date }): Promise<ResetResult> {
+  const ipKey = throttleKeys.resetTokenIp(input.ip);
+  const byIp = await claimAttempt(db, ipKey, LIMITS.ip, input.now);
+  if (!byIp.ok) return { ok: false, message: tooManyAttempts(byIp.waitSeconds), throttled: true };
   const hash = sha256Hex(input.token);
-  const passwordHash = await hashPassword(input.password);
-  return db.transaction(async (tx) => {
-    const [row] = await tx
+  const usable = (tx: DbOrTx) =>
+    tx
       .select({ id: passwordResetTokens.id, userId: passwordResetTokens.userId, email: users.email })
       .from(passwordResetTokens)
       .innerJoin(users, eq(users.id, passwordResetTokens.userId))
-      .where(and(eq(passwordResetTokens.tokenHash, hash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, input.now)))
-      .for("update");
-    if (!row || row.email.toLowerCase() !== input.email.toLowerCase()) return { ok: false };
+      .where(and(eq(passwordResetTokens.tokenHash, hash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, input.now)));
+  const matches = (row: { email: string } | undefined): row is { id: number; userId: number; email: string } => !!row && row.email.toLowerCase() === input.email.toLowerCase();
+  if (!matches((await usable(db))[0])) return { ok: false };
+  // Hashed outside the transaction (the embedded database's one connection is not held for it); the
+  // token is checked again under its row lock, so a link used meanwhile is refused.
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction(async (tx) => {
+    const [row] = await usable(tx).for("update");
+    if (!matches(row)) return { ok: false };
     await tx.update(passwordResetTokens).set({ usedAt: input.now }).where(eq(passwordResetTokens.userId, row.userId));
     await tx.update(users).set({ passwordHash }).where(eq(users.id, row.userId));
     // A changed password ends every open session of the account, and lifts the sign-in delay.
     await tx.update(sessions).set({ closedAt: input.now, closedReason: "password" }).where(and(eq(sessions.userId, row.userId), isNull(sessions.closedAt)));
     await clearAttempts(tx, throttleKeys.account(row.email));
+    await releaseAttempt(tx, ipKey, LIMITS.ip);
     return { ok: true };
   });
 }

@@ -42,6 +42,8 @@ export const throttleKeys = {
   ip: (ip: string) => `ip:${ip}`,
   resetEmail: (email: string) => `reset-email:${email.trim().toLowerCase()}`,
   resetIp: (ip: string) => `reset-ip:${ip}`,
+  /** Posts of the reset-link form (/password/reset/:token) per client address, with the `ip` policy. */
+  resetTokenIp: (ip: string) => `reset-token-ip:${ip}`,
 };
 
 /** Seconds the account waits after its `failures`-th counted attempt. */

@@ -4,12 +4,14 @@
 // delay (the message says how long) instead of a lockout; a successful reset clears it; the IP limit
 // is high and separate, so an office behind one address is not locked out by one person.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Database } from "../../db/client.ts";
 import { authThrottle, passwordResetTokens } from "../../db/schema/index.ts";
 import * as login from "../../app/routes/auth/login.tsx";
 import * as passwordEmail from "../../app/routes/auth/password-email.tsx";
-import { LOGIN_FAILED, resetPassword, signIn } from "../../app/server/auth.server.ts";
+import * as passwordReset from "../../app/routes/auth/password-reset.tsx";
+import * as passwords from "../../app/server/password.server.ts";
+import { LOGIN_FAILED, RESET_FAILED, resetPassword, signIn } from "../../app/server/auth.server.ts";
 import { randomToken, sha256Hex } from "../../app/server/secrets.server.ts";
 import { LIMITS, accountDelaySeconds, claimAttempt, throttleKeys, waitText } from "../../app/server/throttle.server.ts";
 import { anonymous, call, createCompany, createUser } from "../setup/app.ts";
@@ -112,7 +114,7 @@ describe("a burst of concurrent wrong passwords", () => {
     expect((await attempt(user.email, user.password, ip(), at(now, 1))).ok).toBe(false);
     const token = randomToken();
     await database.db.insert(passwordResetTokens).values({ userId: user.id, tokenHash: sha256Hex(token), expiresAt: at(now, 600) });
-    expect(await resetPassword(database.db, { token, email: user.email, password: "nueva-clave-9", now: at(now, 2) })).toEqual({ ok: true });
+    expect(await resetPassword(database.db, { token, email: user.email, password: "nueva-clave-9", ip: ip(), now: at(now, 2) })).toEqual({ ok: true });
     expect((await attempt(user.email, "nueva-clave-9", ip(), at(now, 3))).ok).toBe(true);
   });
 
@@ -186,5 +188,56 @@ describe("password reset requests", () => {
     const res = await ask(`uno-mas-${seq}@example.cr`, from);
     expect(res.status).toBe(429);
     expect(res.data.message).toMatch(/^Demasiadas solicitudes de recuperación\. Inténtalo de nuevo en \d+ minutos?\.$/);
+  });
+});
+
+describe("password reset links (/password/reset/:token)", () => {
+  const post = (token: string, email: string, from: string, password = "nueva-clave-9") =>
+    call(anonymous(), passwordReset.action, { path: `/password/reset/${token}`, params: { token }, form: { email, password, password_confirmation: password }, headers: { "x-colibri-client-ip": from } });
+  async function link(userId: number) {
+    const token = randomToken();
+    await database.db.insert(passwordResetTokens).values({ userId, tokenHash: sha256Hex(token), expiresAt: at(new Date(), 600) });
+    return token;
+  }
+
+  it("per IP: made-up tokens get the same answer as before up to the sign-in limit, then the wait (429); a real link still works from another address", async () => {
+    const user = await account();
+    const token = await link(user.id);
+    const flooder = ip();
+    for (let i = 0; i < LIMITS.ip.limit; i++) {
+      const res = await post(randomToken(), user.email, flooder);
+      expect([res.status, res.data.message]).toEqual([400, RESET_FAILED]);
+    }
+    const refused = await post(randomToken(), user.email, flooder);
+    expect(refused.status).toBe(429);
+    expect(refused.data.message).toMatch(/^Demasiados intentos fallidos\. Inténtalo de nuevo en \d+ minutos?\.$/);
+    expect(refused.data.values.email).toBe(user.email);
+    // The flooded address is refused even with the real link; the owner, elsewhere, is not.
+    expect((await post(token, user.email, flooder)).status).toBe(429);
+    const ok = await post(token, user.email, ip());
+    expect([ok.status, ok.location]).toEqual([302, "/login"]);
+    expect((await attempt(user.email, "nueva-clave-9", ip(), new Date())).ok).toBe(true);
+  });
+
+  it("a wrong, used or expired token, or another account's e-mail, is answered without hashing the new password; a real link hashes it once", async () => {
+    const user = await account();
+    const token = await link(user.id);
+    const expired = randomToken();
+    await database.db.insert(passwordResetTokens).values({ userId: user.id, tokenHash: sha256Hex(expired), expiresAt: at(new Date(), -1) });
+    const hash = vi.spyOn(passwords, "hashPassword");
+    try {
+      for (const [t, email] of [[randomToken(), user.email], [expired, user.email], [token, "otra-persona@example.cr"]]) {
+        const res = await post(t, email, ip());
+        expect([res.status, res.data.message]).toEqual([400, RESET_FAILED]);
+      }
+      expect(hash).not.toHaveBeenCalled();
+      expect((await post(token, user.email, ip())).location).toBe("/login");
+      expect(hash).toHaveBeenCalledTimes(1);
+      // Used now: refused, again without a hash.
+      expect((await post(token, user.email, ip())).data.message).toBe(RESET_FAILED);
+      expect(hash).toHaveBeenCalledTimes(1);
+    } finally {
+      hash.mockRestore();
+    }
   });
 });

@@ -160,16 +160,16 @@ describe("password reset", () => {
     const token = randomToken();
     const now = new Date();
     await database.db.insert(passwordResetTokens).values({ userId: user.id, tokenHash: sha256Hex(token), expiresAt: new Date(now.getTime() + 60_000) });
-    expect(await resetPassword(database.db, { token, email: "otro@example.cr", password: "nueva-clave", now })).toEqual({ ok: false });
+    expect(await resetPassword(database.db, { token, email: "otro@example.cr", password: "nueva-clave", ip: "10.9.9.9", now })).toEqual({ ok: false });
     const b = anonymous();
     const ok = await call(b, reset.action, { path: `/password/reset/${token}`, params: { token }, form: { email: user.email, password: "nueva-clave", password_confirmation: "nueva-clave" } });
     expect(ok.location).toBe("/login");
     expect(toastsOf(b)[0].text).toBe("Tu contraseña se cambio correctamente, ya puedes iniciar sesion con tu correo y nueva clave.");
-    expect(await resetPassword(database.db, { token, email: user.email, password: "otra-clave", now })).toEqual({ ok: false });
+    expect(await resetPassword(database.db, { token, email: user.email, password: "otra-clave", ip: "10.9.9.9", now })).toEqual({ ok: false });
     expect((await signIn(database.db, { email: user.email, password: "nueva-clave", ip: "1.1.1.1", userAgent: null, now })).ok).toBe(true);
     const expiredToken = randomToken();
     await database.db.insert(passwordResetTokens).values({ userId: user.id, tokenHash: sha256Hex(expiredToken), expiresAt: new Date(now.getTime() - 1) });
-    expect(await resetPassword(database.db, { token: expiredToken, email: user.email, password: "otra-clave", now })).toEqual({ ok: false });
+    expect(await resetPassword(database.db, { token: expiredToken, email: user.email, password: "otra-clave", ip: "10.9.9.9", now })).toEqual({ ok: false });
   });
 
   it("the confirmation must match", async () => {

@@ -6,17 +6,20 @@ import { AppForm, Field, FormAlert } from "../../components/form.tsx";
 import { resetPasswordSchema } from "../../domain/auth-schemas.ts";
 import { parseForm } from "../../domain/forms.ts";
 import { RESET_DONE, RESET_FAILED, resetPassword } from "../../server/auth.server.ts";
+import { requestContext } from "../../server/context.ts";
 import { db } from "../../server/db.server.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
 
 // No React here (decision 003): the field checks are a small script of their own (decision 166).
 export const handle = { hydrate: false, script: authChecks };
 
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   const parsed = parseForm(resetPasswordSchema, await request.formData());
   if (!parsed.ok) return data({ errors: parsed.errors, values: { email: parsed.values.email ?? "" }, message: null }, { status: 400 });
-  const result = await resetPassword(db(), { token: params.token, ...parsed.data, now: new Date() });
-  if (!result.ok) return data({ errors: {}, values: { email: parsed.data.email }, message: RESET_FAILED }, { status: 400 });
+  const result = await resetPassword(db(), { token: params.token, ...parsed.data, ip: context.get(requestContext).ip, now: new Date() });
+  if (!result.ok) {
+    return data({ errors: {}, values: { email: parsed.data.email }, message: result.message ?? RESET_FAILED }, { status: result.throttled ? 429 : 400 });
+  }
   return redirectWithToast("/login", { type: "success", text: RESET_DONE });
 }
 
