@@ -16,23 +16,51 @@ import { decryptSecret, encryptSecret } from "./secrets.server.ts";
 type Kind = "outgoing" | "reception";
 
 /**
- * The ports a company's outgoing mail server may use (docs/decisions/114): the usual SMTP ports,
- * plus SMTP_EXTRA_PORTS (comma-separated; tests put their local servers' ports there). Any other
- * port is refused before connecting, so the test e-mail cannot probe the server's network.
+ * The ports a company's mail servers may use (docs/decisions/114): the usual SMTP ports for the
+ * outgoing server, the IMAP ports for the reception mailbox, plus SMTP_EXTRA_PORTS and
+ * IMAP_EXTRA_PORTS (comma-separated; tests put their local servers' ports there). Any other port is
+ * refused before connecting, so neither the test e-mail nor the mailbox job can probe the server's
+ * network.
  */
-export const SMTP_PORTS = [25, 465, 587, 2525];
+export const MAIL_PORTS: Record<Kind, readonly number[]> = { outgoing: [25, 465, 587, 2525], reception: [143, 993] };
+const EXTRA_PORTS: Record<Kind, string> = { outgoing: "SMTP_EXTRA_PORTS", reception: "IMAP_EXTRA_PORTS" };
 
-export function allowedSmtpPorts(): number[] {
-  const extra = (process.env.SMTP_EXTRA_PORTS ?? "")
+function allowedMailPorts(kind: Kind): number[] {
+  const extra = (process.env[EXTRA_PORTS[kind]] ?? "")
     .split(",")
     .map((p) => Number(p.trim()))
     .filter((p) => Number.isInteger(p) && p > 0 && p < 65536);
-  return [...SMTP_PORTS, ...extra];
+  return [...MAIL_PORTS[kind], ...extra];
 }
 
-/** The message for a port that is not a mail port, or null when it is one. */
-export function smtpPortProblem(port: number): string | null {
-  return allowedSmtpPorts().includes(port) ? null : `Use un puerto de servidor de correo: ${SMTP_PORTS.slice(0, -1).join(", ")} o ${SMTP_PORTS.at(-1)}.`;
+/** The message for a port that is not a mail port of its kind, or null when it is one. */
+export function mailPortProblem(kind: Kind, port: number): string | null {
+  const usual = MAIL_PORTS[kind];
+  return allowedMailPorts(kind).includes(port) ? null : `Use un puerto de servidor de correo: ${usual.slice(0, -1).join(", ")} o ${usual.at(-1)}.`;
+}
+
+export const KEPT_PASSWORD_MESSAGE = "Escriba la contraseña: el servidor, el puerto o el usuario cambió.";
+
+/**
+ * A stored password is kept only for the server it was given for: with another host, port or user,
+ * a blank password would send it to a server nobody typed it for (docs/decisions/114).
+ */
+async function keptPasswordProblem(db: Db, companyId: number, kind: Kind, input: MailServerInput): Promise<string | null> {
+  if (input.password) return null;
+  const current = await emailConfigOf(db, companyId, kind);
+  if (!current) return null;
+  const same = current.host.toLowerCase() === input.host.toLowerCase() && current.port === input.port && current.username === input.username;
+  return same ? null : KEPT_PASSWORD_MESSAGE;
+}
+
+type MailServerInput = { host: string; port: number; username: string; password: string | null };
+
+/** Why a mail server's form cannot be saved as it is, and on which field; null when it can. */
+export async function mailServerProblem(db: Db, companyId: number, kind: Kind, input: MailServerInput): Promise<{ field: "port" | "password"; message: string } | null> {
+  const port = mailPortProblem(kind, input.port);
+  if (port) return { field: "port", message: port };
+  const password = await keptPasswordProblem(db, companyId, kind, input);
+  return password ? { field: "password", message: password } : null;
 }
 
 /** What the e-mail screen shows: values without the password, and whether one is stored. */
@@ -136,7 +164,7 @@ export async function sendCompanyMail(db: Db, companyId: number, message: MailMe
     return { via: "global", messageId: sent.messageId };
   }
   // A server saved on another port before the rule (or by hand) is not contacted.
-  const portProblem = smtpPortProblem(cfg.port);
+  const portProblem = mailPortProblem("outgoing", cfg.port);
   if (portProblem) throw new Error(`No se logró conectar con el servidor de correo ${cfg.host}:${cfg.port}. ${portProblem}`);
   const transporter = transportFor(cfg);
   try {

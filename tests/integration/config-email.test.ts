@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emailConfigs } from "../../db/schema/index.ts";
 import * as route from "../../app/routes/config/config-email.tsx";
 import * as tabs from "../../app/routes/config/configurations.tsx";
-import { sendCompanyMail } from "../../app/server/company-mail.server.ts";
+import { KEPT_PASSWORD_MESSAGE, sendCompanyMail } from "../../app/server/company-mail.server.ts";
 import { decryptSecret } from "../../app/server/secrets.server.ts";
 import { call, createCompany, createUser, signedIn, type CallResult } from "../setup/app.ts";
 import { allowSmtpPort } from "../fixtures/smtp.ts";
@@ -145,7 +145,7 @@ describe("enviar correo de prueba", () => {
     // Nothing listens on an allowed port: the same message as for any other network failure.
     const closed = await closedPort();
     allowSmtpPort(closed);
-    await call(b, route.action, { ...p(company.id), form: outgoing({ port: String(closed), password: "" }) });
+    await call(b, route.action, { ...p(company.id), form: outgoing({ port: String(closed) }) });
     const refused = await call(b, route.action, { ...p(company.id), form: { section: "email-test", test_to: "a@b.cr" } });
     expect(refused.data.message).toBe(`No se logró conectar con el servidor de correo 127.0.0.1:${closed}. Revise el servidor, el puerto y el cifrado.`);
     const bad = await call(b, route.action, { ...p(company.id), form: { section: "email-test", test_to: "no-es-correo" } });
@@ -188,7 +188,7 @@ describe("enviar correo de prueba", () => {
     try {
       const messages: string[] = [];
       for (const [host, port] of [["127.0.0.1", noSmtpPort], ["no-existe.invalid", 587]] as const) {
-        await call(b, route.action, { ...p(company.id), form: outgoing({ host, port: String(port), password: "" }) });
+        await call(b, route.action, { ...p(company.id), form: outgoing({ host, port: String(port) }) });
         messages.push((await call(b, route.action, { ...p(company.id), form: { section: "email-test", test_to: "a@b.cr" } })).data.message);
       }
       expect(messages).toEqual([
@@ -207,7 +207,46 @@ describe("enviar correo de prueba", () => {
   });
 });
 
+describe("a stored password is kept only for the server it was given for", () => {
+  it("another host, port or user needs the password again: nothing saved, values kept; the same server keeps it", async () => {
+    const { b, company } = await setup();
+    await call(b, route.action, { ...p(company.id), form: outgoing() });
+    const before = (await stored(company.id, "outgoing"))!;
+    for (const change of [{ host: "correo.atacante.example" }, { host: "127.0.0.1", port: "2525" }, { username: "otro-usuario" }]) {
+      const res = await call(b, route.action, { ...p(company.id), form: outgoing({ ...change, password: "" }) });
+      expect(res.status, JSON.stringify(change)).toBe(400);
+      expect(res.data.errors.password).toBe(KEPT_PASSWORD_MESSAGE);
+      expect(res.data.message).toBe(KEPT_PASSWORD_MESSAGE);
+      for (const [field, value] of Object.entries(change)) expect(res.data.values[field]).toBe(value);
+      expect(await stored(company.id, "outgoing")).toEqual(before);
+    }
+    // The same server (the host's case aside) with another sender name: the password stays.
+    const same = await call(b, route.action, { ...p(company.id), form: outgoing({ host: "127.0.0.1", from_name: "Correo Dos", password: "" }) });
+    expect(same.status).toBe(302);
+    expect(await stored(company.id, "outgoing")).toMatchObject({ fromName: "Correo Dos", passwordEnc: before.passwordEnc });
+    // Another server with its password typed: saved.
+    expect((await call(b, route.action, { ...p(company.id), form: outgoing({ host: "localhost", password: "otra-clave" }) })).status).toBe(302);
+    expect((await stored(company.id, "outgoing")).host).toBe("localhost");
+    // The reception mailbox follows the same rule.
+    const mailbox = { section: "email-reception", host: "imap.correo.cr", port: "993", username: "recibos@correo.cr", password: "imap-clave", encryption: "ssl" };
+    expect((await call(b, route.action, { ...p(company.id), form: mailbox })).status).toBe(302);
+    const moved = await call(b, route.action, { ...p(company.id), form: { ...mailbox, host: "imap.atacante.example", password: "" } });
+    expect(moved.status).toBe(400);
+    expect(moved.data.errors.password).toBe(KEPT_PASSWORD_MESSAGE);
+    expect((await stored(company.id, "reception")).host).toBe("imap.correo.cr");
+  });
+});
+
 describe("reception mailbox ('Configuración recepción de email')", () => {
+  it("only IMAP ports are saved: another port is refused on its field, nothing saved, values kept", async () => {
+    const { b, company } = await setup();
+    const redis = await call(b, route.action, { ...p(company.id), form: { section: "email-reception", host: "10.0.0.5", port: "6379", username: "u", password: "p", encryption: "" } });
+    expect(redis.status).toBe(400);
+    expect(redis.data.errors.port).toBe("Use un puerto de servidor de correo: 143 o 993.");
+    expect(redis.data.values).toMatchObject({ host: "10.0.0.5", port: "6379", username: "u" });
+    expect(await stored(company.id, "reception")).toBeUndefined();
+  });
+
   it("saves host, port, user, password (encrypted) and encryption; missing data → 'Faltan datos'", async () => {
     const { b, company } = await setup();
     const bad = await call(b, route.action, { ...p(company.id), form: { section: "email-reception", host: "imap.correo.cr", port: "", username: "", password: "" } });

@@ -1,6 +1,7 @@
 // The reception mailbox against a real IMAP server (issue 12 item 5): Dovecot started by the test
 // (tests/fixtures/dovecot.ts), messages put in with IMAP APPEND, the real jobs (scheduled task →
 // one mailbox job per company → readMailbox: imapflow + mailparser → the upload's intake).
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asc, eq } from "drizzle-orm";
 import nodemailer from "nodemailer";
@@ -134,5 +135,41 @@ describe("reception mailbox (Dovecot)", () => {
     await database.db.update(emailConfigs).set({ passwordEnc: encryptSecret("otra-clave") }).where(eq(emailConfigs.companyId, company.id));
     await expect(readMailbox(database.db, { companyId: company.id, now: new Date() })).rejects.toThrow(/No se pudo entrar al buzón de recepción/);
     expect((await stateOf(company.id)).lastError).toMatch(/Revise la configuración de recepción de email/);
+  });
+
+  it("is no port scanner: a mailbox saved on a port that is not IMAP's is not contacted, and every network failure reads the same", async () => {
+    const { company } = await mailboxCompany();
+    let contacted = 0;
+    const probe = net.createServer((socket) => {
+      contacted++;
+      socket.end("-ERR not IMAP\r\n");
+    });
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+    const probePort = (probe.address() as net.AddressInfo).port;
+    try {
+      // Saved before the port rule (or by hand): refused before connecting.
+      await database.db.update(emailConfigs).set({ port: probePort }).where(eq(emailConfigs.companyId, company.id));
+      await expect(readMailbox(database.db, { companyId: company.id, now: new Date() })).rejects.toThrow(/Use un puerto de servidor de correo: 143 o 993/);
+      expect(contacted).toBe(0);
+      // Allowed ports where no IMAP server answers: nothing listening, or something else listening.
+      const closed = await new Promise<number>((r) => {
+        const s = net.createServer().listen(0, "127.0.0.1", () => {
+          const port = (s.address() as net.AddressInfo).port;
+          s.close(() => r(port));
+        });
+      });
+      const errors: string[] = [];
+      for (const port of [closed, probePort]) {
+        process.env.IMAP_EXTRA_PORTS = `${process.env.IMAP_EXTRA_PORTS},${port}`;
+        await database.db.update(emailConfigs).set({ port }).where(eq(emailConfigs.companyId, company.id));
+        await expect(readMailbox(database.db, { companyId: company.id, now: new Date() })).rejects.toThrow();
+        errors.push((await stateOf(company.id)).lastError!);
+      }
+      expect(errors).toEqual(
+        [closed, probePort].map((port) => `No se pudo entrar al buzón de recepción ${dovecot.user}@${dovecot.host}:${port}: no se logró conectar con el servidor de correo. Revise la configuración de recepción de email.`),
+      );
+    } finally {
+      await new Promise((r) => probe.close(r));
+    }
   });
 });

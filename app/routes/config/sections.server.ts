@@ -14,7 +14,7 @@ import {
   withParam,
 } from "../../domain/config-schemas.ts";
 import { formValues, parseForm, type FieldErrors } from "../../domain/forms.ts";
-import { hasEmailPassword, saveOutgoingEmail, saveReceptionEmail, sendTestMail, smtpPortProblem } from "../../server/company-mail.server.ts";
+import { hasEmailPassword, mailServerProblem, saveOutgoingEmail, saveReceptionEmail, sendTestMail } from "../../server/company-mail.server.ts";
 import { ADMIN_ONLY, optionalId, saveGeneralConfig, saveTemplate, saveTerm } from "../../server/config.server.ts";
 import type { CurrentUser } from "../../server/context.ts";
 import { redirectWithToast } from "../../server/flash.server.ts";
@@ -59,14 +59,16 @@ export async function handleSection(db: Db, user: CurrentUser, company: { id: nu
     case "email-outgoing": {
       const parsed = parseForm(outgoingEmailSchema({ hasPassword: await hasEmailPassword(db, company.id, "outgoing") }), form);
       if (!parsed.ok) return fail(section, form, parsed.errors, CONFIG_MESSAGES.emailMissing);
-      const portProblem = smtpPortProblem(parsed.data.port);
-      if (portProblem) return fail(section, form, { port: portProblem }, portProblem);
+      const problem = await mailServerProblem(db, company.id, "outgoing", parsed.data);
+      if (problem) return fail(section, form, { [problem.field]: problem.message }, problem.message);
       await saveOutgoingEmail(db, company.id, parsed.data);
       return redirectWithToast(here, { type: "success", text: CONFIG_MESSAGES.configSaved });
     }
     case "email-reception": {
       const parsed = parseForm(receptionEmailSchema({ hasPassword: await hasEmailPassword(db, company.id, "reception") }), form);
       if (!parsed.ok) return fail(section, form, parsed.errors, CONFIG_MESSAGES.emailMissing);
+      const problem = await mailServerProblem(db, company.id, "reception", parsed.data);
+      if (problem) return fail(section, form, { [problem.field]: problem.message }, problem.message);
       await saveReceptionEmail(db, company.id, parsed.data);
       return redirectWithToast(here, { type: "success", text: CONFIG_MESSAGES.configSaved });
     }

@@ -15,6 +15,7 @@ import { emailConfigOf } from "../../../db/queries/config.ts";
 import { receptionSettingsOf } from "../../../db/queries/receptions.ts";
 import { emailConfigs, receptionMailboxes } from "../../../db/schema/index.ts";
 import { enqueue } from "../../../jobs/runner.ts";
+import { mailPortProblem } from "../company-mail.server.ts";
 import { decryptSecret } from "../secrets.server.ts";
 import type { IncomingFile } from "./files.server.ts";
 import { ingestReceivedFiles } from "./intake.server.ts";
@@ -77,15 +78,24 @@ export async function readMailbox(db: Db, { companyId, now }: { companyId: numbe
   await db.insert(receptionMailboxes).values({ companyId }).onConflictDoNothing();
   const [state] = await db.select().from(receptionMailboxes).where(eq(receptionMailboxes.companyId, companyId));
   const run: MailboxRun = { read: 0, withDocument: 0, withoutDocument: 0, ingested: 0, superseded: false };
+  const refuse = async (reason: string) => {
+    const message = `No se pudo entrar al buzón de recepción ${cfg.username}@${cfg.host}:${cfg.port}: ${reason}. Revise la configuración de recepción de email.`;
+    await db.update(receptionMailboxes).set({ lastRunAt: now, lastError: message.slice(0, 1000) }).where(eq(receptionMailboxes.companyId, companyId));
+    return new MailboxError(message);
+  };
+  // A server saved on another port before the rule is not contacted (docs/decisions/114).
+  const portProblem = mailPortProblem("reception", cfg.port);
+  if (portProblem) throw await refuse(portProblem.replace(/\.$/, ""));
   const client = clientFor({ host: cfg.host, port: cfg.port, username: cfg.username, password: decryptSecret(cfg.passwordEnc).toString("utf8"), encryption: cfg.encryption });
   // An error event of the socket must not crash the process; the awaited calls report it.
   client.on("error", () => undefined);
   try {
     await client.connect();
   } catch (error) {
-    const message = `No se pudo entrar al buzón de recepción ${cfg.username}@${cfg.host}:${cfg.port}: ${(error as { responseText?: string }).responseText ?? (error as Error).message}. Revise la configuración de recepción de email.`;
-    await db.update(receptionMailboxes).set({ lastRunAt: now, lastError: message.slice(0, 1000) }).where(eq(receptionMailboxes.companyId, companyId));
-    throw new MailboxError(message);
+    // What an IMAP server answered (credentials refused…) is told; any failure on the way to one
+    // (refused, unreachable, unknown host, timeout, TLS, not IMAP) reads the same, so the state
+    // shown tells nothing about the server's network.
+    throw await refuse((error as { responseText?: string }).responseText ?? "no se logró conectar con el servidor de correo");
   }
   try {
     const lock = await client.getMailboxLock("INBOX");
