@@ -17,6 +17,7 @@ import { checkLogo, COMPANY_MESSAGES, type CompanyInput } from "../domain/compan
 import type { FieldErrors } from "../domain/forms.ts";
 import type { CurrentUser } from "./context.ts";
 import { hashPassword } from "./password.server.ts";
+import { closeCompanyApiSessions } from "./api/tokens.server.ts";
 
 export type Actor = Pick<CurrentUser, "id" | "isAdmin" | "isSuperAdmin">;
 
@@ -114,12 +115,17 @@ export async function createCompany(db: Db, actor: Actor, input: CompanyInput, l
   });
 }
 
-/** Updates a company the admin may manage (a second logo replaces the first). */
-export async function updateCompany(db: Db, actor: Actor, companyId: number, input: CompanyInput, logo: LogoUpload | null): Promise<SaveResult> {
+/**
+ * Updates a company the admin may manage (a second logo replaces the first). A new API password (or
+ * none, off plan 5) ends the sessions opened with the old one, as the API configuration screen does.
+ */
+export async function updateCompany(db: Db, actor: Actor, companyId: number, input: CompanyInput, logo: LogoUpload | null, now = new Date()): Promise<SaveResult> {
   const current = await requireManageableCompany(db, actor, companyId);
   return db.transaction(async (tx) => {
     if (await companyByIdentification(tx, input.identification, companyId)) return { ok: false as const, errors: { identification: COMPANY_MESSAGES.duplicateIdentification } };
     const permission = input.permission ?? current.permission;
+    // A new API password, none off plan 5, or undefined: the stored one is kept.
+    const passwordApiHash = permission !== 5 ? null : input.password_api ? await hashPassword(input.password_api) : undefined;
     await tx
       .update(companies)
       .set({
@@ -127,11 +133,12 @@ export async function updateCompany(db: Db, actor: Actor, companyId: number, inp
         ...(input.economic_activity_code ? { economicActivityCode: input.economic_activity_code, economicActivityName: input.economic_activity_name } : {}),
         permission,
         usernameApi: permission === 5 ? input.username_api : null,
-        ...(permission !== 5 ? { passwordApiHash: null } : input.password_api ? { passwordApiHash: await hashPassword(input.password_api) } : {}),
+        ...(passwordApiHash !== undefined ? { passwordApiHash } : {}),
         ...(logo ? { logo: logo.bytes, logoMime: logo.mime } : {}),
         ...(actor.isSuperAdmin && input.database !== undefined ? { database: input.database } : {}),
       })
       .where(eq(companies.id, companyId));
+    if (passwordApiHash !== undefined) await closeCompanyApiSessions(tx, companyId, now);
     await tx
       .insert(generalConfigurations)
       .values({ companyId, ...configValues(input) })

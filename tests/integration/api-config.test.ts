@@ -10,6 +10,7 @@ import { call, createUser, signedIn } from "../setup/app.ts";
 import { apiCompany, apiRequest, tokenFor } from "../fixtures/api.ts";
 import * as v1 from "../../app/routes/api/v1.ts";
 import * as configApi from "../../app/routes/config/config-api.tsx";
+import * as companyForm from "../../app/routes/companies/company-form.tsx";
 import { verifyPassword } from "../../app/server/password.server.ts";
 import { createSession, lookupSession } from "../../app/server/session.server.ts";
 import { sha256Hex } from "../../app/server/secrets.server.ts";
@@ -113,6 +114,45 @@ describe("/config-api/:company_id", () => {
     const taken = await call(browser, configApi.action, { path: here, params, form: { intent: "credentials", username_api: b.username.toUpperCase() } });
     expect(taken.status).toBe(400);
     expect(taken.data.errors.username_api).toBe("Ese usuario API ya lo usa otra compañía.");
+  });
+
+  it("a new API password saved in the company form also ends the tokens of the old one (a stolen refresh token stops working)", async () => {
+    const a = await apiCompany(db());
+    const { browser } = await admin(a.company.id);
+    const old = await apiRequest(db(), "POST", "/auth/token", { body: { username: a.username, password: a.password } });
+    const pair = (await old.json()) as { access_token: string; refresh_token: string };
+    const form = {
+      intent: "save",
+      name: a.company.name,
+      identification_type: "2",
+      identification: a.company.identification,
+      email: "facturas@sertec.cr",
+      phone: "22334455",
+      country: "60",
+      province: "1",
+      canton: "1",
+      district: "1",
+      other_signs: "100 m norte de la iglesia",
+      economic_activity_code: "",
+      custom_quotation_name: "Proforma",
+      currency: "2",
+      currency_emit_doc: "0",
+      invoice_format: "1",
+      permission: "5",
+      username_api: a.username,
+    };
+    const path = `/edit-company/${a.company.id}`;
+    const params = { id: String(a.company.id) };
+    // Saved without a new password: the tokens stay.
+    expect((await call(browser, companyForm.action, { path, params, form })).status).toBe(302);
+    expect((await apiRequest(db(), "GET", "/documents", { token: pair.access_token })).status).toBe(200);
+    // A new password: the old tokens and refresh token end, the new password signs in.
+    expect((await call(browser, companyForm.action, { path, params, form: { ...form, password_api: "otra-clave-9" } })).status).toBe(302);
+    expect((await apiRequest(db(), "GET", "/documents", { token: pair.access_token })).status).toBe(401);
+    expect((await apiRequest(db(), "POST", "/auth/refresh", { body: { refresh_token: pair.refresh_token } })).status).toBe(401);
+    const [closed] = await db().select().from(sessions).where(eq(sessions.id, sha256Hex(pair.access_token)));
+    expect(closed.closedReason).toBe("api-password");
+    expect((await apiRequest(db(), "POST", "/auth/token", { body: { username: a.username, password: "otra-clave-9" } })).status).toBe(200);
   });
 
   it("lists and revokes tokens; registers a webhook (key shown once), lists deliveries and resends one; another company's ids are 404", async () => {

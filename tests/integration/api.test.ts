@@ -1,7 +1,7 @@
 // The integrator API against its contract (issue 15): every answer validated against the served
 // OpenAPI document; authentication, documents, validation equal to the form's, idempotency, the
 // integrator's consecutive, notes, clients, items, webhooks, errors and tenancy.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { apiIdempotencyKeys, companies, companyUsers, documents, sessions } from "../../db/schema/index.ts";
 import { createTestDatabase } from "../setup/db.ts";
@@ -14,6 +14,13 @@ import { API_MESSAGES } from "../../app/domain/api/schemas.ts";
 import { REP_MESSAGES } from "../../app/domain/rep.ts";
 import { resetRateLimits } from "../../app/server/api/rate-limit.server.ts";
 import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
+import { verifyPassword } from "../../app/server/password.server.ts";
+
+// The password check, counted (it still checks): a sign-in runs it once whatever the username.
+vi.mock("../../app/server/password.server.ts", async (original) => {
+  const real = await original<typeof import("../../app/server/password.server.ts")>();
+  return { ...real, verifyPassword: vi.fn(real.verifyPassword) };
+});
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let contract: Awaited<ReturnType<typeof contractChecker>>;
@@ -121,6 +128,38 @@ describe("authentication", () => {
     expect(blocked.res.status).toBe(429);
     expect(blocked.body.detail).toMatch(/^Demasiados intentos fallidos/);
     expect(Number(blocked.res.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("one password check per attempt, whatever the username: a company's, a user's, an unknown one, two companies sharing one", async () => {
+    resetRateLimits();
+    const a = await apiCompany(db());
+    const shared = await apiCompany(db());
+    await db().update(companies).set({ usernameApi: a.username.toUpperCase() }).where(eq(companies.id, shared.company.id));
+    const user = await createUser(db(), { password: "secreto123" });
+    const checks = vi.mocked(verifyPassword);
+    const attempt = async (username: string, password: string) => {
+      checks.mockClear();
+      const res = await apiRequest(db(), "POST", "/auth/token", { body: { username, password } });
+      return { status: res.status, checks: checks.mock.calls.length };
+    };
+    expect(await attempt(a.username, "mala-clave")).toEqual({ status: 401, checks: 1 });
+    expect(await attempt(`nadie-${a.username}`, "mala-clave")).toEqual({ status: 401, checks: 1 });
+    expect(await attempt(user.email, "mala-clave")).toEqual({ status: 401, checks: 1 });
+    expect(await attempt(a.username, API_PASSWORD)).toEqual({ status: 200, checks: 1 });
+    expect(await attempt(user.email, "secreto123")).toEqual({ status: 200, checks: 1 });
+  });
+
+  it("the lockout counts per account as the lookup finds it: spellings the database lowers alike ('İ', 'i') share one counter", async () => {
+    resetRateLimits();
+    const a = await apiCompany(db());
+    const username = `caja-i-${a.company.id}`;
+    await db().update(companies).set({ usernameApi: username }).where(eq(companies.id, a.company.id));
+    const dotted = username.replace("-i-", "-İ-");
+    // Both spellings find the company (the database's lower() makes 'İ' an 'i').
+    expect((await apiRequest(db(), "POST", "/auth/token", { body: { username: dotted, password: API_PASSWORD } })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await apiRequest(db(), "POST", "/auth/token", { body: { username: dotted, password: "mala-clave" } })).status).toBe(401);
+    const other = await apiRequest(db(), "POST", "/auth/token", { body: { username, password: API_PASSWORD } });
+    expect(other.status).toBe(429);
   });
 
   it("no token, a malformed one, or only a web session cookie: 401 with WWW-Authenticate", async () => {
@@ -487,6 +526,29 @@ describe("webhooks through the API", () => {
     expect(deliveries.body.data).toEqual([]);
     expect((await api("DELETE", "/webhooks/{id}", `/webhooks/${created.body.id}`, { token })).res.status).toBe(204);
     expect((await api("DELETE", "/webhooks/{id}", `/webhooks/${created.body.id}`, { token })).res.status).toBe(404);
+  });
+});
+
+describe("idempotency keys and secrets", () => {
+  it("a webhook's answer is stored encrypted: its secret is nowhere in the table, and a replay gives the same secret", async () => {
+    const a = await apiCompany(db());
+    const token = await tokenFor(db(), a.username);
+    const headers = { "Idempotency-Key": "webhook-1" };
+    const body = { url: "https://integrador.example.com/hooks-1", events: ["document.accepted"] };
+    const created = await api("POST", "/webhooks", "/webhooks", { token, headers, body });
+    expect(created.res.status).toBe(201);
+    const secret = created.body.secret as string;
+    expect(secret).toMatch(/^whsec_/);
+    const stored = await db().select().from(apiIdempotencyKeys).where(eq(apiIdempotencyKeys.companyId, a.company.id));
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain(secret);
+    expect(JSON.stringify(stored)).not.toContain(secret.slice("whsec_".length, 20));
+
+    const replay = await api("POST", "/webhooks", "/webhooks", { token, headers, body });
+    expect(replay.res.status).toBe(201);
+    expect(replay.res.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.res.headers.get("location")).toBe(created.res.headers.get("location"));
+    expect(replay.body).toEqual(created.body);
   });
 });
 

@@ -5,11 +5,13 @@
 // first answer (status, body, Location) for API_IDEMPOTENCY_HOURS (≥ 24), another request with the
 // key 409, and two concurrent requests create one document. A refused request (400) rolls back and
 // leaves the key free. Calls that are not one transaction (sending an e-mail) claim first and
-// record the answer after.
+// record the answer after. The answer is stored encrypted (secrets.server.ts): a webhook's answer
+// carries its signing secret, which must not sit in plain text in this table.
 import { createHash } from "node:crypto";
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db, DbOrTx, Tx } from "../../../db/client.ts";
 import { apiIdempotencyKeys } from "../../../db/schema/index.ts";
+import { decryptSecret, encryptSecret } from "../secrets.server.ts";
 import { API_MESSAGES } from "../../domain/api/schemas.ts";
 import { apiEnv } from "./config.server.ts";
 import { ApiError, json } from "./http.server.ts";
@@ -44,10 +46,18 @@ export function canonicalJson(v: unknown): string {
 
 type Row = typeof apiIdempotencyKeys.$inferSelect;
 
+/** The stored form of an answer's body: `{sealed: <AES-GCM box of its JSON>}` in the jsonb column. */
+const seal = (body: unknown) => (body === undefined ? null : { sealed: encryptSecret(JSON.stringify(body)) });
+/** The body back. A row stored before the answers were sealed (2026-11-27) is plain JSON: as is. */
+function unseal(stored: unknown): unknown {
+  const sealed = stored && typeof stored === "object" && !Array.isArray(stored) && Object.keys(stored).length === 1 ? (stored as { sealed?: unknown }).sealed : undefined;
+  return typeof sealed === "string" ? JSON.parse(decryptSecret(sealed).toString("utf8")) : stored;
+}
+
 function answerOf(row: Row, k: IdempotencyKey): Response {
   if (row.requestHash !== k.hash) throw new ApiError(409, "idempotencia", API_MESSAGES.idempotencyMismatch);
   if (row.status === null) throw new ApiError(409, "idempotencia-en-curso", API_MESSAGES.idempotencyInProgress, undefined, { "Retry-After": "2" });
-  return json(row.response, row.status, { ...((row.headers as Record<string, string> | null) ?? {}), "Idempotent-Replayed": "true" });
+  return json(unseal(row.response), row.status, { ...((row.headers as Record<string, string> | null) ?? {}), "Idempotent-Replayed": "true" });
 }
 
 const own = (k: IdempotencyKey) => and(eq(apiIdempotencyKeys.companyId, k.companyId), eq(apiIdempotencyKeys.key, k.key));
@@ -85,7 +95,7 @@ export async function claimInTx(tx: Tx, k: IdempotencyKey, now: Date): Promise<R
 export async function storeAnswer(db: DbOrTx, k: IdempotencyKey, status: number, body: unknown, headers: Record<string, string> = {}) {
   await db
     .update(apiIdempotencyKeys)
-    .set({ status, response: body === undefined ? null : (body as object), headers })
+    .set({ status, response: seal(body), headers })
     .where(own(k));
 }
 

@@ -5,6 +5,8 @@
 import type { DbOrTx } from "../../../db/client.ts";
 import { claimAttempt, clearAttempts, LIMITS, releaseAttempt, throttleKeys } from "../throttle.server.ts";
 
+// `username` is the name as the sign-in's lookup compares it (tokens.server.ts signInName, the
+// database's lower()), never the text as typed: spellings that find one account share one counter.
 const keysOf = (username: string, ip: string) => ({ account: throttleKeys.account(`api:${username}`), ip: throttleKeys.ip(ip) });
 
 /** Claims one attempt; answers the seconds to wait before another (0: this attempt may go on). */

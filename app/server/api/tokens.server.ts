@@ -5,8 +5,8 @@
 // the refresh token gives a new pair once (rotation) and lives API_REFRESH_TTL_DAYS from its last use.
 // Wrong credentials are throttled like the sign-in. Every call checks the token, the company (plan 5,
 // active, not archived) and, for a user's token, that the user works in the x-Company named.
-import { and, asc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
-import type { Db, DbOrTx } from "../../../db/client.ts";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { rows, type Db, type DbOrTx } from "../../../db/client.ts";
 import { companies, companyUsers, sessions, users } from "../../../db/schema/index.ts";
 import { API_MESSAGES } from "../../domain/api/schemas.ts";
 import { tooManyAttempts } from "../auth.server.ts";
@@ -71,42 +71,55 @@ function companyRefusal(c: { permission: number; active: boolean; deletedAt: Dat
   return null;
 }
 
+/**
+ * The username as the sign-in compares it: the database's lower(), the function stored usernames and
+ * e-mails are compared with. The lockout key is built from this value too, so every spelling that
+ * finds an account counts against one counter (JavaScript's toLowerCase differs from lower() on some
+ * letters, such as 'İ').
+ */
+async function signInName(db: Db, username: string): Promise<string> {
+  const [row] = await rows<{ name: string }>(db, sql`select lower(${username}) as name`);
+  return row.name;
+}
+
 /** POST /auth/token. Throws ApiError (401 wrong credentials, 429 throttled, 403 plan/inactive). */
 export async function issueToken(db: Db, input: { username: string; password: string; ip: string; userAgent: string | null; now: Date }): Promise<TokenPair> {
-  const { username, password, ip, now } = input;
-  const wait = await apiSignInClaim(db, username, ip, now);
+  const { password, ip, now } = input;
+  const name = await signInName(db, input.username);
+  const wait = await apiSignInClaim(db, name, ip, now);
   if (wait) throw new ApiError(429, "demasiados-intentos", tooManyAttempts(wait), undefined, { "Retry-After": String(wait) });
 
   // The company's API user first (a username is meant to be one company's; should two share it,
-  // only the one whose password matches is taken).
-  const candidates = await db
+  // the oldest is taken), else a user of Colibrí by e-mail (a token that names its company on each
+  // call with x-Company). Exactly one password check whatever the case, so the time taken does not
+  // tell a known username from an unknown one.
+  const [company] = await db
     .select({ id: companies.id, name: companies.name, hash: companies.passwordApiHash, permission: companies.permission, active: companies.active, deletedAt: companies.deletedAt })
     .from(companies)
-    .where(and(sql`lower(${companies.usernameApi}) = lower(${username})`, isNull(companies.deletedAt)));
-  const matched = [];
-  for (const c of candidates) if (c.hash && (await verifyPassword(password, c.hash))) matched.push(c);
-  if (matched.length === 1) {
-    const c = matched[0];
-    const refusal = companyRefusal(c);
-    if (refusal) throw refusal;
-    await apiSignInSucceeded(db, username, ip);
-    const pair = newPair(now);
-    await db.insert(sessions).values({ ...pair.row, kind: "api", userId: null, apiCompanyId: c.id, label: API_USER_LABEL, ip, userAgent: input.userAgent?.slice(0, 300) ?? null, createdAt: now });
-    return pair.answer({ id: c.id, name: c.name });
-  }
+    .where(and(sql`lower(${companies.usernameApi}) = ${name}`, isNotNull(companies.passwordApiHash), isNull(companies.deletedAt)))
+    .orderBy(asc(companies.id))
+    .limit(1);
+  const [user] = await db
+    .select({ id: users.id, email: users.email, hash: users.passwordHash })
+    .from(users)
+    .where(and(sql`lower(${users.email}) = ${name}`, isNull(users.deletedAt)))
+    .limit(1);
+  const account = company ? { kind: "company" as const, ...company } : user ? { kind: "user" as const, ...user } : null;
+  const valid = await verifyPassword(password, account?.hash ?? (await dummyHash()));
+  if (!account?.hash || !valid) throw new ApiError(401, "credenciales", API_MESSAGES.badCredentials);
 
-  // Else a user of Colibrí by e-mail (a token that names its company on each call with x-Company).
-  const [user] = candidates.length
-    ? []
-    : await db
-        .select({ id: users.id, email: users.email, hash: users.passwordHash })
-        .from(users)
-        .where(and(sql`lower(${users.email}) = lower(${username})`, isNull(users.deletedAt)));
-  const valid = await verifyPassword(password, user?.hash ?? (await dummyHash()));
-  if (!user || !valid) throw new ApiError(401, "credenciales", API_MESSAGES.badCredentials);
-  await apiSignInSucceeded(db, username, ip);
+  if (account.kind === "company") {
+    const refusal = companyRefusal(account);
+    if (refusal) throw refusal;
+  }
+  await apiSignInSucceeded(db, name, ip);
   const pair = newPair(now);
-  await db.insert(sessions).values({ ...pair.row, kind: "api", userId: user.id, apiCompanyId: null, label: user.email, ip, userAgent: input.userAgent?.slice(0, 300) ?? null, createdAt: now });
+  const userAgent = input.userAgent?.slice(0, 300) ?? null;
+  if (account.kind === "company") {
+    await db.insert(sessions).values({ ...pair.row, kind: "api", userId: null, apiCompanyId: account.id, label: API_USER_LABEL, ip, userAgent, createdAt: now });
+    return pair.answer({ id: account.id, name: account.name });
+  }
+  await db.insert(sessions).values({ ...pair.row, kind: "api", userId: account.id, apiCompanyId: null, label: account.email, ip, userAgent, createdAt: now });
   return pair.answer(null);
 }
 
@@ -256,14 +269,20 @@ export async function setApiCredentials(db: Db, companyId: number, input: { user
       .update(companies)
       .set({ usernameApi: input.username, ...(hash ? { passwordApiHash: hash } : {}) })
       .where(eq(companies.id, companyId));
-    if (hash) {
-      await tx
-        .update(sessions)
-        .set({ closedAt: now, closedReason: "api-password", refreshHash: null })
-        .where(and(eq(sessions.kind, "api"), eq(sessions.apiCompanyId, companyId), isNull(sessions.closedAt)));
-    }
+    if (hash) await closeCompanyApiSessions(tx, companyId, now);
   });
   return { ok: true };
+}
+
+/**
+ * Ends the sessions opened with the company's API credentials (their bearer and refresh tokens):
+ * every change of the API password does it, on the configuration screen and in the company form.
+ */
+export async function closeCompanyApiSessions(db: DbOrTx, companyId: number, now: Date) {
+  await db
+    .update(sessions)
+    .set({ closedAt: now, closedReason: "api-password", refreshHash: null })
+    .where(and(eq(sessions.kind, "api"), eq(sessions.apiCompanyId, companyId), isNull(sessions.closedAt)));
 }
 
 /** A generated API password: 24 characters of base64url (fits the 6–30 rule of the company form). */
