@@ -6,7 +6,7 @@ import { and, eq, isNull, lt, or, sql, type SQLWrapper } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
 import { builtOnce } from "../../db/queries/built-once.ts";
 import { shellChanges } from "../../db/shell-changes.ts";
-import { advertisements, companies, currencies, figuresVersions, generalConfigurations, haciendaConfigs, pendingDocuments, sessions, users } from "../../db/schema/index.ts";
+import { advertisements, companies, companyUsers, currencies, figuresVersions, generalConfigurations, haciendaConfigs, pendingDocuments, sessions, users } from "../../db/schema/index.ts";
 import { shownAdvertisementId } from "./advertisement.server.ts";
 import type { CurrentCompany, CurrentUser, RequestBanners, SwitcherCompany } from "./context.ts";
 import { clearCookie, readCookie, serializeCookie } from "./cookies.server.ts";
@@ -216,9 +216,22 @@ export function guessedSession(db: DbOrTx, sessionId: string | undefined, now: D
 /** Whether two lookups say the same (everything an answer may depend on). */
 export const sameLookup = (a: SessionLookup, b: SessionLookup) => JSON.stringify(a) === JSON.stringify(b);
 
-export async function setSessionCompany(db: DbOrTx, sessionId: string, companyId: number) {
-  await db.update(sessions).set({ companyId }).where(eq(sessions.id, sessionId));
-  forgetSessionRow(db, sessionId);
+/**
+ * Moves the session to a company of its user, in one statement that writes only while the user is
+ * linked to it (and it is not deleted); the company, or undefined when nothing changed. The link's
+ * row is locked (FOR KEY SHARE) while the statement runs, so an unlink of that company waits for it
+ * and then moves the session away (unlinkCompany), or commits first and the switch finds no link.
+ */
+export async function switchSessionCompany(db: DbOrTx, input: { sessionId: string; userId: number; companyId: number }) {
+  const linked = sql`exists (select 1 from ${companyUsers} where ${companyUsers.userId} = ${sessions.userId} and ${companyUsers.companyId} = ${companies.id} for key share)`;
+  const [company] = await db
+    .update(sessions)
+    .set({ companyId: input.companyId })
+    .from(companies)
+    .where(and(eq(sessions.id, input.sessionId), eq(sessions.userId, input.userId), eq(companies.id, input.companyId), isNull(companies.deletedAt), linked))
+    .returning({ id: companies.id, name: companies.name, active: companies.active });
+  forgetSessionRow(db, input.sessionId);
+  return company;
 }
 
 export async function closeSession(db: DbOrTx, sessionId: string, now: Date, reason = "logout") {

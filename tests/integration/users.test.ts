@@ -1,14 +1,19 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../db/client.ts";
 import { companyUsers, sessions, users } from "../../db/schema/index.ts";
 import * as usersRoute from "../../app/routes/users/users.tsx";
 import * as userForm from "../../app/routes/users/user-form.tsx";
 import * as assign from "../../app/routes/users/assign-company.tsx";
 import * as companiesUser from "../../app/routes/users/companies-user.tsx";
 import * as dashboard from "../../app/routes/dashboard/dashboard.tsx";
+import * as selectCompany from "../../app/routes/companies/select-company.tsx";
 import { USER_MESSAGES } from "../../app/domain/user-schemas.ts";
 import { readToasts } from "../../app/server/flash.server.ts";
 import { verifyPassword } from "../../app/server/password.server.ts";
+import { lookupSession, sessionIdFrom } from "../../app/server/session.server.ts";
+import { unlinkCompany } from "../../app/server/users.server.ts";
+import postgres from "postgres";
 import { call, createCompany, createUser, signedIn, type Browser } from "../setup/app.ts";
 import { createTestDatabase } from "../setup/db.ts";
 
@@ -267,5 +272,114 @@ describe("user dialog over the list", () => {
     expect(fresh.data.dialog).toEqual({ id: null, values: {} });
     const other = await call(b, usersRoute.loader, { path: `/users?edit=${stranger.id}` });
     expect(other.status).toBe(404);
+  });
+});
+
+describe("unlinking a user and switching company (a removed user keeps no company)", () => {
+  /** The company of the browser's session as the next request sees it (the lookup every request runs). */
+  async function companyOn(b: Browser) {
+    const id = sessionIdFrom(new Request("http://x/", { headers: { cookie: `colibri_session=${b.cookies.get("colibri_session")}` } }));
+    const lookup = await lookupSession(database.db, id, new Date());
+    return lookup.state === "active" ? (lookup.company?.id ?? null) : "signed out";
+  }
+  /** An admin, a user of his linked to two of his companies and signed in to the first. */
+  async function linkedUser() {
+    const { admin, home, b: adminBrowser } = await adminWithCompany();
+    const second = await createCompany(database.db, { userIds: [admin.id], name: `Segunda ${++seq}` });
+    const u = await createUser(database.db, { createdById: admin.id });
+    await database.db.insert(companyUsers).values([
+      { companyId: home.id, userId: u.id },
+      { companyId: second.id, userId: u.id },
+    ]);
+    const b = await signedIn(database.db, u.id, home.id);
+    const actor = { id: admin.id, isAdmin: true, isSuperAdmin: false };
+    return { admin, actor, adminBrowser, home, second, u, b };
+  }
+  const switchTo = (b: Browser, companyId: number) => call(b, selectCompany.action, { path: "/select-company", form: { company_id: String(companyId) } });
+
+  it("a user unlinked from the company his session is in is no longer in it on his next request", async () => {
+    const { adminBrowser, home, u, b } = await linkedUser();
+    expect(await companyOn(b)).toBe(home.id);
+    await call(adminBrowser, companiesUser.action, { path: `/companies-user/${u.id}`, params: { user_id: String(u.id) }, form: { intent: "unlink", company_id: String(home.id), confirm: "yes" } });
+    expect(toastsOf(adminBrowser)).toEqual([{ type: "success", text: USER_MESSAGES.unlinked }]);
+    expect(await companyOn(b)).toBeNull();
+  });
+
+  it("a switch to a company the user is not (or no longer) linked to changes nothing and answers 'Ocurrio un error'", async () => {
+    const { actor, home, second, u, b } = await linkedUser();
+    const foreign = await createCompany(database.db, { name: "Ajena Al Usuario" });
+    await unlinkCompany(database.db, actor, u.id, second.id);
+    for (const target of [foreign.id, second.id, 0]) {
+      const res = await switchTo(b, target);
+      expect([res.status, res.location]).toEqual([302, "/companies"]);
+      expect(toastsOf(b)).toEqual([{ type: "error", text: "Ocurrio un error" }]);
+      expect(await companyOn(b)).toBe(home.id);
+    }
+    expect((await database.db.select({ d: users.defaultCompanyId }).from(users).where(eq(users.id, u.id)))[0].d).toBeNull();
+  });
+
+  // The race: the switch reads the membership, the unlink commits, the switch writes. Each database
+  // gets the interleaving its own way; either way the user must not end up in the second company.
+  it.runIf(!!process.env.DATABASE_URL)("PostgreSQL: an unlink that commits while a switch to that company is under way leaves the user out of it", async () => {
+    const { actor, home, second, u, b } = await linkedUser();
+    const [session] = await database.db.select({ id: sessions.id }).from(sessions).where(and(eq(sessions.userId, u.id), isNull(sessions.closedAt)));
+    // A second connection holds the session's row, so the switch's write waits: it lands after the
+    // unlink has committed, as in the race. The holder changes nothing.
+    const pool = postgres(database.url!, { max: 2, onnotice: () => {} });
+    const holder = await pool.reserve();
+    // The admin's unlink on connections of its own (the app's pool could queue it behind the switch).
+    const admins = await openDatabase({ databaseUrl: database.url!, maxConnections: 2 });
+    // Read outside the holder's transaction (pg_stat_activity is a snapshot within one).
+    const lockWaits = async () => (await pool`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)[0].n as number;
+    /** Until `done()` or `n` statements wait on a lock (5 s at most). */
+    const until = async (done: () => boolean, n: number) => {
+      for (let i = 0; i < 200 && !done() && (await lockWaits()) < n; i++) await new Promise((r) => setTimeout(r, 25));
+    };
+    try {
+      await holder`begin`;
+      await holder`select 1 from sessions where id = ${session.id} for update`;
+      let switchDone = false;
+      const switched = switchTo(b, second.id).finally(() => (switchDone = true));
+      await until(() => switchDone, 1);
+      expect(switchDone).toBe(false); // the switch is waiting for the row
+      let unlinkDone = false;
+      const unlink = unlinkCompany(admins.db, actor, u.id, second.id).finally(() => (unlinkDone = true));
+      // The unlink either commits at once or waits for the switch; then the row is let go.
+      await until(() => unlinkDone, 2);
+      await holder`commit`;
+      expect((await unlink).ok).toBe(true);
+      await switched;
+    } finally {
+      holder.release();
+      await pool.end({ timeout: 5 });
+      await admins.close();
+    }
+    expect(await companyOn(b)).not.toBe(second.id);
+    expect(await database.db.select().from(companyUsers).where(and(eq(companyUsers.userId, u.id), eq(companyUsers.companyId, second.id)))).toEqual([]);
+    expect([home.id, null]).toContain(await companyOn(b));
+  });
+
+  it.skipIf(!!process.env.DATABASE_URL)("embedded database: an unlink that commits right after the switch's first statement on the membership leaves the user out of it", async () => {
+    const { actor, second, u, b } = await linkedUser();
+    // PGlite is one connection, but requests interleave between their statements: the unlink is run
+    // right after the switch's first statement that reads the membership of that company.
+    const client = (database.db as unknown as { $client: { query: (text: string, params?: unknown[], options?: unknown) => Promise<unknown> } }).$client;
+    const query = client.query;
+    let fired = false;
+    client.query = async (text, params, options) => {
+      const result = await query.call(client, text, params, options);
+      if (!fired && text.includes('"company_users"') && params?.some((p) => String(p) === String(second.id))) {
+        fired = true;
+        expect((await unlinkCompany(database.db, actor, u.id, second.id)).ok).toBe(true);
+      }
+      return result;
+    };
+    try {
+      await switchTo(b, second.id);
+    } finally {
+      client.query = query;
+    }
+    expect(fired).toBe(true);
+    expect(await companyOn(b)).not.toBe(second.id);
   });
 });
