@@ -212,7 +212,8 @@ describe("a stored password is kept only for the server it was given for", () =>
     const { b, company } = await setup();
     await call(b, route.action, { ...p(company.id), form: outgoing() });
     const before = (await stored(company.id, "outgoing"))!;
-    for (const change of [{ host: "correo.atacante.example" }, { host: "127.0.0.1", port: "2525" }, { username: "otro-usuario" }]) {
+    const changes: Record<string, string>[] = [{ host: "correo.atacante.example" }, { host: "127.0.0.1", port: "2525" }, { username: "otro-usuario" }];
+    for (const change of changes) {
       const res = await call(b, route.action, { ...p(company.id), form: outgoing({ ...change, password: "" }) });
       expect(res.status, JSON.stringify(change)).toBe(400);
       expect(res.data.errors.password).toBe(KEPT_PASSWORD_MESSAGE);
