@@ -16,6 +16,9 @@ export const RECEPTION_MESSAGES = {
   fileRequired: "Elija el archivo XML del comprobante (o un .zip con los XML).",
   tooManyFiles: (max: number) => `Puede subir como máximo ${max} archivos a la vez.`,
   requestTooLarge: (mb: number) => `Lo que envió pesa más de ${mb} MB, el máximo para una subida. Suba los XML de uno en uno o en un .zip más pequeño.`,
+  // One upload or e-mail message in all, the files inside its .zip archives included (docs/decisions/171).
+  intakeTooManyFiles: (max: number) => `Lo enviado tiene más de ${max} archivos, contando los que vienen dentro de los .zip: no se procesó ninguno. Envíelos en partes.`,
+  intakeTooLarge: (mb: number) => `Lo enviado suma más de ${mb} MB de XML, contando lo que se expande de los .zip: no parece un paquete de comprobantes y no se procesó ninguno. Envíelo en partes.`,
   messageRequired: "Seleccione la condición de aceptación",
   detailRequired: "El detalle es obligatorio cuando el documento no se acepta totalmente",
   detailTooLong: "El detalle admite máximo 160 caracteres",

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { and, asc, eq } from "drizzle-orm";
+import { strToU8, zipSync } from "fflate";
 import { companies, documentCounters, documents, expenseCategories, haciendaConfigs, jobs, webhookDeliveries, webhookEndpoints } from "../../db/schema/index.ts";
 import { createTestDatabase } from "../setup/db.ts";
 import { startRealSandbox } from "../../app/hacienda/sandbox/real.ts";
@@ -418,6 +419,24 @@ describe("received documents over HTTP (plan 5 answers its suppliers through the
     const list = await pos.call("GET", "/received-documents?acceptance=aceptado");
     expect(list.body.data.map((d: { id: number }) => d.id)).toEqual([first.body.id]);
     expect((await pos.call("GET", "/received-documents?acceptance=pendiente")).body.data).toEqual([]);
+  });
+
+  it("takes one XML per call, as its contract says: a .zip in `xml` or `response` (by its bytes, whatever the filename) is refused at its field and nothing is stored", async () => {
+    const a = await apiCompany(database.db, { sandboxUrl: sandbox.url });
+    const pos = new Integrator(a.username, a.password);
+    await pos.signIn();
+    const inv = supplierDocument({ receiver: { name: a.company.name, id: a.company.identification } });
+    const mh = await acceptedBySandbox(sandbox.url, inv);
+    const zipped = Buffer.from(zipSync({ "factura.xml": strToU8(inv.xml), "respuesta.xml": strToU8(mh.respuestaXml) })).toString("base64");
+    const asXml = await pos.call("POST", "/received-documents", { xml: zipped, filename: "factura.xml" });
+    expect(asXml.status, JSON.stringify(asXml.body)).toBe(400);
+    expect(asXml.body.errors).toEqual([{ pointer: "/xml", detail: RECEIVED_API_MESSAGES.zip }]);
+    const asResponse = await pos.call("POST", "/received-documents", { xml: b64(inv.xml), response: zipped });
+    expect(asResponse.status, JSON.stringify(asResponse.body)).toBe(400);
+    expect(asResponse.body.errors).toEqual([{ pointer: "/response", detail: RECEIVED_API_MESSAGES.zip }]);
+    expect((await pos.call("GET", `/received-documents?clave=${inv.clave}`)).body.data).toEqual([]);
+    // The XML itself is received.
+    expect((await pos.call("POST", "/received-documents", { xml: b64(inv.xml), response: b64(mh.respuestaXml) })).status).toBe(201);
   });
 
   it("a document uploaded without Hacienda's answer waits ('esperando') and is answered once Hacienda confirms it", async () => {

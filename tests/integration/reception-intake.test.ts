@@ -22,7 +22,7 @@ import { ingestReceivedFiles } from "../../app/server/receptions/intake.server.t
 import { processReceptions } from "../../app/server/receptions/process.server.ts";
 import { readLimitedForm } from "../../app/server/receptions/upload.server.ts";
 import { warnDeadlines } from "../../app/server/receptions/deadlines.server.ts";
-import { MAX_ZIP_ENTRIES } from "../../app/server/receptions/files.server.ts";
+import { expandFiles } from "../../app/server/receptions/files.server.ts";
 import { RECEPTION_MESSAGES, type ReceptionDecision } from "../../app/domain/receptions.ts";
 import { issuingCompany } from "../fixtures/issuing.ts";
 import { acceptedBySandbox, supplierDocument } from "../fixtures/receptions.ts";
@@ -66,6 +66,17 @@ const file = (name: string, content: string | Uint8Array) => ({ name, bytes: typ
 const docsOf = (companyId: number) => database.db.select().from(receivedDocuments).where(eq(receivedDocuments.companyId, companyId)).orderBy(asc(receivedDocuments.id));
 const ingest = (companyId: number, files: { name: string; bytes: Uint8Array }[], now = new Date()) => ingestReceivedFiles(database.db, { companyId, userId: null, source: "upload", files, now });
 const decision = (category: number, over: Partial<ReceptionDecision> = {}): ReceptionDecision => ({ message: 1, detail: null, expenseCategoryId: category, taxCondition: "01", creditableTax: null, applicableExpense: null, ...over });
+/** An archive of `entries` files named f0.txt… (one byte each). */
+const entriesZip = (entries: number, prefix = "f") => zipSync(Object.fromEntries(Array.from({ length: entries }, (_, i) => [`${prefix}${i}.txt`, strToU8("x")])));
+/** An archive of `entries` XML of `bytes` spaces each: a few kB sent (the security review's probe: 10 × 5 MB in 52 kB). */
+const spacesZip = (entries: number, bytes: number) => {
+  const spaces = new Uint8Array(bytes).fill(0x20);
+  return zipSync(Object.fromEntries(Array.from({ length: entries }, (_, i) => [`f${i}.xml`, spaces])), { level: 9 });
+};
+const MB = 1024 * 1024;
+// The budget of one intake (INTAKE_LIMITS in files.server.ts), written out here so a change of it is seen.
+const BUDGET_FILES = 500;
+const BUDGET_MB = 50;
 
 describe("intake: what is refused, and why", () => {
   it("hostile, foreign and broken files are refused in Spanish and nothing is stored", async () => {
@@ -133,7 +144,7 @@ describe("intake: what is refused, and why", () => {
     expect((await docsOf(r.company.id))[0]!.issuerStatus).toBe("aceptado");
   });
 
-  it("zips: XML inside are received, other files skipped; too many entries, a bomb past the expanded limit and a broken zip are refused", async () => {
+  it("zips: XML inside are received, other files skipped; an XML past 5 MB and a broken zip are refused", async () => {
     const r = await receiver();
     const a = supplierDocument({ receiver: r.to });
     const ok = zipSync({ "x/../../etc/a.xml": strToU8(a.xml), "leame.txt": strToU8("hola"), "carpeta/": new Uint8Array() });
@@ -143,15 +154,65 @@ describe("intake: what is refused, and why", () => {
     // The entry's path is never used: only its last segment is shown.
     expect(report.outcomes[0]).toMatchObject({ ok: true, name: "a.xml", from: "paquete.zip" });
 
-    const many = zipSync(Object.fromEntries(Array.from({ length: MAX_ZIP_ENTRIES + 1 }, (_, i) => [`f${i}.txt`, strToU8("x")])));
     const bomb = zipSync({ "bomba.xml": new Uint8Array(60 * 1024 * 1024).fill(0x20) }, { level: 9 });
     expect(bomb.length).toBeLessThan(1024 * 1024);
-    const refused = await ingest(r.company.id, [file("muchos.zip", many), file("bomba.zip", bomb), file("roto.zip", new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]))]);
+    const refused = await ingest(r.company.id, [file("bomba.zip", bomb), file("roto.zip", new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]))]);
     const why = Object.fromEntries(refused.outcomes.map((o) => [o.name, o.message]));
-    expect(why["muchos.zip"]).toBe(`El archivo muchos.zip tiene más de ${MAX_ZIP_ENTRIES} archivos dentro: súbalo en partes.`);
     expect(why["bomba.xml"]).toBe("El XML pesa más de 5 MB, algo que ningún comprobante pesa. No se procesó.");
     expect(why["roto.zip"]).toMatch(/no es un \.zip válido/);
     expect(refused.stored).toEqual([]);
+  });
+
+  it(`one budget for a whole upload, archives included: past ${BUDGET_FILES} files or ${BUDGET_MB} MB of XML the upload is refused whole and nothing is stored`, async () => {
+    const r = await receiver();
+    const a = supplierDocument({ receiver: r.to });
+    // 602 files: the invoice, two archives and 600 entries (each archive within the 500 entries it was allowed alone).
+    const many = await ingest(r.company.id, [file("factura.xml", a.xml), file("uno.zip", entriesZip(300, "a")), file("dos.zip", entriesZip(300, "b"))]);
+    expect(many.outcomes).toEqual([{ name: "dos.zip", ok: false, message: RECEPTION_MESSAGES.intakeTooManyFiles(BUDGET_FILES) }]);
+    expect(many.stored).toEqual([]);
+    // One archive alone is judged by the same rule.
+    const one = await ingest(r.company.id, [file("muchos.zip", entriesZip(BUDGET_FILES + 1))]);
+    expect(one.outcomes).toEqual([{ name: "muchos.zip", ok: false, message: RECEPTION_MESSAGES.intakeTooManyFiles(BUDGET_FILES) }]);
+    // 80 MB of XML in two archives of 40 MB (each within the 50 MB it was allowed alone), under 100 kB sent.
+    const bomb = spacesZip(10, 4 * MB);
+    expect(bomb.length).toBeLessThan(50 * 1024);
+    const big = await ingest(r.company.id, [file("factura.xml", a.xml), file("a.zip", bomb), file("b.zip", bomb)]);
+    expect(big.outcomes).toEqual([{ name: "b.zip", ok: false, message: RECEPTION_MESSAGES.intakeTooLarge(BUDGET_MB) }]);
+    expect(big.stored).toEqual([]);
+    expect(await docsOf(r.company.id)).toEqual([]);
+    // Within the budget the same invoice is received, the archive's entries skipped.
+    const fine = await ingest(r.company.id, [file("factura.xml", a.xml), file("uno.zip", entriesZip(300, "a")), file("a.zip", bomb)]);
+    expect(fine.stored).toHaveLength(1);
+    expect(fine.skipped).toBe(300);
+    expect((await docsOf(r.company.id)).map((d) => d.clave)).toEqual([a.clave]);
+  });
+
+  it("expanding stops as soon as the budget is spent (the files after it are not read) and lets other work run meanwhile", async () => {
+    // The security review's probe: 52 kB archives of 10 × 5 MB; 20 of them kept 1 GB and blocked 8.8 s.
+    const bomb = spacesZip(10, 5 * MB - 16);
+    expect(bomb.length).toBeLessThan(100 * 1024);
+    let read = false;
+    const after = {
+      name: "despues.zip",
+      get bytes(): Uint8Array {
+        read = true;
+        return bomb;
+      },
+    };
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const result = await expandFiles([...Array.from({ length: 5 }, (_, i) => file(`z${i}.zip`, bomb)), after]);
+    ticking = false;
+    // z0 fits (10 × (5 MB − 16 bytes)); z1's first megabyte goes past 50 MB.
+    expect(result).toEqual({ files: [{ name: "z1.zip", problem: RECEPTION_MESSAGES.intakeTooLarge(BUDGET_MB) }], skipped: 0 });
+    expect(read).toBe(false);
+    // The event loop turned while inflating (it yields every few megabytes).
+    expect(turns).toBeGreaterThan(5);
   });
 });
 
@@ -270,6 +331,20 @@ describe("screens, tenancy and plans", () => {
     expect(ok.location).toBe("/message-receptors");
     const [doc] = await docsOf(r.company.id);
     expect(doc).toMatchObject({ message: 1, status: "esperando", creditableTax: "127000.00000", applicableExpense: "1150000.00000" });
+  });
+
+  it("the upload screen refuses a request whose archives expand past the budget: the reason shown, nothing stored", async () => {
+    const r = await signedCompany();
+    const inv = supplierDocument({ receiver: r.to });
+    // The invoice and three 40 kB archives of 10 × 4 MB: the second goes past 50 MB.
+    const bomb = spacesZip(10, 4 * MB);
+    const form = { message: "4", tax_condition: "01", expense_category: String(r.category.id), message_detail: "", tax_credit: "", applicable_expense: "" };
+    const files = [new File([inv.xml], "factura.xml"), ...[0, 1, 2].map((i) => new File([bomb], `z${i}.zip`))];
+    const refused = await call(r.browser, standalone.action, { path: "/new-message-receptor", form: { ...form, xml_file: files } });
+    expect(refused.status).toBe(400);
+    expect(refused.data.errors).toEqual({ xml_file: RECEPTION_MESSAGES.nothingStored });
+    expect(refused.data.outcomes).toEqual([{ name: "z1.zip", ok: false, message: RECEPTION_MESSAGES.intakeTooLarge(BUDGET_MB) }]);
+    expect(await docsOf(r.company.id)).toEqual([]);
   });
 
   it("files and PDF are served only to their company; the PDF is the supplier's document (issuer, receiver, lines, clave)", async () => {

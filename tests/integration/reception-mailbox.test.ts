@@ -5,6 +5,7 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asc, eq } from "drizzle-orm";
 import nodemailer from "nodemailer";
+import { zipSync } from "fflate";
 import { emailConfigs, expenseCategories, jobs, receivedDocuments, receptionMailboxes, receptionSettings } from "../../db/schema/index.ts";
 import { createTestDatabase } from "../setup/db.ts";
 import { testSchemaSet } from "../../app/hacienda/testing/schemas.ts";
@@ -15,6 +16,8 @@ import { handlers } from "../../jobs/registry.ts";
 import { configurePipeline } from "../../app/server/hacienda-pipeline.server.ts";
 import { encryptSecret } from "../../app/server/secrets.server.ts";
 import { PROCESSED_KEYWORD, readMailbox } from "../../app/server/receptions/mailbox.server.ts";
+import { RECEPTION_MESSAGES } from "../../app/domain/receptions.ts";
+import { ingestReceivedFiles } from "../../app/server/receptions/intake.server.ts";
 import { issuingCompany } from "../fixtures/issuing.ts";
 import { acceptedBySandbox, supplierDocument } from "../fixtures/receptions.ts";
 import { startDovecot, type Dovecot } from "../fixtures/dovecot.ts";
@@ -171,5 +174,39 @@ describe("reception mailbox (Dovecot)", () => {
     } finally {
       await new Promise((r) => probe.close(r));
     }
+  });
+
+  // Last in this file: the companies of the tests above read the whole mailbox again.
+  it("a message whose attachments expand past the budget (50 MB of XML) is skipped whole — nothing stored, counted as without document — and the mailbox goes on after it", async () => {
+    const { company } = await mailboxCompany();
+    // The messages of the tests above first: this company's run below reads only the two new ones.
+    await readMailbox(database.db, { companyId: company.id, now: new Date() });
+    const seen = await stateOf(company.id);
+    const to = { name: company.name, id: company.identification };
+    const inBomb = supplierDocument({ receiver: to });
+    const next = supplierDocument({ receiver: to });
+    // Two archives of 10 × 4 MB of XML (each within what one archive was allowed alone), 40 kB each.
+    const spaces = new Uint8Array(4 * 1024 * 1024).fill(0x20);
+    const bomb = Buffer.from(zipSync(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`f${i}.xml`, spaces])), { level: 9 }));
+    const attachments = [
+      { filename: "factura.xml", content: inBomb.xml, contentType: "application/xml" },
+      { filename: "a.zip", content: bomb, contentType: "application/zip" },
+      { filename: "b.zip", content: bomb, contentType: "application/zip" },
+    ];
+    const bombUid = await dovecot.append(await email({ subject: "Facturas", text: "Adjuntas.", attachments }));
+    const nextUid = await dovecot.append(await email({ subject: "Factura", text: "Adjunta.", attachments: [{ filename: "factura.xml", content: next.xml }] }));
+
+    const run = await readMailbox(database.db, { companyId: company.id, now: new Date() });
+    expect((await docsOf(company.id)).map((d) => d.clave)).toEqual([next.clave]);
+    expect(run).toEqual({ read: 2, withDocument: 1, withoutDocument: 1, ingested: 1, superseded: false });
+    expect(await stateOf(company.id)).toMatchObject({ lastUid: nextUid, messagesRead: seen.messagesRead + 2, documentsIngested: 1, messagesWithoutDocument: seen.messagesWithoutDocument + 1, lastError: null });
+    const flags = await dovecot.flags();
+    expect(flags.get(bombUid)).toEqual([]);
+    expect(flags.get(nextUid)).toEqual([PROCESSED_KEYWORD, "\\Seen"].sort());
+    // Why it was skipped: the intake's refusal of the same attachments, one reason for the message.
+    const again = await ingestReceivedFiles(database.db, { companyId: company.id, userId: null, source: "email", files: attachments.map((a) => ({ name: a.filename, bytes: Buffer.from(a.content) })), now: new Date() });
+    expect(again.outcomes).toEqual([{ name: "b.zip", ok: false, message: RECEPTION_MESSAGES.intakeTooLarge(50) }]);
+    // The next run starts after it.
+    expect(await readMailbox(database.db, { companyId: company.id, now: new Date() })).toMatchObject({ read: 0, ingested: 0 });
   });
 });

@@ -18,7 +18,7 @@ import { parseForm } from "../../domain/forms.ts";
 import { ACCEPTANCE_LABEL, decisionOf, processSchema, RECEPTION_MESSAGES, type ReceptionDecision } from "../../domain/receptions.ts";
 import { rejectionReasons } from "../../domain/rejection-reasons.ts";
 import { MAX_XML_BYTES } from "../../hacienda/safe-xml.ts";
-import { displayName } from "../receptions/files.server.ts";
+import { displayName, isZipBytes } from "../receptions/files.server.ts";
 import { attachment } from "../receptions/http.server.ts";
 import { ingestReceivedFiles, withdrawReceived } from "../receptions/intake.server.ts";
 import { processReceptions } from "../receptions/process.server.ts";
@@ -31,6 +31,7 @@ type Row = typeof receivedDocuments.$inferSelect;
 export const RECEIVED_API_MESSAGES = {
   notBase64: "Envíe el archivo en base64.",
   tooLarge: `El XML pesa más de ${MAX_XML_BYTES / 1024 / 1024} MB, el máximo de un comprobante.`,
+  zip: "Envíe el XML en base64, no un .zip: la API recibe un comprobante (y la respuesta de Hacienda a él) por llamada.",
   alreadyReceived: (clave: string) => `Este comprobante ya fue recibido (clave ${clave}).`,
   fileUnavailable: "Este archivo no esta disponible para su descarga",
 } as const;
@@ -92,13 +93,14 @@ export async function receivedDocumentBody(db: DbOrTx, companyId: number, id: nu
   return receivedBody(r);
 }
 
-/** Strict base64 (whitespace allowed) → bytes, or a field error. */
+/** Strict base64 (whitespace allowed) → the XML's bytes, or a field error: empty, too large, or a zip (the intake would expand one). */
 function bytesOf(field: string, value: string, max: number): Uint8Array {
   const clean = value.replace(/\s+/g, "");
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(clean) || clean.length % 4 === 1) throw invalid([{ field, message: RECEIVED_API_MESSAGES.notBase64 }]);
   const bytes = Buffer.from(clean, "base64");
   if (bytes.byteLength === 0) throw invalid([{ field, message: RECEPTION_MESSAGES.fileRequired }]);
   if (bytes.byteLength > max) throw invalid([{ field, message: RECEIVED_API_MESSAGES.tooLarge }]);
+  if (isZipBytes(bytes)) throw invalid([{ field, message: RECEIVED_API_MESSAGES.zip }]);
   return new Uint8Array(bytes);
 }
 
@@ -205,7 +207,7 @@ export async function uploadReceived(call: ApiCall, input: z.output<typeof Recei
       companyId,
       userId: principal.userId,
       source: "upload",
-      // Never expanded as an archive: the API takes one XML (and its answer) per call.
+      // Never expanded as an archive: the API takes one XML (and its answer) per call; a zip was refused above (bytesOf).
       files: [{ name: /\.xml$/i.test(name) ? name : `${name}.xml`, bytes: xml }, ...(response ? [{ name: "respuesta-hacienda.xml", bytes: response }] : [])],
       now,
       expenseCategoryId,

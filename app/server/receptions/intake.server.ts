@@ -141,7 +141,8 @@ export async function ingestReceivedFiles(db: Db, input: IntakeInput): Promise<I
     .where(eq(companies.id, input.companyId));
   if (!company) throw new Error(`company ${input.companyId} not found`);
   const today = costaRicaDay(input.now);
-  const { files, skipped } = expandFiles(input.files, { skipNonXml: input.source === "email" });
+  // Within one budget for the whole upload or message (INTAKE_LIMITS): past it, one refusal and nothing stored.
+  const { files, skipped } = await expandFiles(input.files, { skipNonXml: input.source === "email" });
   const outcomes: FileOutcome[] = [];
   const comprobantes: Array<Judged & { facts: ComprobanteFacts }> = [];
   const answers = new Map<string, Judged & { accepted: boolean; detail: string | null }>();

@@ -123,7 +123,11 @@ export async function readMailbox(db: Db, { companyId, now }: { companyId: numbe
         if (head && !head.flags?.has(PROCESSED_KEYWORD) && (head.size ?? 0) <= MAX_MESSAGE_BYTES) {
           const msg = await client.fetchOne(String(uid), { source: true }, { uid: true });
           const parsed = msg && msg.source ? await simpleParser(msg.source, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true }) : null;
-          const files: IncomingFile[] = (parsed?.attachments ?? []).filter(isAttachmentOfInterest).map((a) => ({ name: a.filename ?? "adjunto.xml", bytes: new Uint8Array(a.content) }));
+          // The attachments as they are (no copy), however many: the intake takes them within one budget
+          // for the message (INTAKE_LIMITS, files.server.ts). A message past it is refused whole as soon
+          // as the budget runs out and stores nothing; it is counted as without document below and its
+          // UID saved like any other, so the next run goes on after it.
+          const files: IncomingFile[] = (parsed?.attachments ?? []).filter(isAttachmentOfInterest).map((a) => ({ name: a.filename ?? "adjunto.xml", bytes: new Uint8Array(a.content.buffer, a.content.byteOffset, a.content.byteLength) }));
           if (files.length) {
             const report = await ingestReceivedFiles(db, {
               companyId,
