@@ -3,10 +3,11 @@ import { generateKeyPairSync, createPublicKey } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import forge from "node-forge";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateTestKeyPair, makeTestCa, makeTestCredential, makeTestP12, subjectSerialNumberFor, type TestCa, type TestKeyPair } from "./cert.ts";
 import { HaciendaError } from "./errors.ts";
-import { cedulaFromSerialNumber, loadP12 } from "./p12.ts";
+import { cedulaFromSerialNumber, loadP12, MAX_P12_ITERATIONS, MAX_P12_TOTAL_ITERATIONS } from "./p12.ts";
 
 const now = new Date("2026-06-15T12:00:00Z");
 const notBefore = new Date("2026-01-01T00:00:00Z");
@@ -160,5 +161,131 @@ describe("keys issued in TRIBU-CR (issue 11 point 8)", () => {
     expect(cedulaFromSerialNumber("CPJ-3-101-123456")).toBe("3101123456");
     const p12 = makeTestP12({ cedula: "3101A00001", idType: "02", name: "EMPRESA", pin: "1234", notBefore, notAfter, keyPair, ca });
     expect(loadP12(p12, "1234", { now }).cedula).toBe("3101A00001");
+  });
+});
+
+/**
+ * The iteration counts of a .p12 (its MAC, its encrypted contents, its shrouded keys) are written by
+ * whoever made the file, and node-forge derives every one of them synchronously. They are read and
+ * bounded before node-forge sees the file. The refused files below ask for 2^30 iterations: were
+ * any of them derived, the test would run for tens of minutes instead of refusing at once.
+ */
+describe("iteration counts of a .p12 are bounded before any key is derived", () => {
+  const { asn1 } = forge;
+  type Asn1 = forge.asn1.Asn1;
+  const HUGE = 2 ** 30;
+  const tooMany = /^El archivo \.p12 pide más de un millón de iteraciones para abrir una de sus partes/;
+  const notValid = /^El archivo no es una llave criptográfica \(\.p12\) válida\./;
+
+  const seq = (...value: Asn1[]) => asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, value);
+  const oid = (name: string) => asn1.create(asn1.Class.UNIVERSAL, asn1.Type.OID, false, asn1.oidToDer(forge.pki.oids[name]!).getBytes());
+  const octets = (bytes: string) => asn1.create(asn1.Class.UNIVERSAL, asn1.Type.OCTETSTRING, false, bytes);
+  const nul = () => asn1.create(asn1.Class.UNIVERSAL, asn1.Type.NULL, false, "");
+  const int = (n: number) => {
+    let hex = n.toString(16);
+    if (hex.length % 2) hex = `0${hex}`;
+    if (parseInt(hex.slice(0, 2), 16) >= 0x80) hex = `00${hex}`;
+    return asn1.create(asn1.Class.UNIVERSAL, asn1.Type.INTEGER, false, forge.util.hexToBytes(hex));
+  };
+  const explicit0 = (value: Asn1) => asn1.create(asn1.Class.CONTEXT_SPECIFIC, 0, true, [value]);
+  const der = (node: Asn1) => asn1.toDer(node).getBytes();
+  const file = (node: Asn1) => Buffer.from(der(node), "binary");
+  const salt = "sal-1234";
+  /** PKCS#12 PBE with 3DES and SHA-1 (the legacy files ATV issued for years, forge's "3des"). */
+  const pbe3des = (count: number) => seq(oid("pbeWithSHAAnd3-KeyTripleDES-CBC"), seq(octets(salt), int(count)));
+  /** PBES2: PBKDF2 with HMAC-SHA256 and AES-256-CBC (OpenSSL 3's default). */
+  const pbes2 = (count: number) =>
+    seq(
+      oid("pkcs5PBES2"),
+      seq(seq(oid("pkcs5PBKDF2"), seq(octets(salt), int(count), seq(oid("hmacWithSHA256"), nul()))), seq(oid("aes256-CBC"), octets("0123456789abcdef"))),
+    );
+  const shroudedKey = (algorithm: Asn1) => seq(oid("pkcs8ShroudedKeyBag"), explicit0(seq(algorithm, octets("no es una llave"))));
+  const data = (...bags: Asn1[]) => seq(oid("data"), explicit0(octets(der(seq(...bags)))));
+  const encrypted = (algorithm: Asn1, ciphertext: string) =>
+    seq(oid("encryptedData"), explicit0(seq(int(0), seq(oid("data"), algorithm, asn1.create(asn1.Class.CONTEXT_SPECIFIC, 0, false, ciphertext)))));
+  const pfx = (contents: Asn1[], macCount?: number) =>
+    seq(
+      int(3),
+      seq(oid("data"), explicit0(octets(der(seq(...contents))))),
+      ...(macCount === undefined ? [] : [seq(seq(seq(oid("sha1"), nul()), octets("m".repeat(20))), octets(salt), int(macCount))]),
+    );
+  /** Encrypts with PKCS#12 PBE 3DES as a real .p12's encrypted contents are, so the PIN opens them. */
+  const encrypt3des = (plain: string, pin: string, count: number) => {
+    const key = forge.pkcs12.generateKey(pin, forge.util.createBuffer(salt), 1, count, 24);
+    const iv = forge.pkcs12.generateKey(pin, forge.util.createBuffer(salt), 2, count, 8);
+    const cipher = forge.cipher.createCipher("3DES-CBC", key);
+    cipher.start({ iv });
+    cipher.update(forge.util.createBuffer(plain));
+    cipher.finish();
+    return cipher.output.getBytes();
+  };
+
+  let forgeKey: forge.pki.rsa.PrivateKey;
+  let forgeCert: forge.pki.Certificate;
+  beforeAll(() => {
+    const cred = makeTestCredential({ cedula: "3101123456", idType: "02", name: "EMPRESA", pin: "1", notBefore, notAfter, keyPair, ca });
+    forgeKey = forge.pki.privateKeyFromPem(String((keyPair.privateKey as import("node:crypto").KeyObject).export({ type: "pkcs1", format: "pem" })));
+    forgeCert = forge.pki.certificateFromPem(cred.certificatePem);
+  });
+
+  it("caps each count at one million and a whole file at four million derived", () => {
+    expect(MAX_P12_ITERATIONS).toBe(1_000_000);
+    expect(MAX_P12_TOTAL_ITERATIONS).toBe(4_000_000);
+  });
+
+  it("opens a key whose MAC and key counts are exactly at the cap", { timeout: 300_000 }, () => {
+    const p12 = forge.pkcs12.toPkcs12Asn1(forgeKey, [forgeCert], "1234", { algorithm: "3des", count: 1_000_000 });
+    expect(loadP12(file(p12), "1234", { now }).cedula).toBe("3101123456");
+  });
+
+  it("refuses a MAC count above the cap, with the right PIN or a wrong one", () => {
+    const p12 = forge.pkcs12.toPkcs12Asn1(forgeKey, [forgeCert], "1234", { algorithm: "3des", count: 2048 });
+    const macData = (p12.value as Asn1[])[2]!;
+    expect(der((macData.value as Asn1[])[2]!)).toBe(der(int(2048)));
+    for (const count of [1_000_001, HUGE]) {
+      (macData.value as Asn1[])[2] = int(count);
+      expectCode(() => loadP12(file(p12), "1234", { now }), "P12_NOT_PKCS12", tooMany);
+      expectCode(() => loadP12(file(p12), "otro", { now }), "P12_NOT_PKCS12", tooMany);
+    }
+  });
+
+  it("refuses a shrouded key above the cap (PKCS#12 PBE and PBES2)", () => {
+    expectCode(() => loadP12(file(pfx([data(shroudedKey(pbe3des(HUGE)))])), "1234", { now }), "P12_NOT_PKCS12", tooMany);
+    expectCode(() => loadP12(file(pfx([data(shroudedKey(pbes2(HUGE)))], 2048)), "1234", { now }), "P12_NOT_PKCS12", tooMany);
+    expectCode(() => loadP12(file(pfx([data(shroudedKey(pbes2(1_000_001)))])), "1234", { now }), "P12_NOT_PKCS12", tooMany);
+  });
+
+  it("refuses encrypted contents above the cap", () => {
+    for (const algorithm of [pbe3des(HUGE), pbes2(HUGE)])
+      expectCode(() => loadP12(file(pfx([encrypted(algorithm, "12345678")])), "1234", { now }), "P12_NOT_PKCS12", tooMany);
+  });
+
+  it("looks inside encrypted contents: a key of 2^30 iterations inside contents encrypted with 2,048", () => {
+    const inner = der(seq(shroudedKey(pbe3des(HUGE))));
+    const p12 = pfx([encrypted(pbe3des(2048), encrypt3des(inner, "1234", 2048))]);
+    expectCode(() => loadP12(file(p12), "1234", { now }), "P12_NOT_PKCS12", tooMany);
+  });
+
+  it("bounds the whole file: five keys of a million iterations each, or two encrypted contents and a MAC, are refused", () => {
+    const tooMuch = /^El archivo \.p12 pide en total demasiadas iteraciones para abrirse/;
+    const key = shroudedKey(pbe3des(1_000_000));
+    expectCode(() => loadP12(file(pfx([data(key, key, key, key, key)])), "1234", { now }), "P12_NOT_PKCS12", tooMuch);
+    // Encrypted contents count twice (decrypted to look inside, then by node-forge): 1 + 2 × 2 million.
+    const contents = encrypted(pbes2(1_000_000), "12345678");
+    expectCode(() => loadP12(file(pfx([contents, contents], 1_000_000)), "1234", { now }), "P12_NOT_PKCS12", tooMuch);
+  });
+
+  it("refuses with the usual message a file whose structure cannot be walked", () => {
+    const cases: Asn1[] = [
+      seq(int(3)),
+      seq(int(3), seq(oid("data"), explicit0(octets("esto no es DER")))),
+      seq(int(3), seq(oid("data"), explicit0(int(1)))),
+      pfx([seq(oid("data"), explicit0(int(1)))]),
+      pfx([data(seq(oid("pkcs8ShroudedKeyBag"), explicit0(int(1))))]),
+      pfx([data(shroudedKey(seq(oid("pkcs5PBES2"), seq())))]),
+      pfx([data(shroudedKey(seq(oid("pbeWithSHAAnd3-KeyTripleDES-CBC"), seq(octets(salt)))))]),
+      pfx([encrypted(seq(oid("pkcs5PBES2")), "12345678")]),
+    ];
+    for (const c of cases) expectCode(() => loadP12(file(c), "1234", { now }), "P12_NOT_PKCS12", notValid);
   });
 });

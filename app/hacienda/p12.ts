@@ -6,6 +6,12 @@
  * the key then becomes a node:crypto KeyObject so that signing uses OpenSSL, not JavaScript RSA.
  * Everything the XAdES signature needs from the certificate (DER, SHA-256 digest, RFC 4514 issuer
  * name, decimal serial) is computed here, so signing never touches the .p12 again.
+ *
+ * Opening a .p12 costs what its file says: the MAC, each encrypted content and each shrouded key
+ * carry their own iteration count, which node-forge derives in JavaScript on the calling thread
+ * with no upper limit (2^31 iterations would block the web process for about half an hour). The
+ * counts are read from the ASN.1 and bounded (MAX_P12_ITERATIONS, MAX_P12_TOTAL_ITERATIONS) before
+ * node-forge derives anything.
  */
 import { createHash, createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from "node:crypto";
 import forge from "node-forge";
@@ -105,6 +111,182 @@ function fail(code: ConstructorParameters<typeof HaciendaError>[0], message: str
 
 const dateEs = (d: Date) => d.toISOString().slice(0, 10);
 
+const NOT_A_VALID_KEY_FILE =
+  "El archivo no es una llave criptográfica (.p12) válida. Suba el archivo .p12 que descargó de Hacienda (ATV / TRIBU-CR).";
+
+/**
+ * The most iterations one derivation of a .p12 may ask for (its MAC, an encrypted content, a
+ * shrouded key). Tools write 2,000 (Windows) or 2,048 (OpenSSL, legacy and 3.x) and newer
+ * recommendations reach 600,000; a million keeps all of them. In node-forge a million iterations
+ * cost about 1.5 s of CPU for a SHA-1 MAC and 5 s for a PBKDF2-HMAC-SHA256 key (decision 060).
+ */
+export const MAX_P12_ITERATIONS = 1_000_000;
+/**
+ * The most iterations derived in all to open one .p12, counting the encrypted contents twice (they
+ * are decrypted once here to look inside, and again by node-forge): a MAC, encrypted certificates
+ * and a key, each at the cap.
+ */
+export const MAX_P12_TOTAL_ITERATIONS = 4 * MAX_P12_ITERATIONS;
+
+const { Class, Type } = forge.asn1;
+const OID = {
+  data: forge.pki.oids.data!,
+  encryptedData: forge.pki.oids.encryptedData!,
+  shroudedKeyBag: forge.pki.oids.pkcs8ShroudedKeyBag!,
+  pbes2: forge.pki.oids.pkcs5PBES2!,
+};
+/** PKCS#12 password-based encryption (1.2.840.113549.1.12.1.*) and PKCS#5 PBES1 (…1.5.1–11): parameters SEQUENCE { salt, iterations }. */
+const isSaltAndCountPbe = (oid: string) => oid.startsWith("1.2.840.113549.1.12.1.") || /^1\.2\.840\.113549\.1\.5\.(1|3|4|6|10|11)$/.test(oid);
+/** node-forge's password-based decryption (typed here: @types/node-forge leaves pki.pbe out). */
+const pbe = (forge.pki as unknown as { pbe: { getCipher(oid: string, params: forge.asn1.Asn1, password: string): forge.cipher.BlockCipher } }).pbe;
+
+/** The structure is not a .p12's (refused as not a valid key file). */
+class UnwalkableP12 extends Error {}
+
+function need(ok: unknown): asserts ok {
+  if (!ok) throw new UnwalkableP12();
+}
+
+type Asn1 = forge.asn1.Asn1;
+
+/**
+ * The elements of a constructed node. The reads below are positional with the same tags node-forge's
+ * validators require, so that a count node-forge would derive is the one read here.
+ */
+function elements(node: Asn1 | undefined, tagClass: number, type?: number): Asn1[] {
+  need(node && node.tagClass === tagClass && (type === undefined || node.type === type) && Array.isArray(node.value));
+  return node.value as Asn1[];
+}
+const sequence = (node: Asn1 | undefined) => elements(node, Class.UNIVERSAL, Type.SEQUENCE);
+/** The value inside a context-specific wrapper (node-forge accepts any tag number there). */
+const wrapped = (node: Asn1 | undefined) => elements(node, Class.CONTEXT_SPECIFIC)[0];
+
+function oidOf(node: Asn1 | undefined): string {
+  need(node && node.tagClass === Class.UNIVERSAL && node.type === Type.OID && typeof node.value === "string");
+  return forge.asn1.derToOid(node.value);
+}
+
+/** A node's bytes, also when written in BER chunks (what node-forge's PKCS#7 data reader joins). */
+function bytesOf(node: Asn1): string {
+  if (typeof node.value === "string") return node.value;
+  return node.value.map((chunk) => {
+    need(typeof chunk.value === "string");
+    return chunk.value;
+  }).join("");
+}
+
+function octets(node: Asn1 | undefined): string {
+  need(node && node.tagClass === Class.UNIVERSAL && node.type === Type.OCTETSTRING);
+  return bytesOf(node);
+}
+
+/**
+ * An iteration count: the INTEGER read as unsigned, as node-forge reads the MAC's (a negative one
+ * would only shorten node-forge's PBE derivations); Infinity when too long to matter.
+ */
+function countOf(node: Asn1 | undefined): number {
+  need(node && node.tagClass === Class.UNIVERSAL && node.type === Type.INTEGER && typeof node.value === "string");
+  const bytes = node.value.replace(/^\0+/, "");
+  return bytes.length > 6 ? Infinity : bytes.length === 0 ? 0 : parseInt(forge.util.bytesToHex(bytes), 16);
+}
+
+/** The iteration count of an encryption AlgorithmIdentifier; 0 for a scheme node-forge refuses before deriving. */
+function pbeCount(algorithm: Asn1 | undefined): number {
+  const [oidNode, params] = sequence(algorithm);
+  const oid = oidOf(oidNode);
+  // PBES2-params { keyDerivationFunc { id-PBKDF2, PBKDF2-params { salt, iterationCount, … } }, encryptionScheme }
+  if (oid === OID.pbes2) return countOf(sequence(sequence(sequence(params)[0])[1])[1]);
+  // PBEParameter / pkcs-12PbeParams { salt, iterations }
+  if (isSaltAndCountPbe(oid)) return countOf(sequence(params)[1]);
+  return 0;
+}
+
+/**
+ * Refuses a .p12 whose key derivations would cost more than the caps, before node-forge derives any
+ * of them: the MAC, every encrypted content of the authenticated safe and every shrouded key, those
+ * inside encrypted contents too (decrypted here to be read once their own count has passed, and
+ * charged twice: node-forge decrypts them again). Throws UnwalkableP12 when the structure is not a
+ * .p12's.
+ */
+function checkIterationCounts(pfx: Asn1, pin: string): void {
+  let total = 0;
+  const charge = (count: number, times = 1) => {
+    if (count > MAX_P12_ITERATIONS) tooCostly("pide más de un millón de iteraciones para abrir una de sus partes");
+    total += count * times;
+    if (total > MAX_P12_TOTAL_ITERATIONS) tooCostly("pide en total demasiadas iteraciones para abrirse");
+  };
+  // SafeContents: SEQUENCE OF SafeBag { bagId, [0] bagValue, attributes }; a shrouded key's value is
+  // EncryptedPrivateKeyInfo { encryptionAlgorithm, encryptedData }.
+  const bags = (safeContents: Asn1) => {
+    for (const bag of sequence(safeContents)) {
+      const [bagId, bagValue] = sequence(bag);
+      if (oidOf(bagId) === OID.shroudedKeyBag) charge(pbeCount(sequence(wrapped(bagValue))[0]));
+    }
+  };
+  // node-forge (not strict) reads no bag from empty contents.
+  const parse = (der: string) => (der.length === 0 ? null : forge.asn1.fromDer(der, false));
+
+  // PFX { version, authSafe ContentInfo, macData { DigestInfo, macSalt, iterations DEFAULT 1 } }
+  const [, authSafe, macData] = sequence(pfx);
+  if (macData) {
+    const count = sequence(macData)
+      .slice(1)
+      .find((n) => n.tagClass === Class.UNIVERSAL && n.type === Type.INTEGER);
+    charge(count ? countOf(count) : 1);
+  }
+  const [authSafeType, authSafeContent] = sequence(authSafe);
+  need(oidOf(authSafeType) === OID.data);
+  // AuthenticatedSafe: SEQUENCE OF ContentInfo { contentType, [0] content }
+  const contents = parse(octets(wrapped(authSafeContent)));
+  need(contents);
+  // First every count in sight, so that a file over the caps is refused before anything is derived.
+  const sealed: Array<{ oid: string; params: Asn1; ciphertext: string }> = [];
+  for (const contentInfo of sequence(contents)) {
+    const [contentType, content] = sequence(contentInfo);
+    const type = oidOf(contentType);
+    if (type === OID.data) {
+      const safeContents = parse(octets(wrapped(content)));
+      if (safeContents) bags(safeContents);
+    } else if (type === OID.encryptedData) {
+      // EncryptedData { version, EncryptedContentInfo { contentType, contentEncryptionAlgorithm, [0] encryptedContent } }
+      const [, encryptedContentInfo] = sequence(wrapped(content));
+      const [, algorithm, encrypted] = sequence(encryptedContentInfo);
+      charge(pbeCount(algorithm), 2);
+      need(encrypted && encrypted.tagClass === Class.CONTEXT_SPECIFIC && encrypted.type === 0);
+      const [algorithmOid, params] = sequence(algorithm);
+      need(params);
+      sealed.push({ oid: oidOf(algorithmOid), params, ciphertext: bytesOf(encrypted) });
+    }
+    // Any other content type: node-forge refuses it before deriving anything.
+  }
+  // Then the keys inside encrypted contents, which only the PIN shows.
+  for (const { oid, params, ciphertext } of sealed) {
+    let cipher: forge.cipher.BlockCipher;
+    try {
+      cipher = pbe.getCipher(oid, params, pin);
+    } catch {
+      throw new UnwalkableP12();
+    }
+    cipher.update(forge.util.createBuffer(ciphertext));
+    // Not decrypted or not ASN.1 (a wrong PIN): node-forge stops at the same step, before any bag inside.
+    if (!cipher.finish()) continue;
+    let safeContents: Asn1 | null;
+    try {
+      safeContents = parse(cipher.output.getBytes());
+    } catch {
+      continue;
+    }
+    if (safeContents) bags(safeContents);
+  }
+}
+
+function tooCostly(what: string): never {
+  fail(
+    "P12_NOT_PKCS12",
+    `El archivo .p12 ${what}, muchas más de las que usa una llave criptográfica, y abrirlo bloquearía el sistema. Suba el archivo .p12 que descargó de Hacienda (ATV / TRIBU-CR).`,
+  );
+}
+
 /** Loads a .p12 file. `now` decides validity and daysLeft (injected clock). */
 export function loadP12(bytes: Uint8Array, pin: string, { now }: { now: Date }): SigningKey {
   if (!bytes || bytes.byteLength === 0) {
@@ -120,6 +302,12 @@ export function loadP12(bytes: Uint8Array, pin: string, { now }: { now: Date }):
       cause,
     );
   }
+  try {
+    checkIterationCounts(asn1, pin);
+  } catch (cause) {
+    if (cause instanceof HaciendaError) throw cause;
+    fail("P12_NOT_PKCS12", NOT_A_VALID_KEY_FILE, cause);
+  }
   let p12: forge.pkcs12.Pkcs12Pfx;
   try {
     p12 = forge.pkcs12.pkcs12FromAsn1(asn1, false, pin);
@@ -128,11 +316,7 @@ export function loadP12(bytes: Uint8Array, pin: string, { now }: { now: Date }):
     if (/MAC could not be verified|Invalid password|padding|decrypt/i.test(msg)) {
       fail("P12_WRONG_PIN", "El PIN de la llave criptográfica es incorrecto.", cause);
     }
-    fail(
-      "P12_NOT_PKCS12",
-      "El archivo no es una llave criptográfica (.p12) válida. Suba el archivo .p12 que descargó de Hacienda (ATV / TRIBU-CR).",
-      cause,
-    );
+    fail("P12_NOT_PKCS12", NOT_A_VALID_KEY_FILE, cause);
   }
 
   // Private key: forge only builds RSA keys; anything else leaves the decrypted ASN.1 in bag.asn1.
