@@ -39,6 +39,8 @@ export const RECEPTION_MESSAGES = {
   notPending: "Este documento ya fue procesado.",
   deadlinePassed: (day: string) => `El plazo para rechazar venció el ${day}: el comprobante se tiene por aceptado (aceptación tácita) y ya no se puede rechazar.`,
   issuerRejected: "Hacienda rechazó este comprobante: no se envía mensaje de aceptación. Pida al emisor un comprobante nuevo.",
+  /** A MensajeHacienda uploaded alone for a document received before: the app asks Hacienda itself. */
+  answerNotNeeded: "El estado de este comprobante se consulta directamente a Hacienda: su respuesta no hace falta.",
   waitingIssuer: "Todavía no se sabe si Hacienda aceptó el comprobante del emisor: el mensaje se enviará solo cuando Hacienda lo confirme.",
   noKey: "La empresa no tiene una llave criptográfica configurada: súbala en Configuración › Hacienda.",
 } as const;

@@ -20,6 +20,7 @@ import { configurePipeline, handleHaciendaCallback } from "../../app/server/haci
 import { saveOutgoingEmail } from "../../app/server/company-mail.server.ts";
 import { ingestReceivedFiles } from "../../app/server/receptions/intake.server.ts";
 import { processReceptions } from "../../app/server/receptions/process.server.ts";
+import { checkIssuerStatus } from "../../app/server/receptions/pipeline.server.ts";
 import { readLimitedForm } from "../../app/server/receptions/upload.server.ts";
 import { warnDeadlines } from "../../app/server/receptions/deadlines.server.ts";
 import { expandFiles } from "../../app/server/receptions/files.server.ts";
@@ -64,6 +65,7 @@ async function receiver() {
 }
 const file = (name: string, content: string | Uint8Array) => ({ name, bytes: typeof content === "string" ? new TextEncoder().encode(content) : content });
 const docsOf = (companyId: number) => database.db.select().from(receivedDocuments).where(eq(receivedDocuments.companyId, companyId)).orderBy(asc(receivedDocuments.id));
+const rowOf = async (id: number) => (await database.db.select().from(receivedDocuments).where(eq(receivedDocuments.id, id)))[0]!;
 const ingest = (companyId: number, files: { name: string; bytes: Uint8Array }[], now = new Date()) => ingestReceivedFiles(database.db, { companyId, userId: null, source: "upload", files, now });
 const decision = (category: number, over: Partial<ReceptionDecision> = {}): ReceptionDecision => ({ message: 1, detail: null, expenseCategoryId: category, taxCondition: "01", creditableTax: null, applicableExpense: null, ...over });
 /** An archive of `entries` files named f0.txt… (one byte each). */
@@ -121,7 +123,7 @@ describe("intake: what is refused, and why", () => {
     expect(await docsOf(r.company.id)).toEqual([]);
   });
 
-  it("a document already received, twice in one upload or again later, is refused; Hacienda's rejection of the supplier's document stores nothing", async () => {
+  it("a document already received, twice in one upload or again later, is refused; Hacienda's rejection of the supplier's document is the one Hacienda answers the jobs, not the one uploaded with it", async () => {
     const r = await receiver();
     const inv = supplierDocument({ receiver: r.to });
     const first = await ingest(r.company.id, [file("a.xml", inv.xml), file("copia.xml", inv.xml)]);
@@ -129,19 +131,26 @@ describe("intake: what is refused, and why", () => {
     expect(first.outcomes.find((o) => o.name === "copia.xml")?.message).toBe(`Este comprobante ya fue recibido (clave ${inv.clave}).`);
     const again = await ingest(r.company.id, [file("b.xml", inv.xml)]);
     expect(again.outcomes[0]).toMatchObject({ ok: false, message: `Este comprobante ya fue recibido (clave ${inv.clave}).` });
-    // The sandbox rejects a document whose signature broke on the way: with that answer, it is refused.
+    // The sandbox rejects a document whose signature broke on the way. Its answer, uploaded with it,
+    // is not the verdict (anyone can sign one): the document is stored, and Hacienda's own answer,
+    // asked by the jobs, rejects it, so it cannot be accepted.
     const bad = supplierDocument({ receiver: r.to });
     const broken = bad.xml.replace("Computadora portátil línea 1", "Computadora portatil linea 1");
     const mh = await acceptedBySandbox(sandbox.url, { ...bad, xml: broken });
     expect(mh.estado).toBe("rechazado");
-    const refused = await ingest(r.company.id, [file("firmado.xml", bad.xml), file("respuesta.xml", mh.respuestaXml)]);
-    expect(refused.outcomes[0]).toMatchObject({ ok: false, message: expect.stringMatching(/^Hacienda rechazó este comprobante/) });
-    expect((await docsOf(r.company.id)).map((d) => d.clave)).toEqual([inv.clave]);
-    // Hacienda's answer alone, for a document received before, is kept with it.
+    const withAnswer = await ingest(r.company.id, [file("firmado.xml", bad.xml), file("respuesta.xml", mh.respuestaXml)]);
+    expect(withAnswer.outcomes).toEqual([expect.objectContaining({ ok: true, name: "firmado.xml" })]);
+    const badId = withAnswer.stored[0]!.id;
+    expect((await rowOf(badId)).issuerStatus).toBeNull();
+    expect(await checkIssuerStatus(database.db, { companyId: r.company.id, id: badId, attempt: 0 }, new Date())).toBe("rejected");
+    expect((await rowOf(badId)).issuerStatus).toBe("rechazado");
+    const refused = await processReceptions(database.db, { companyId: r.company.id, userId: r.user.id, ids: [badId], decision: decision(r.category.id), now: new Date(), schemaSet });
+    expect(refused).toEqual({ ok: false, errors: { _form: RECEPTION_MESSAGES.issuerRejected } });
+    // Hacienda's answer alone, for a document received before: not needed, nothing changes.
     const answerOnly = await acceptedBySandbox(sandbox.url, inv);
-    const kept = await ingest(r.company.id, [file("respuesta-luego.xml", answerOnly.respuestaXml)]);
-    expect(kept.outcomes[0]).toMatchObject({ ok: true, message: "Respuesta de Hacienda guardada con su comprobante, recibido antes." });
-    expect((await docsOf(r.company.id))[0]!.issuerStatus).toBe("aceptado");
+    const noted = await ingest(r.company.id, [file("respuesta-luego.xml", answerOnly.respuestaXml)]);
+    expect(noted.outcomes[0]).toMatchObject({ ok: true, message: RECEPTION_MESSAGES.answerNotNeeded });
+    expect((await docsOf(r.company.id)).find((d) => d.clave === inv.clave)!.issuerStatus).toBeNull();
   });
 
   it("zips: XML inside are received, other files skipped; an XML past 5 MB and a broken zip are refused", async () => {
@@ -223,6 +232,8 @@ describe("acceptance messages: numbers, deadlines and the supplier's verdict", (
     const answers = await Promise.all(invoices.map((inv) => acceptedBySandbox(sandbox.url, inv)));
     const report = await ingest(r.company.id, invoices.flatMap((inv, i) => [file(`f${i}.xml`, inv.xml), file(`r${i}.xml`, answers[i]!.respuestaXml)]));
     expect(report.stored).toHaveLength(20);
+    // Hacienda's verdicts, as the jobs ask for them; then the twenty decisions sign at once.
+    for (const st of report.stored) expect(await checkIssuerStatus(database.db, { companyId: r.company.id, id: st.id, attempt: 0 }, new Date())).toBe("accepted");
     const results = await Promise.all(report.stored.map((s) => processReceptions(database.db, { companyId: r.company.id, userId: r.user.id, ids: [s.id], decision: decision(r.category.id), now: new Date(), schemaSet })));
     expect(results.every((x) => x.ok)).toBe(true);
     const numbers = (await docsOf(r.company.id)).map((d) => d.messageNumber).sort((x, y) => x! - y!);
@@ -429,6 +440,7 @@ describe("the MensajeReceptor's callback and the expenses", () => {
     const inv = supplierDocument({ receiver: r.to });
     const mh = await acceptedBySandbox(sandbox.url, inv);
     const [stored] = (await ingest(r.company.id, [file("f.xml", inv.xml), file("r.xml", mh.respuestaXml)])).stored;
+    expect(await checkIssuerStatus(database.db, { companyId: r.company.id, id: stored!.id, attempt: 0 }, new Date())).toBe("accepted");
     await processReceptions(database.db, { companyId: r.company.id, userId: r.user.id, ids: [stored!.id], decision: decision(r.category.id), now: new Date(), schemaSet });
     const now = new Date();
     // Submit only (no poll): the callback brings the answer.

@@ -19,7 +19,9 @@ import { ingestReceivedFiles } from "../../app/server/receptions/intake.server.t
 import { processReceptions } from "../../app/server/receptions/process.server.ts";
 import type { ReceptionDecision } from "../../app/domain/receptions.ts";
 import { issuingCompany } from "../fixtures/issuing.ts";
-import { acceptedBySandbox, supplierDocument } from "../fixtures/receptions.ts";
+import { acceptedBySandbox, supplierDocument, supplierKey } from "../fixtures/receptions.ts";
+import { signXml } from "../../app/hacienda/sign.ts";
+import { RECEPTION_MESSAGES } from "../../app/domain/reception-texts.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let sandbox: Sandbox;
@@ -81,8 +83,12 @@ describe("received documents: intake, acceptance messages and the pipeline", () 
     expect(report.stored).toHaveLength(1);
     const stored = await rowOf(report.stored[0]!.id);
     expect(Buffer.from(stored.uploadXml).toString("utf8")).toBe(inv.xml);
-    expect(stored).toMatchObject({ clave: inv.clave, kind: "FE", message: 4, status: "pendiente", issuerStatus: "aceptado", issuerId: "3102777888", source: "upload" });
+    // The answer that came along is not the verdict: the jobs ask Hacienda for its own.
+    expect(stored).toMatchObject({ clave: inv.clave, kind: "FE", message: 4, status: "pendiente", issuerStatus: null, issuerResponseXml: null, issuerId: "3102777888", source: "upload" });
     expect(stored.total).toBe(inv.doc.lines.length === 2 ? "1277000.00000" : stored.total);
+    await drain();
+    expect(await rowOf(stored.id)).toMatchObject({ issuerStatus: "aceptado", status: "pendiente" });
+    expect(Buffer.from((await rowOf(stored.id)).issuerResponseXml!).toString("utf8")).toContain("<MensajeHacienda");
 
     const r = await processReceptions(database.db, { companyId: company.id, userId: user.id, ids: [stored.id], decision: decision(category.id), now: clock.now, schemaSet });
     expect(r).toMatchObject({ ok: true, outcomes: [{ ok: true, status: "por enviar" }] });
@@ -132,12 +138,39 @@ describe("received documents: intake, acceptance messages and the pipeline", () 
     expect(sent).toContain(`<MontoTotalDeGastoAplicable>${done.total}</MontoTotalDeGastoAplicable>`);
     expect(sent).toContain("<DetalleMensaje>Faltó una unidad</DetalleMensaje>");
   });
+  it("a MensajeHacienda that comes from outside is not Hacienda's verdict: one signed by anybody else decides nothing, with its comprobante or alone", async () => {
+    const { company, user } = await receivingCompany();
+    const inv = supplierDocument({ receiver: { name: company.name, id: company.identification } });
+    const genuine = await acceptedBySandbox(sandbox.url, inv);
+    // A "rechazado" answer the supplier (or anyone who knows the clave) signed with a certificate of
+    // their own: a valid signature, not Hacienda's.
+    const unsigned = genuine.respuestaXml.replace(/<ds:Signature[\s\S]*<\/ds:Signature>/, "").replace(/<Mensaje>1<\/Mensaje>/, "<Mensaje>3</Mensaje>");
+    expect(unsigned).toContain("<Mensaje>3</Mensaje>");
+    const forged = signXml(unsigned, supplierKey(), { now: clock.now });
+    expect(parseReceived(forged)).toMatchObject({ kind: "MH", signature: { valid: true } });
+
+    const together = await ingestReceivedFiles(database.db, { companyId: company.id, userId: user.id, source: "email", files: [file("f.xml", inv.xml), file("r.xml", forged)], now: clock.now });
+    expect(together.outcomes.filter((o) => !o.ok)).toEqual([]);
+    const id = together.stored[0]!.id;
+    expect(await rowOf(id)).toMatchObject({ issuerStatus: null, issuerResponseXml: null });
+    // Alone, for the document already received: noted, nothing changed.
+    const alone = await ingestReceivedFiles(database.db, { companyId: company.id, userId: user.id, source: "email", files: [file("r.xml", forged)], now: clock.now });
+    expect(alone.outcomes).toEqual([expect.objectContaining({ ok: true, message: RECEPTION_MESSAGES.answerNotNeeded, documentId: id })]);
+    expect((await rowOf(id)).issuerStatus).toBeNull();
+    // Hacienda's own answer, asked by the jobs, is the verdict.
+    await drain();
+    const checked = await rowOf(id);
+    expect(checked.issuerStatus).toBe("aceptado");
+    expect(Buffer.from(checked.issuerResponseXml!).toString("utf8")).toContain("<Mensaje>1</Mensaje>");
+  });
+
   it("a message Hacienda cannot process ('error') is asked about three times, never sent again, and ends 'rechazado' with the reason", async () => {
     const { company, user, category } = await receivingCompany();
     const inv = supplierDocument({ receiver: { name: company.name, id: company.identification } });
     const mh = await acceptedBySandbox(sandbox.url, inv);
     const report = await ingestReceivedFiles(database.db, { companyId: company.id, userId: user.id, source: "upload", files: [file("f.xml", inv.xml), file("r.xml", mh.respuestaXml)], now: clock.now });
     const id = report.stored[0]!.id;
+    await drain();
     await processReceptions(database.db, { companyId: company.id, userId: user.id, ids: [id], decision: decision(category.id), now: clock.now, schemaSet });
     const duplicatesBefore = sandbox.state.counters.duplicatePosts;
     // Bytes Hacienda cannot read as a message (as a broken proxy might leave them): it answers 'error'.

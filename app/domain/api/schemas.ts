@@ -514,7 +514,7 @@ export const ReceivedDocumentUpload = named(
   "ReceivedDocumentUpload",
   z.object({
     xml: z.string().min(1).max(7_100_000).describe("El XML del comprobante del proveedor (FE, NC o ND, v4.2–4.4), en base64, tal como lo recibió."),
-    response: z.string().min(1).max(1_000_000).optional().describe("La respuesta de Hacienda al proveedor (MensajeHacienda) en base64, si la tiene; si no, se le consulta a Hacienda."),
+    response: z.string().min(1).max(1_000_000).optional().describe("La respuesta de Hacienda al proveedor (MensajeHacienda) en base64, si la tiene. Se comprueba que sea un XML firmado, pero no decide el estado: Colibrí se lo consulta siempre a Hacienda."),
     filename: z.string().max(120).optional(),
     message: z.number().int().optional().describe("Para decidir en la misma llamada: 1 Aceptado, 2 Aceptado Parcialmente, 3 Rechazado (las reglas de POST /received-documents/{id}/acceptance). Sin él queda pendiente."),
     message_detail: z.string().max(500).optional().describe("Con message 2 o 3, obligatorio (máximo 160 caracteres)."),

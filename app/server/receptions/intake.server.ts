@@ -1,9 +1,9 @@
 // Receiving supplier documents (issue 12 items 2 and 5; docs/decisions/171): the same intake for an
 // upload and for the mailbox. Each file (or each XML inside a .zip) is judged (judge.server.ts:
 // parsed, signature verified, received-document rules), checked to be addressed to this company and
-// not received before, paired with Hacienda's answer (MensajeHacienda) when it came along (same
-// clave), and stored byte for byte — or refused with a plain-Spanish reason, storing nothing. A
-// document without Hacienda's answer gets a job that asks Hacienda for it.
+// not received before, and stored byte for byte — or refused with a plain-Spanish reason, storing
+// nothing. Every stored document gets a job that asks Hacienda for its verdict; a MensajeHacienda
+// that comes along is not taken as that verdict (anyone can sign one).
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client.ts";
 import { companies, receivedDocuments } from "../../../db/schema/index.ts";
@@ -62,7 +62,7 @@ export const issuerCheckKey = (id: number) => `reception-issuer:${id}`;
 
 type Judged = { name: string; from?: string; bytes: Uint8Array; summary: ReceivedSummary };
 
-function storedValues(input: IntakeInput, doc: Judged & { facts: ComprobanteFacts }, answer: (Judged & { accepted: boolean; detail: string | null }) | undefined) {
+function storedValues(input: IntakeInput, doc: Judged & { facts: ComprobanteFacts }) {
   const s = doc.summary;
   const t = s.totals!;
   const issuedAt = new Date(s.issueDate!);
@@ -104,10 +104,13 @@ function storedValues(input: IntakeInput, doc: Judged & { facts: ComprobanteFact
     source: input.source,
     uploadFilename: doc.name,
     uploadXml: Buffer.from(doc.bytes),
-    issuerResponseXml: answer ? Buffer.from(answer.bytes) : null,
-    issuerStatus: answer ? (answer.accepted ? "aceptado" : "rechazado") : null,
-    issuerDetail: answer?.detail?.slice(0, 4000) ?? null,
-    issuerCheckedAt: answer ? input.now : null,
+    // Hacienda's verdict on the supplier's document is the one the app asks Hacienda for (the
+    // check-reception-issuer job), never a MensajeHacienda that came with the upload: its
+    // signature proves only that someone signed it (docs/decisions/171).
+    issuerResponseXml: null,
+    issuerStatus: null,
+    issuerDetail: null,
+    issuerCheckedAt: null,
     message: 4,
     expenseCategoryId: input.decision?.expenseCategoryId ?? input.expenseCategoryId ?? null,
     taxCondition: input.decision?.taxCondition ?? input.taxCondition ?? null,
@@ -120,7 +123,6 @@ function storedValues(input: IntakeInput, doc: Judged & { facts: ComprobanteFact
 
 /** Why this document cannot take the upload form's decision, and the form field it concerns (checked before anything is stored). */
 function decisionProblem(decision: ReceptionDecision, values: ReturnType<typeof storedValues>, today: string): { field: string; message: string } | null {
-  if (values.issuerStatus === "rechazado") return { field: "_form", message: RECEPTION_MESSAGES.issuerRejected };
   if (decision.message !== 1 && values.rejectDeadline < today) return { field: "_form", message: RECEPTION_MESSAGES.deadlinePassed(formatDate(`${values.rejectDeadline}T12:00:00Z`)) };
   const amounts = messageAmounts(decision, { tax: values.tax, total: values.total });
   if (!amounts.ok) {
@@ -172,15 +174,8 @@ export async function ingestReceivedFiles(db: Db, input: IntakeInput): Promise<I
         fail(`El comprobante está emitido a ${s.receiver?.name ?? "otro receptor"} (cédula ${s.receiver?.id ?? "sin indicar"}), no a ${company.name} (cédula ${company.identification}). Revise que está en la empresa correcta.`);
         continue;
       }
-      const answer = answers.get(s.clave!);
-      if (answer) {
-        paired.add(s.clave!);
-        if (!answer.accepted) {
-          fail(`${RECEPTION_MESSAGES.issuerRejected}${answer.detail ? ` Motivo de Hacienda: ${answer.detail.split("\n").filter(Boolean).slice(-3).join(" ").slice(0, 300)}` : ""}`);
-          continue;
-        }
-      }
-      const values = storedValues(input, doc, answer);
+      if (answers.has(s.clave!)) paired.add(s.clave!);
+      const values = storedValues(input, doc);
       if (input.decision) {
         const problem = decisionProblem(input.decision, values, today);
         if (problem) {
@@ -189,7 +184,7 @@ export async function ingestReceivedFiles(db: Db, input: IntakeInput): Promise<I
         }
       }
       const [row] = await tx.insert(receivedDocuments).values(values).onConflictDoNothing().returning({ id: receivedDocuments.id });
-      if (row && !answer) await enqueue(tx, "check-reception-issuer", { companyId: input.companyId, id: row.id, attempt: 0 }, { runAt: input.now, uniqueKey: issuerCheckKey(row.id), maxAttempts: 1000 });
+      if (row) await enqueue(tx, "check-reception-issuer", { companyId: input.companyId, id: row.id, attempt: 0 }, { runAt: input.now, uniqueKey: issuerCheckKey(row.id), maxAttempts: 1000 });
       if (!row) {
         fail(`Este comprobante ya fue recibido (clave ${s.clave}).`);
         continue;
@@ -199,25 +194,16 @@ export async function ingestReceivedFiles(db: Db, input: IntakeInput): Promise<I
     }
   });
 
-  // Hacienda's answers that came without their comprobante: kept with one received before.
+  // Hacienda's answers that came without their comprobante: the verdict is asked of Hacienda for
+  // one received before, so the answer itself is not needed.
   for (const [clave, answer] of answers) {
     if (paired.has(clave)) continue;
     const [row] = await db
-      .update(receivedDocuments)
-      .set({
-        issuerResponseXml: Buffer.from(answer.bytes),
-        issuerStatus: answer.accepted ? "aceptado" : "rechazado",
-        issuerDetail: answer.detail?.slice(0, 4000) ?? null,
-        issuerCheckedAt: input.now,
-      })
-      .where(and(eq(receivedDocuments.companyId, input.companyId), eq(receivedDocuments.clave, clave), isNull(receivedDocuments.issuerStatus)))
-      .returning({ id: receivedDocuments.id, status: receivedDocuments.status });
-    if (row) {
-      if (row.status === "esperando") await enqueue(db, "check-reception-issuer", { companyId: input.companyId, id: row.id, attempt: 0 }, { runAt: input.now, uniqueKey: issuerCheckKey(row.id), maxAttempts: 1000 });
-      outcomes.push({ name: answer.name, from: answer.from, ok: true, message: "Respuesta de Hacienda guardada con su comprobante, recibido antes.", clave, documentId: row.id });
-    } else {
-      outcomes.push({ name: answer.name, from: answer.from, ok: false, clave, message: "Es la respuesta de Hacienda (MensajeHacienda) de un comprobante que no viene en esta subida ni se recibió antes: súbala junto con el XML del comprobante." });
-    }
+      .select({ id: receivedDocuments.id })
+      .from(receivedDocuments)
+      .where(and(eq(receivedDocuments.companyId, input.companyId), eq(receivedDocuments.clave, clave)));
+    if (row) outcomes.push({ name: answer.name, from: answer.from, ok: true, message: RECEPTION_MESSAGES.answerNotNeeded, clave, documentId: row.id });
+    else outcomes.push({ name: answer.name, from: answer.from, ok: false, clave, message: "Es la respuesta de Hacienda (MensajeHacienda) de un comprobante que no viene en esta subida ni se recibió antes: súbala junto con el XML del comprobante." });
   }
   return { stored, outcomes, skipped };
 }
