@@ -51,6 +51,8 @@ export const API_CREDENTIAL_MESSAGES = {
   usernameRequired: "El usuario API es obligatorio para el plan 5",
   passwordRequired: "La contraseña API es obligatoria para el plan 5",
   passwordLength: "La contraseña API debe tener entre 6 y 30 caracteres",
+  /** Another company (not archived) has the username in any case: 'Caja' is taken by 'caja'. */
+  usernameTaken: "Ya existe una compañia registrada con este usuario API",
 } as const;
 
 export const apiPasswordLengthOk = (password: string) => password.length >= 6 && password.length <= 30;

@@ -3,7 +3,7 @@
 // companies they are linked to unless they are the super-admin.
 import { and, asc, eq, isNull, ne } from "drizzle-orm";
 import { data } from "react-router";
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { packChoices } from "../domain/choices.ts";
 import { companyByIdentification, companyFormLists as queryFormLists, countDocuments, manageableCompany } from "../../db/queries/companies.ts";
 import { companies, companyUsers, documents, generalConfigurations, sessions, users } from "../../db/schema/index.ts";
@@ -13,11 +13,11 @@ import { setupNewCompany } from "./company-setup.server.ts";
 import { loadDocumentView } from "./document-view.server.ts";
 import { renderDocumentPdf } from "../pdf/invoice-pdf.server.tsx";
 import { documentFileBase } from "../domain/document-view.ts";
-import { checkLogo, COMPANY_MESSAGES, type CompanyInput } from "../domain/company-schemas.ts";
+import { API_CREDENTIAL_MESSAGES, checkLogo, COMPANY_MESSAGES, type CompanyInput } from "../domain/company-schemas.ts";
 import type { FieldErrors } from "../domain/forms.ts";
 import type { CurrentUser } from "./context.ts";
 import { hashPassword } from "./password.server.ts";
-import { closeCompanyApiSessions } from "./api/tokens.server.ts";
+import { apiUsernameConflict, apiUsernameTaken, closeCompanyApiSessions } from "./api/tokens.server.ts";
 
 export type Actor = Pick<CurrentUser, "id" | "isAdmin" | "isSuperAdmin">;
 
@@ -64,6 +64,30 @@ export async function readLogo(form: FormData): Promise<{ ok: true; logo: LogoUp
 
 type SaveResult = { ok: true; id: number } | { ok: false; errors: FieldErrors };
 
+/**
+ * What another company already holds: its identification, or (plan 5) its API username in any case
+ * ('Caja' and 'caja' are one username to the sign-in). Both fields are reported at once.
+ */
+async function takenFields(tx: Tx, input: CompanyInput, permission: number, companyId: number | null): Promise<FieldErrors | null> {
+  const errors: FieldErrors = {};
+  if (await companyByIdentification(tx, input.identification, companyId ?? undefined)) errors.identification = COMPANY_MESSAGES.duplicateIdentification;
+  if (permission === 5 && input.username_api && (await apiUsernameTaken(tx, input.username_api, companyId))) errors.username_api = API_CREDENTIAL_MESSAGES.usernameTaken;
+  return Object.keys(errors).length ? errors : null;
+}
+
+/**
+ * Runs a save; when the unique index on API usernames refuses it (another company took the username
+ * between the check and the write: two saves racing), the same field error as the check, nothing saved.
+ */
+async function refusingTakenApiUsername(save: () => Promise<SaveResult>): Promise<SaveResult> {
+  try {
+    return await save();
+  } catch (error) {
+    if (apiUsernameConflict(error)) return { ok: false, errors: { username_api: API_CREDENTIAL_MESSAGES.usernameTaken } };
+    throw error;
+  }
+}
+
 function companyValues(input: CompanyInput) {
   return {
     name: input.name,
@@ -89,9 +113,10 @@ function configValues(input: CompanyInput) {
 /** Creates a company, its general configuration, and links the creator to it. */
 export async function createCompany(db: Db, actor: Actor, input: CompanyInput, logo: LogoUpload | null): Promise<SaveResult> {
   requireAdmin(actor as CurrentUser);
-  return db.transaction(async (tx) => {
-    if (await companyByIdentification(tx, input.identification)) return { ok: false as const, errors: { identification: COMPANY_MESSAGES.duplicateIdentification } };
-    const permission = input.permission ?? 1;
+  const permission = input.permission ?? 1;
+  return refusingTakenApiUsername(() => db.transaction(async (tx) => {
+    const taken = await takenFields(tx, input, permission, null);
+    if (taken) return { ok: false as const, errors: taken };
     const [row] = await tx
       .insert(companies)
       .values({
@@ -112,7 +137,7 @@ export async function createCompany(db: Db, actor: Actor, input: CompanyInput, l
     await tx.insert(companyUsers).values({ companyId: row.id, userId: actor.id }).onConflictDoNothing();
     await setupNewCompany(tx, row.id);
     return { ok: true as const, id: row.id };
-  });
+  }));
 }
 
 /**
@@ -121,9 +146,10 @@ export async function createCompany(db: Db, actor: Actor, input: CompanyInput, l
  */
 export async function updateCompany(db: Db, actor: Actor, companyId: number, input: CompanyInput, logo: LogoUpload | null, now = new Date()): Promise<SaveResult> {
   const current = await requireManageableCompany(db, actor, companyId);
-  return db.transaction(async (tx) => {
-    if (await companyByIdentification(tx, input.identification, companyId)) return { ok: false as const, errors: { identification: COMPANY_MESSAGES.duplicateIdentification } };
-    const permission = input.permission ?? current.permission;
+  const permission = input.permission ?? current.permission;
+  return refusingTakenApiUsername(() => db.transaction(async (tx) => {
+    const taken = await takenFields(tx, input, permission, companyId);
+    if (taken) return { ok: false as const, errors: taken };
     // A new API password, none off plan 5, or undefined: the stored one is kept.
     const passwordApiHash = permission !== 5 ? null : input.password_api ? await hashPassword(input.password_api) : undefined;
     await tx
@@ -144,7 +170,7 @@ export async function updateCompany(db: Db, actor: Actor, companyId: number, inp
       .values({ companyId, ...configValues(input) })
       .onConflictDoUpdate({ target: generalConfigurations.companyId, set: configValues(input) });
     return { ok: true as const, id: companyId };
-  });
+  }));
 }
 
 /** Activates or deactivates a company; returns the new flag. */

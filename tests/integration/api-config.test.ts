@@ -113,7 +113,7 @@ describe("/config-api/:company_id", () => {
     const b = await apiCompany(db());
     const taken = await call(browser, configApi.action, { path: here, params, form: { intent: "credentials", username_api: b.username.toUpperCase() } });
     expect(taken.status).toBe(400);
-    expect(taken.data.errors.username_api).toBe("Ese usuario API ya lo usa otra compañía.");
+    expect(taken.data.errors.username_api).toBe("Ya existe una compañia registrada con este usuario API");
   });
 
   it("a new API password saved in the company form also ends the tokens of the old one (a stolen refresh token stops working)", async () => {

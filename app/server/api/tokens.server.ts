@@ -5,10 +5,11 @@
 // the refresh token gives a new pair once (rotation) and lives API_REFRESH_TTL_DAYS from its last use.
 // Wrong credentials are throttled like the sign-in. Every call checks the token, the company (plan 5,
 // active, not archived) and, for a user's token, that the user works in the x-Company named.
-import { and, asc, eq, gt, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import { rows, type Db, type DbOrTx } from "../../../db/client.ts";
 import { companies, companyUsers, sessions, users } from "../../../db/schema/index.ts";
 import { API_MESSAGES } from "../../domain/api/schemas.ts";
+import { API_CREDENTIAL_MESSAGES } from "../../domain/company-texts.ts";
 import { tooManyAttempts } from "../auth.server.ts";
 import { dummyHash, hashPassword, verifyPassword } from "../password.server.ts";
 import { randomToken, sha256Hex } from "../secrets.server.ts";
@@ -89,8 +90,8 @@ export async function issueToken(db: Db, input: { username: string; password: st
   const wait = await apiSignInClaim(db, name, ip, now);
   if (wait) throw new ApiError(429, "demasiados-intentos", tooManyAttempts(wait), undefined, { "Retry-After": String(wait) });
 
-  // The company's API user first (a username is meant to be one company's; should two share it,
-  // the oldest is taken), else a user of Colibrí by e-mail (a token that names its company on each
+  // The company's API user first (one company's at most among those not archived: the unique index
+  // on lower(username_api), migration 0050), else a user of Colibrí by e-mail (a token that names its company on each
   // call with x-Company). Exactly one password check whatever the case, so the time taken does not
   // tell a known username from an unknown one.
   const [company] = await db
@@ -246,31 +247,58 @@ export async function revokeApiSessionOf(db: Db, companyId: number, sessionId: s
 export const API_CONFIG_MESSAGES = {
   saved: "Credenciales de la API guardadas correctamente",
   generated: "Nueva contraseña de la API generada: cópiela ahora, no se volverá a mostrar.",
-  usernameTaken: "Ese usuario API ya lo usa otra compañía.",
-  usernameRequired: "El usuario API es obligatorio para el plan 5",
+  usernameTaken: API_CREDENTIAL_MESSAGES.usernameTaken,
+  usernameRequired: API_CREDENTIAL_MESSAGES.usernameRequired,
   revoked: "Token revocado",
   notPlan5: "La API está disponible solo para compañías del plan 5 (API).",
 } as const;
 
 /**
- * Sets the company's API user and, when given, a new password (stored hashed, scrypt). A new
- * password ends the sessions opened with the old one. False when another company uses the username.
+ * Another company, not archived, has `username` as its API username in any case (compared with the
+ * database's lower(), as the sign-in compares it). The unique index companies_username_api_unique
+ * (migration 0050) holds the same rule against two saves that race; see apiUsernameConflict.
  */
-export async function setApiCredentials(db: Db, companyId: number, input: { username: string; password: string | null }, now: Date): Promise<{ ok: true } | { ok: false; field: "username"; message: string }> {
+export async function apiUsernameTaken(db: DbOrTx, username: string, exceptCompanyId: number | null): Promise<boolean> {
   const [taken] = await db
     .select({ id: companies.id })
     .from(companies)
-    .where(and(sql`lower(${companies.usernameApi}) = lower(${input.username})`, isNull(companies.deletedAt), sql`${companies.id} <> ${companyId}`))
+    .where(and(sql`lower(${companies.usernameApi}) = lower(${username})`, isNull(companies.deletedAt), exceptCompanyId === null ? undefined : ne(companies.id, exceptCompanyId)))
     .limit(1);
-  if (taken) return { ok: false, field: "username", message: API_CONFIG_MESSAGES.usernameTaken };
+  return !!taken;
+}
+
+const API_USERNAME_INDEX = "companies_username_api_unique";
+
+/** The error is the unique index on API usernames refusing a save (another company took it meanwhile). */
+export function apiUsernameConflict(error: unknown): boolean {
+  for (let e = error as { code?: string; constraint?: string; constraint_name?: string; cause?: unknown } | undefined, i = 0; e && i < 4; e = e.cause as typeof e, i++) {
+    // postgres.js names the index in constraint_name, PGlite in constraint.
+    if (e.code === "23505") return (e.constraint_name ?? e.constraint) === API_USERNAME_INDEX;
+  }
+  return false;
+}
+
+/**
+ * Sets the company's API user and, when given, a new password (stored hashed, scrypt). A new
+ * password ends the sessions opened with the old one. Refused (nothing saved) when another company
+ * uses the username in any case.
+ */
+export async function setApiCredentials(db: Db, companyId: number, input: { username: string; password: string | null }, now: Date): Promise<{ ok: true } | { ok: false; field: "username"; message: string }> {
+  const taken = { ok: false as const, field: "username" as const, message: API_CONFIG_MESSAGES.usernameTaken };
+  if (await apiUsernameTaken(db, input.username, companyId)) return taken;
   const hash = input.password ? await hashPassword(input.password) : null;
-  await db.transaction(async (tx) => {
-    await tx
-      .update(companies)
-      .set({ usernameApi: input.username, ...(hash ? { passwordApiHash: hash } : {}) })
-      .where(eq(companies.id, companyId));
-    if (hash) await closeCompanyApiSessions(tx, companyId, now);
-  });
+  try {
+    await db.transaction(async (tx) => {
+      await tx
+        .update(companies)
+        .set({ usernameApi: input.username, ...(hash ? { passwordApiHash: hash } : {}) })
+        .where(eq(companies.id, companyId));
+      if (hash) await closeCompanyApiSessions(tx, companyId, now);
+    });
+  } catch (error) {
+    if (apiUsernameConflict(error)) return taken;
+    throw error;
+  }
   return { ok: true };
 }
 
