@@ -6,8 +6,15 @@ import { join } from "node:path";
 import forge from "node-forge";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateTestKeyPair, makeTestCa, makeTestCredential, makeTestP12, subjectSerialNumberFor, type TestCa, type TestKeyPair } from "./cert.ts";
+import { buildXml } from "./build.ts";
 import { HaciendaError } from "./errors.ts";
+import { exampleDocument } from "./examples.ts";
 import { cedulaFromSerialNumber, loadP12, MAX_P12_ITERATIONS, MAX_P12_TOTAL_ITERATIONS } from "./p12.ts";
+import { signXml } from "./sign.ts";
+import { testSchemaSet } from "./testing/schemas.ts";
+import { xmlsecVerify } from "./testing/xmlsec.ts";
+import { verifyXml } from "./verify.ts";
+import { validateSchema } from "./xsd/index.ts";
 
 const now = new Date("2026-06-15T12:00:00Z");
 const notBefore = new Date("2026-01-01T00:00:00Z");
@@ -287,5 +294,63 @@ describe("iteration counts of a .p12 are bounded before any key is derived", () 
       pfx([encrypted(seq(oid("pkcs5PBES2")), "12345678")]),
     ];
     for (const c of cases) expectCode(() => loadP12(file(c), "1234", { now }), "P12_NOT_PKCS12", notValid);
+  });
+});
+
+/**
+ * The certificate's serial number is a DER INTEGER, signed. RFC 5280 wants it positive, but notes that
+ * non-conforming CAs issue negative ones (a first byte of 0x80 or more without the 00 in front, as
+ * in cmake's Windows_TemporaryKey.pfx) and asks relying parties to handle them gracefully. OpenSSL
+ * prints such a serial with a minus sign ("-FF"), which the decimal conversion used to hand to
+ * BigInt as "0x-FF": a SyntaxError, and a 500 on the key upload.
+ */
+describe("certificate serial numbers", () => {
+  /** A .p12 of the test key whose certificate has the given serial (hex of the INTEGER's bytes, as forge writes them). */
+  function p12WithSerial(serialHex: string, pin = "1234"): Buffer {
+    const cred = makeTestCredential({ cedula: "3101123456", idType: "02", name: "EMPRESA", pin, notBefore, notAfter, keyPair, ca });
+    const pem = (k: TestKeyPair["privateKey"]) => (typeof k === "string" ? k : String(k.export({ type: "pkcs1", format: "pem" })));
+    const cert = forge.pki.certificateFromPem(cred.certificatePem);
+    cert.serialNumber = serialHex;
+    cert.sign(forge.pki.privateKeyFromPem(pem(ca.keyPair.privateKey)), forge.md.sha256.create());
+    const asn1 = forge.pkcs12.toPkcs12Asn1(forge.pki.privateKeyFromPem(pem(keyPair.privateKey)), [cert, ca.certificate], pin, { algorithm: "3des" });
+    return Buffer.from(forge.asn1.toDer(asn1).getBytes(), "binary");
+  }
+
+  it.each([
+    ["ff01", "-FF", "-255"],
+    ["80", "-80", "-128"],
+    ["ff", "-01", "-1"],
+    ["8000000000000000000000000000000001", "-7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF", "-43556142965880123323311949751266331066367"],
+    ["00ff01", "FF01", "65281"],
+    ["7f", "7F", "127"],
+    ["00", "0", "0"],
+  ])("reads serial %s as the signed integer it is (%s, %s)", (serialHex, hex, decimal) => {
+    const key = loadP12(p12WithSerial(serialHex), "1234", { now });
+    expect(key.serialNumber).toBe(hex);
+    expect(key.serialDecimal).toBe(decimal);
+    expect(key.cedula).toBe("3101123456");
+  });
+
+  it("signs with a key whose serial is negative: the XAdES IssuerSerial says -255, the schema accepts it, both verifiers too", () => {
+    const key = loadP12(p12WithSerial("ff01"), "1234", { now });
+    const signed = signXml(buildXml(exampleDocument("fe")), key, { now });
+    expect(signed).toContain("<ds:X509SerialNumber>-255</ds:X509SerialNumber>");
+    expect(validateSchema(signed, testSchemaSet())).toEqual([]);
+    const mine = verifyXml(signed);
+    expect(mine.errors).toEqual([]);
+    expect(mine.valid).toBe(true);
+    expect(mine.certificate?.serialNumber).toBe("-FF");
+    const xmlsec = xmlsecVerify(signed);
+    expect(xmlsec.output).toMatch(/OK/);
+    expect(xmlsec.ok).toBe(true);
+  });
+
+  it("refuses with a Spanish message a certificate that only node-forge can read (a serial padded with 0xFF bytes)", () => {
+    // DER forbids a redundant first byte; OpenSSL refuses the certificate ("illegal padding").
+    expectCode(
+      () => loadP12(p12WithSerial("ff".repeat(17)), "1234", { now }),
+      "P12_NO_CERTIFICATE",
+      /^El certificado del archivo \.p12 está dañado y no se puede leer\. Descargue de nuevo la llave criptográfica en Hacienda\.$/,
+    );
   });
 });

@@ -29,9 +29,9 @@ export interface SigningKey {
   subjectSerialNumber: string;
   /** Issuer in strict RFC 4514 form, as written into xades:IssuerSerial/ds:X509IssuerName. */
   issuer: string;
-  /** Certificate serial number, upper-case hex as X.509 tools print it. */
+  /** Certificate serial number, upper-case hex as X.509 tools print it (a negative one with "-", as OpenSSL does). */
   serialNumber: string;
-  /** Certificate serial number in decimal, as XAdES IssuerSerial/X509SerialNumber requires. */
+  /** Certificate serial number in decimal, as XAdES IssuerSerial/X509SerialNumber requires (negative ones signed: see serialToDecimal). */
   serialDecimal: string;
   notBefore: Date;
   notAfter: Date;
@@ -110,6 +110,25 @@ function fail(code: ConstructorParameters<typeof HaciendaError>[0], message: str
 }
 
 const dateEs = (d: Date) => d.toISOString().slice(0, 10);
+
+/**
+ * The decimal of a serial as OpenSSL prints it (node:crypto's X509Certificate.serialNumber):
+ * upper-case hex of its magnitude, with "-" in front when negative. A serial is a DER INTEGER, so a
+ * first byte of 0x80 or more without a 00 before it is a negative number. RFC 5280 forbids those,
+ * notes that non-conforming CAs issue them anyway and asks that they be handled gracefully; Java's
+ * X509Certificate.getSerialNumber(), which Hacienda's verifiers use, and OpenSSL both read them as
+ * signed, and ds:X509SerialNumber is an xs:integer, so the signature says "-255" for bytes FF 01.
+ * Returns null for anything else.
+ */
+export function serialToDecimal(serial: string): string | null {
+  const m = /^(-?)([0-9A-F]+)$/i.exec(serial);
+  if (!m) return null;
+  const magnitude = BigInt(`0x${m[2]!}`);
+  return (m[1] && magnitude !== 0n ? -magnitude : magnitude).toString(10);
+}
+
+const CERTIFICATE_UNREADABLE =
+  "El certificado del archivo .p12 está dañado y no se puede leer. Descargue de nuevo la llave criptográfica en Hacienda.";
 
 const NOT_A_VALID_KEY_FILE =
   "El archivo no es una llave criptográfica (.p12) válida. Suba el archivo .p12 que descargó de Hacienda (ATV / TRIBU-CR).";
@@ -362,16 +381,25 @@ export function loadP12(bytes: Uint8Array, pin: string, { now }: { now: Date }):
   const spki = createPublicKey(privateKey).export({ type: "spki", format: "der" });
   const certBags = p12.getBags({ bagType: forge.pki.oids.certBag })[forge.pki.oids.certBag] ?? [];
   let match: { der: Buffer; x509: X509Certificate; forgeCert: forge.pki.Certificate } | undefined;
+  let unreadable = false;
   for (const cb of certBags) {
     if (!cb.cert) continue;
     const der = Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(cb.cert)).getBytes(), "binary");
-    const x509 = new X509Certificate(der);
+    let x509: X509Certificate;
+    try {
+      x509 = new X509Certificate(der);
+    } catch {
+      // node-forge reads some encodings DER forbids (a serial padded with FF bytes) that OpenSSL refuses.
+      unreadable = true;
+      continue;
+    }
     if (Buffer.compare(x509.publicKey.export({ type: "spki", format: "der" }), spki) === 0) {
       match = { der, x509, forgeCert: cb.cert };
       break;
     }
   }
   if (!match) {
+    if (unreadable) fail("P12_NO_CERTIFICATE", CERTIFICATE_UNREADABLE);
     if (certBags.length === 0) {
       fail("P12_NO_CERTIFICATE", "El archivo .p12 no contiene el certificado de la llave. Descargue de nuevo la llave criptográfica en Hacienda.");
     }
@@ -399,6 +427,8 @@ export function loadP12(bytes: Uint8Array, pin: string, { now }: { now: Date }):
   const subjectAttrs = match.forgeCert.subject.attributes;
   const subjectSerialNumber = String(subjectAttrs.find((a) => a.type === "2.5.4.5")?.value ?? "");
   const serialHex = match.x509.serialNumber.toUpperCase();
+  const serialDecimal = serialToDecimal(serialHex);
+  if (serialDecimal === null) fail("P12_NO_CERTIFICATE", CERTIFICATE_UNREADABLE);
   return {
     privateKey,
     certificateDer: match.der,
@@ -408,7 +438,7 @@ export function loadP12(bytes: Uint8Array, pin: string, { now }: { now: Date }):
     subjectSerialNumber,
     issuer: dnToRfc4514(match.forgeCert.issuer.attributes),
     serialNumber: serialHex,
-    serialDecimal: BigInt(`0x${serialHex}`).toString(10),
+    serialDecimal,
     notBefore,
     notAfter,
     daysLeft: Math.floor((notAfter.getTime() - now.getTime()) / DAY_MS),
