@@ -343,6 +343,11 @@ describe("certificate serial numbers", () => {
     const xmlsec = xmlsecVerify(signed);
     expect(xmlsec.output).toMatch(/OK/);
     expect(xmlsec.ok).toBe(true);
+    // A declared serial that is not the certificate's is caught, negative or not a number.
+    for (const declared of ["-256", "255", "abc"]) {
+      const swapped = verifyXml(signed.replace("<ds:X509SerialNumber>-255</ds:X509SerialNumber>", `<ds:X509SerialNumber>${declared}</ds:X509SerialNumber>`));
+      expect(swapped.errors, declared).toContain("El número de serie declarado en las propiedades firmadas no es el del certificado incluido.");
+    }
   });
 
   it("refuses with a Spanish message a certificate that only node-forge can read (a serial padded with 0xFF bytes)", () => {

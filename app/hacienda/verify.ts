@@ -22,7 +22,7 @@
  */
 import { createHash, verify as cryptoVerify, X509Certificate } from "node:crypto";
 import { c14nMethod, canonicalHash, canonicalize, type C14nMethod } from "./c14n.ts";
-import { cedulaFromSerialNumber } from "./p12.ts";
+import { cedulaFromSerialNumber, serialToDecimal } from "./p12.ts";
 import { parseXmlTreeSafely, type SafeTree, type SafeXml } from "./safe-xml.ts";
 import { ALG_ENVELOPED, NS_DS, POLICY_V44, TYPE_SIGNED_PROPERTIES } from "./sign.ts";
 import { attrOf, elementsOf, findElements, firstElement, textOf, type XmlTreeElement } from "./xml-tree.ts";
@@ -432,7 +432,8 @@ export function verifyTree(safe: SafeTree, options: VerifyOptions = {}): VerifyR
       if (!certDigestMatches(certDer, c)) continue;
       certDigestOk = true;
       const serial = text(findAll(c, (e) => isDs(e, "X509SerialNumber"))[0]);
-      if (serial && /^\d+$/.test(serial) && BigInt(serial) !== BigInt(`0x${x509.serialNumber}`)) {
+      // A declared serial must be the certificate's, negative ones included (decision 060).
+      if (serial && (!/^[+-]?\d+$/.test(serial) || BigInt(serial) !== BigInt(serialToDecimal(x509.serialNumber) ?? "0"))) {
         certDigestOk = false;
         errors.push("El número de serie declarado en las propiedades firmadas no es el del certificado incluido.");
       }
