@@ -16,6 +16,7 @@ import { createSession, lookupSession } from "../../app/server/session.server.ts
 import { sha256Hex } from "../../app/server/secrets.server.ts";
 import { API_MESSAGES } from "../../app/domain/api/schemas.ts";
 import { queueWebhookEvent } from "../../app/server/api/webhooks.server.ts";
+import { companyFormFields } from "../fixtures/company-form.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
@@ -121,26 +122,7 @@ describe("/config-api/:company_id", () => {
     const { browser } = await admin(a.company.id);
     const old = await apiRequest(db(), "POST", "/auth/token", { body: { username: a.username, password: a.password } });
     const pair = (await old.json()) as { access_token: string; refresh_token: string };
-    const form = {
-      intent: "save",
-      name: a.company.name,
-      identification_type: "2",
-      identification: a.company.identification,
-      email: "facturas@sertec.cr",
-      phone: "22334455",
-      country: "60",
-      province: "1",
-      canton: "1",
-      district: "1",
-      other_signs: "100 m norte de la iglesia",
-      economic_activity_code: "",
-      custom_quotation_name: "Proforma",
-      currency: "2",
-      currency_emit_doc: "0",
-      invoice_format: "1",
-      permission: "5",
-      username_api: a.username,
-    };
+    const form = companyFormFields({ name: a.company.name, identification: a.company.identification, economic_activity_code: "", economic_activity_name: "", permission: "5", username_api: a.username });
     const path = `/edit-company/${a.company.id}`;
     const params = { id: String(a.company.id) };
     // Saved without a new password: the tokens stay.

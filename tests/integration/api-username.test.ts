@@ -22,6 +22,7 @@ import { apiUsernameConflict, setApiCredentials } from "../../app/server/api/tok
 import { call, createCompany, createUser, signedIn } from "../setup/app.ts";
 import { createTestDatabase } from "../setup/db.ts";
 import { adminUrl } from "../setup/global.ts";
+import { companyFormFields } from "../fixtures/company-form.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
@@ -39,28 +40,7 @@ const nextIdentification = () => String(310180000 + ++seq).padEnd(10, "0");
 const unique = (stem: string) => `${stem}-${process.pid}-${++seq}`;
 
 function companyFormValues(overrides: Record<string, string> = {}): Record<string, string> {
-  return {
-    intent: "save",
-    name: "Servicios Técnicos del Valle S.A.",
-    identification_type: "2",
-    identification: nextIdentification(),
-    email: "facturas@sertec.cr",
-    phone: "22334455",
-    country: "60",
-    province: "1",
-    canton: "1",
-    district: "1",
-    other_signs: "100 m norte de la iglesia",
-    economic_activity_code: "6201.0",
-    economic_activity_name: "Programación",
-    custom_quotation_name: "Proforma",
-    currency: "2",
-    currency_emit_doc: "0",
-    invoice_format: "1",
-    permission: "5",
-    password_api: "clave-api-1",
-    ...overrides,
-  };
+  return companyFormFields({ identification: nextIdentification(), permission: "5", password_api: "clave-api-1", ...overrides });
 }
 
 async function admin() {

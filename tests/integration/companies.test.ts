@@ -15,6 +15,7 @@ import { costaRicaDay } from "../../app/domain/document-status.ts";
 import { AE_CASES, startFakeHaciendaAe, type FakeHacienda } from "../fixtures/fake-hacienda-ae.ts";
 import { call, createCompany, createUser, signedIn, type Browser } from "../setup/app.ts";
 import { createTestDatabase } from "../setup/db.ts";
+import { companyFormFields } from "../fixtures/company-form.ts";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let fake: FakeHacienda;
@@ -39,28 +40,7 @@ let idSeq = 0;
 const nextIdentification = () => String(310170000 + ++idSeq).padEnd(10, "0");
 
 function validForm(overrides: Record<string, string | Blob> = {}): Record<string, string | Blob> {
-  return {
-    intent: "save",
-    name: "Servicios Técnicos del Valle S.A.",
-    fantasy_name: "SerTec",
-    identification_type: "2",
-    identification: nextIdentification(),
-    email: "facturas@sertec.cr",
-    phone: "22334455",
-    country: "60",
-    province: "1",
-    canton: "1",
-    district: "1",
-    other_signs: "100 m norte de la iglesia",
-    economic_activity_code: "6201.0",
-    economic_activity_name: "Programación",
-    custom_quotation_name: "Proforma",
-    currency: "2",
-    currency_emit_doc: "0",
-    invoice_format: "1",
-    permission: "1",
-    ...overrides,
-  };
+  return companyFormFields<string | Blob>({ fantasy_name: "SerTec", identification: nextIdentification(), ...overrides });
 }
 
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
