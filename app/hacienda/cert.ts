@@ -98,6 +98,8 @@ export interface MakeTestP12Options {
   algorithm?: "aes128" | "aes192" | "aes256" | "3des";
   /** Leave the private key out (to test that error). */
   omitKey?: boolean;
+  /** Iteration count of the MAC and the key's encryption (node-forge's default: 2048). */
+  count?: number;
 }
 
 export interface TestCredential {
@@ -136,6 +138,7 @@ export function makeTestCredential(opts: MakeTestP12Options): TestCredential {
   const asn1 = forge.pkcs12.toPkcs12Asn1(opts.omitKey ? null : keys.privateKey, [cert, ca.certificate], opts.pin, {
     algorithm: opts.algorithm ?? "aes256",
     friendlyName: opts.name,
+    ...(opts.count ? { count: opts.count } : {}),
   });
   return {
     p12: Buffer.from(forge.asn1.toDer(asn1).getBytes(), "binary"),

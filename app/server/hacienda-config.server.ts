@@ -9,7 +9,8 @@ import { countersOf, haciendaConfigOf } from "../../db/queries/config.ts";
 import { companies, documentCounters, haciendaConfigs } from "../../db/schema/index.ts";
 import { createHaciendaClient, HaciendaClientError, sandboxEnvironment, type ClientOptions } from "../hacienda/client.ts";
 import { isHaciendaError } from "../hacienda/errors.ts";
-import { loadP12 } from "../hacienda/p12.ts";
+import type { SigningKey } from "../hacienda/p12.ts";
+import { loadKeyOffThread } from "./engine/pool.server.ts";
 import {
   CONFIG_MESSAGES,
   CONSECUTIVE_TYPES,
@@ -92,9 +93,9 @@ export async function saveHaciendaConfig(
   const keyBytes = upload?.bytes ?? (current?.keyEnc ? decryptSecret(current.keyEnc) : null);
   if (!keyBytes) return { ok: false, errors: { file_key: CONFIG_MESSAGES.keyRequired } };
   if (!pin) return { ok: false, errors: { pin: "El PIN de la llave es obligatorio" } };
-  let key: ReturnType<typeof loadP12>;
+  let key: SigningKey;
   try {
-    key = loadP12(keyBytes, pin, { now });
+    key = await loadKeyOffThread(keyBytes, pin, now);
   } catch (error) {
     if (!isHaciendaError(error)) throw error;
     const field = error.code === "P12_WRONG_PIN" ? "pin" : "file_key";
@@ -149,7 +150,7 @@ export async function testStoredKey(db: Db, companyId: number, now: Date): Promi
   const hc = await haciendaConfigOf(db, companyId);
   if (!hc?.keyEnc || !hc.pinEnc) return { ok: false, message: CONFIG_MESSAGES.keyTestFailed, detail: CONFIG_MESSAGES.noKeyStored };
   try {
-    const key = loadP12(decryptSecret(hc.keyEnc), decryptSecret(hc.pinEnc).toString("utf8"), { now });
+    const key = await loadKeyOffThread(decryptSecret(hc.keyEnc), decryptSecret(hc.pinEnc).toString("utf8"), now);
     return { ok: true, subject: key.subject, cedula: key.cedula, notBefore: formatDate(key.notBefore), notAfter: formatDate(key.notAfter), daysLeft: key.daysLeft };
   } catch (error) {
     return { ok: false, message: CONFIG_MESSAGES.keyTestFailed, detail: isHaciendaError(error) ? error.message : undefined };

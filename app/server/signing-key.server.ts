@@ -4,7 +4,8 @@
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.ts";
 import { haciendaConfigs } from "../../db/schema/index.ts";
-import { loadP12, type SigningKey } from "../hacienda/p12.ts";
+import type { SigningKey } from "../hacienda/p12.ts";
+import { loadKeyOffThread } from "./engine/pool.server.ts";
 import { decryptSecret } from "./secrets.server.ts";
 
 export interface CompanyHacienda {
@@ -31,7 +32,7 @@ export async function companyHacienda(db: DbOrTx, companyId: number, now: Date):
   const [hc] = await db.select().from(haciendaConfigs).where(eq(haciendaConfigs.companyId, companyId));
   if (!hc) return null;
   let key: SigningKey | null = null;
-  if (hc.keyEnc && hc.pinEnc) key = loadP12(decryptSecret(hc.keyEnc), decryptSecret(hc.pinEnc).toString("utf8"), { now });
+  if (hc.keyEnc && hc.pinEnc) key = await loadKeyOffThread(decryptSecret(hc.keyEnc), decryptSecret(hc.pinEnc).toString("utf8"), now);
   const value: CompanyHacienda = {
     environment: hc.environment === "production" ? "production" : hc.environment === "sandbox" ? "sandbox" : "staging",
     sandboxUrl: hc.sandboxUrl,

@@ -1,6 +1,6 @@
 // The engine's worker threads (app/server/engine/pool.server.ts, docs/decisions/145): signing runs
 // there with the heap limits of limits.ts, gives exactly what signing in this process gives, and a
-// HaciendaError thrown in a worker reaches the caller as one.
+// HaciendaError thrown in a worker reaches the caller as one. Signing keys are opened there too.
 import { availableParallelism } from "node:os";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { buildXml } from "../../app/hacienda/build.ts";
@@ -11,7 +11,7 @@ import { loadP12 } from "../../app/hacienda/p12.ts";
 import { signXml } from "../../app/hacienda/sign.ts";
 import { xmlsecVerify } from "../../app/hacienda/testing/xmlsec.ts";
 import { verifyXml } from "../../app/hacienda/verify.ts";
-import { judgeOffThread, liveEngineWorkers, signOffThread, stopEnginePool } from "../../app/server/engine/pool.server.ts";
+import { judgeOffThread, liveEngineWorkers, loadKeyOffThread, signOffThread, stopEnginePool } from "../../app/server/engine/pool.server.ts";
 import { ENGINE_WORKER_LIMITS } from "../../app/server/engine/limits.ts";
 
 const now = new Date("2026-11-21T15:30:00Z");
@@ -57,6 +57,31 @@ describe("engine workers", () => {
     const judged = await judgeOffThread(new TextEncoder().encode('<!DOCTYPE a [<!ENTITY e "x">]><a>&e;</a>'));
     expect(judged.ok).toBe(false);
     expect(liveEngineWorkers().length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a signing key is opened on a worker, the web process's event loop free meanwhile: the same key as in this process; a wrong PIN is the same HaciendaError", async () => {
+    // 100,000 iterations (within the caps of decision 060): node-forge derives them in JavaScript.
+    const p12 = makeTestP12({ cedula: "3101123456", idType: "02", name: "SOLUCIONES COLIBRI S.A.", pin, notBefore: new Date("2026-01-01T00:00:00Z"), notAfter: new Date("2028-01-01T00:00:00Z"), algorithm: "3des", count: 100_000 });
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    let opened: Awaited<ReturnType<typeof loadKeyOffThread>>;
+    try {
+      opened = await loadKeyOffThread(p12, pin, now);
+    } finally {
+      clearInterval(timer);
+    }
+    // Opened in this thread, the derivation would hold the loop until it ends: no tick at all.
+    expect(ticks).toBeGreaterThan(0);
+    const here = loadP12(p12, pin, { now });
+    const { privateKey, ...rest } = opened;
+    const { privateKey: herePrivate, ...hereRest } = here;
+    expect(rest).toEqual(hereRest);
+    expect(Buffer.isBuffer(opened.certificateDer)).toBe(true);
+    expect(privateKey.export({ type: "pkcs8", format: "pem" })).toBe(herePrivate.export({ type: "pkcs8", format: "pem" }));
+    const xml = buildXml(exampleInvoice(2));
+    expect(await signOffThread(xml, opened, now)).toBe(signXml(xml, here, { now }));
+    const wrong = await loadKeyOffThread(p12, "otro-pin", now).catch((e: unknown) => e);
+    expect(isHaciendaError(wrong, "P12_WRONG_PIN")).toBe(true);
   });
 
   it("ENGINE_WORKERS=0 signs in this process, with the same result", async () => {

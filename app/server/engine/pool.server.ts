@@ -10,12 +10,12 @@ import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { HaciendaError, type HaciendaErrorCode } from "../../hacienda/errors.ts";
-import type { SigningKey } from "../../hacienda/p12.ts";
+import { loadP12, type SigningKey } from "../../hacienda/p12.ts";
 import { signXml } from "../../hacienda/sign.ts";
 import { judgeReceivedXml, type Judgement } from "../receptions/judge.server.ts";
 import { ENGINE_WORKER_LIMITS } from "./limits.ts";
 
-type EngineWork = { op: "judge"; bytes: Uint8Array } | { op: "sign"; xml: string; key: SigningKey; now: Date };
+type EngineWork = { op: "judge"; bytes: Uint8Array } | { op: "sign"; xml: string; key: SigningKey; now: Date } | { op: "key"; bytes: Uint8Array; pin: string; now: Date };
 /** What the web process asks a worker (worker.ts). */
 export type EngineRequest = EngineWork & { id: number };
 interface EngineReply {
@@ -126,16 +126,33 @@ export async function judgeOffThread(bytes: Uint8Array): Promise<Judgement> {
   return (reply?.result as Judgement | undefined) ?? { ok: false, message: UNREADABLE };
 }
 
-/** signXml on a worker (or in this process when there are none); throws what signXml throws. */
-export async function signOffThread(xml: string, key: SigningKey, now: Date): Promise<string> {
-  const slot = pick();
-  if (!slot) return signXml(xml, key, { now });
-  const reply = await send(slot, { op: "sign", xml, key, now });
+/** A worker's answer, or what it threw (a HaciendaError stays one, with its code). */
+function resultOf<T>(reply: EngineReply | null): T {
   if (!reply) throw new Error(SIGNER_STOPPED);
   if (reply.error) {
     throw reply.error.name === "HaciendaError" ? new HaciendaError(reply.error.code as HaciendaErrorCode, reply.error.message) : new Error(reply.error.message);
   }
-  return reply.result as string;
+  return reply.result as T;
+}
+
+/** signXml on a worker (or in this process when there are none); throws what signXml throws. */
+export async function signOffThread(xml: string, key: SigningKey, now: Date): Promise<string> {
+  const slot = pick();
+  if (!slot) return signXml(xml, key, { now });
+  return resultOf<string>(await send(slot, { op: "sign", xml, key, now }));
+}
+
+/**
+ * loadP12 on a worker (or in this process when there are none); throws what loadP12 throws. Opening
+ * a key derives its iteration counts in JavaScript: up to seconds for a file at the caps (decision
+ * 060), which must not stop the web process.
+ */
+export async function loadKeyOffThread(bytes: Uint8Array, pin: string, now: Date): Promise<SigningKey> {
+  const slot = pick();
+  if (!slot) return loadP12(bytes, pin, { now });
+  const key = resultOf<SigningKey>(await send(slot, { op: "key", bytes, pin, now }));
+  // A Buffer crosses the thread boundary as a plain Uint8Array.
+  return { ...key, certificateDer: Buffer.from(key.certificateDer) };
 }
 
 /**
