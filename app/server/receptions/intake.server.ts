@@ -147,7 +147,8 @@ export async function ingestReceivedFiles(db: Db, input: IntakeInput): Promise<I
   const { files, skipped } = await expandFiles(input.files, { skipNonXml: input.source === "email" });
   const outcomes: FileOutcome[] = [];
   const comprobantes: Array<Judged & { facts: ComprobanteFacts }> = [];
-  const answers = new Map<string, Judged & { accepted: boolean; detail: string | null }>();
+  // Hacienda's answers that came along, by clave: judged, then only noted (not the verdict).
+  const answers = new Map<string, { name: string; from?: string }>();
 
   // Judged on worker threads, several at once (app/server/engine/pool.server.ts); outcomes keep the files' order.
   const judged = await Promise.all(files.map((f) => ("bytes" in f ? judgeOffThread(f.bytes) : null)));
@@ -158,7 +159,7 @@ export async function ingestReceivedFiles(db: Db, input: IntakeInput): Promise<I
     }
     const j = judged[i]!;
     if (!j.ok) outcomes.push({ name: f.name, from: f.from, ok: false, message: j.message });
-    else if (j.role === "respuesta") answers.set(j.summary.clave!, { name: f.name, from: f.from, bytes: f.bytes, summary: j.summary, accepted: j.accepted, detail: j.detail });
+    else if (j.role === "respuesta") answers.set(j.summary.clave!, { name: f.name, from: f.from });
     else comprobantes.push({ name: f.name, from: f.from, bytes: f.bytes, summary: j.summary, facts: j.facts });
   }
 
