@@ -48,8 +48,7 @@ export function checkWebhookUrl(raw: string): { ok: true; url: string } | { ok: 
     return { ok: false, message: API_MESSAGES.webhookUrl };
   }
   if ((u.protocol !== "https:" && u.protocol !== "http:") || u.username || u.password || !u.hostname) return { ok: false, message: API_MESSAGES.webhookUrl };
-  const literal = literalAddress(u.hostname);
-  if (!apiEnv().webhookAllowPrivate && (u.hostname === "localhost" || (literal !== null && privateAddress(literal)))) {
+  if (!apiEnv().webhookAllowPrivate && (u.hostname === "localhost" || internalLiteral(u.hostname))) {
     return { ok: false, message: API_MESSAGES.webhookPrivate };
   }
   return { ok: true, url: u.toString() };
@@ -218,10 +217,10 @@ export function privateAddress(ip: string): boolean {
   return family !== 0 && INTERNAL.check(ip, family === 4 ? "ipv4" : "ipv6");
 }
 
-/** The address a URL's host names when it is written as one (`[::1]` without its brackets), else null. */
-function literalAddress(hostname: string): string | null {
+/** A URL's host written as an internal address (`127.0.0.1`, `[::ffff:7f00:1]`): no lookup will see it. */
+function internalLiteral(hostname: string): boolean {
   const bare = hostname.replace(/^\[|\]$/g, "");
-  return net.isIP(bare) ? bare : null;
+  return net.isIP(bare) !== 0 && privateAddress(bare);
 }
 
 /**
@@ -247,8 +246,7 @@ function post(url: string, body: string, headers: Record<string, string>): Promi
   const lib = u.protocol === "https:" ? https : http;
   const allowPrivate = apiEnv().webhookAllowPrivate;
   // An address written in the URL is connected to without a lookup: it is checked here.
-  const literal = literalAddress(u.hostname);
-  if (!allowPrivate && literal !== null && privateAddress(literal)) return Promise.reject(new Error(API_MESSAGES.webhookPrivate));
+  if (!allowPrivate && internalLiteral(u.hostname)) return Promise.reject(new Error(API_MESSAGES.webhookPrivate));
   return new Promise((resolve, reject) => {
     const req = lib.request(
       u,
